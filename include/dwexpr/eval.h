@@ -1,0 +1,149 @@
+/* dwexpr/eval.h: decoding, evaluating, and reading/writing through
+ * location descriptions.
+ *
+ * Memory ownership:
+ *  - A dwexpr_program is decoded once (malloc) and evaluated any number of
+ *    times; it borrows nothing from the input bytes except block operands,
+ *    so the bytes must outlive the program.
+ *  - A dwexpr_ctx owns a stack and a scratch arena. Evaluating never calls
+ *    malloc once the arena has grown to what the expressions need (it is
+ *    reset, not freed, between evaluations); a context made with
+ *    dwexpr_ctx_init_static never allocates at all and reports E_NOSPACE.
+ *  - Results (values wider than 64 bits, location descriptions, composite
+ *    parts) point into the context and stay valid until the next
+ *    evaluation on that context or its destruction.
+ *  - A context is used by one thread at a time; distinct contexts are
+ *    independent. */
+#ifndef DWEXPR_EVAL_H
+#define DWEXPR_EVAL_H
+
+#include "ops.h"
+#include "target.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Resource bounds; zero fields take the defaults in brackets. */
+typedef struct dwexpr_limits {
+    uint64_t steps;        /* operations executed, incl. nested [1000000] */
+    uint32_t stack;        /* stack entries [1024] */
+    uint32_t calls;        /* nesting of call*, entry_value, implicit pointers, frame base [64] */
+    uint32_t parts;        /* parts of one composite [4096] */
+    uint64_t implicit_bytes; /* bytes of one implicit storage / value [65536] */
+    size_t arena_bytes;    /* scratch the context may grow to [64 MiB] */
+} dwexpr_limits;
+
+typedef struct dwexpr_ctx dwexpr_ctx;
+typedef struct dwexpr_program dwexpr_program;
+
+/* Create a context that may grow its scratch with malloc. LIMITS may be
+ * NULL. Returns DWEXPR_OK, E_NOMEM or E_USAGE. */
+DWEXPR_API dwexpr_status dwexpr_ctx_new(const dwexpr_limits *limits, dwexpr_ctx **out);
+/* Destroy a context made by dwexpr_ctx_new (NULL is fine). */
+DWEXPR_API void dwexpr_ctx_free(dwexpr_ctx *ctx);
+/* Build a context inside MEM (SIZE bytes, 16-byte aligned) that never
+ * allocates; there is nothing to free. E_NOSPACE if SIZE is too small for
+ * the context and its stack. */
+DWEXPR_API dwexpr_status dwexpr_ctx_init_static(void *mem, size_t size,
+                                                const dwexpr_limits *limits,
+                                                dwexpr_ctx **out);
+/* Details of the last failure on CTX. Never NULL. */
+DWEXPR_API const dwexpr_error *dwexpr_ctx_error(const dwexpr_ctx *ctx);
+
+/* One decoded operation (a view for disassemblers and tools). */
+typedef struct dwexpr_op {
+    dwexpr_opid id;
+    uint32_t offset;       /* byte offset in the expression */
+    uint32_t size;         /* encoded size in bytes, opcode included */
+    uint64_t operand[3];   /* in operand order; signed ones sign-extended */
+    uint8_t leb_len[3];    /* encoded length of each LEB128 operand (padding shows) */
+    const uint8_t *block;  /* block operand (implicit_value, entry_value, const_type) */
+    uint64_t block_len;
+} dwexpr_op;
+
+/* Decode and validate LEN bytes in the context of UNIT (address size,
+ * offset size, version, DW_OP_LLVM_* encoding). On failure ERR (may be NULL)
+ * tells the class, byte offset and operation. Branch targets are checked
+ * here: a target outside the expression or inside an operation is
+ * E_BAD_BRANCH (ill-formed). Nested blocks (entry_value) are decoded too. */
+DWEXPR_API dwexpr_status dwexpr_program_decode(const uint8_t *bytes, size_t len,
+                                               const dwexpr_unit *unit,
+                                               dwexpr_program **out, dwexpr_error *err);
+DWEXPR_API void dwexpr_program_free(dwexpr_program *prog);
+/* Number of operations, and operation I. */
+DWEXPR_API size_t dwexpr_program_count(const dwexpr_program *prog);
+DWEXPR_API const dwexpr_op *dwexpr_program_op(const dwexpr_program *prog, size_t i);
+DWEXPR_API const dwexpr_unit *dwexpr_program_unit(const dwexpr_program *prog);
+
+/* What one evaluation is for (seed "DWARF Expression Evaluation Context").
+ * Zero-initialize, then set what is known. */
+typedef struct dwexpr_eval_params {
+    dwexpr_result_kind result_kind;  /* 0 = unspecified */
+    uint16_t ctx;                    /* DWEXPR_CTX_* given below */
+    uint64_t thread;
+    uint32_t lane;
+    uint32_t lanes;                  /* lanes per thread (wavefront size); 0 = unknown */
+    uint32_t frame;                  /* current frame, 0 = top */
+    bool has_pc;
+    uint64_t pc;                     /* current program location */
+    const dwexpr_loc *object;        /* DW_OP_push_object_address; NULL = none */
+    const dwexpr_value *initial_values; /* initial stack: values ... */
+    const dwexpr_loc *initial_locs;  /* ... or locations, per entry (NULL entry = value) */
+    size_t initial_count;
+    /* initial stack entry i is initial_locs[i] if initial_locs != NULL and
+     * initial_locs[i].count > 0, else initial_values[i] */
+} dwexpr_eval_params;
+
+/* Evaluate PROG. On success fills OUT (which points into CTX). On failure
+ * returns the status and dwexpr_ctx_error(ctx) has the details. */
+DWEXPR_API dwexpr_status dwexpr_eval(dwexpr_ctx *ctx, const dwexpr_program *prog,
+                                     const dwexpr_target *target, void *user,
+                                     const dwexpr_eval_params *params, dwexpr_result *out);
+
+/* Read NBITS bits of object contents through LOC starting at its offset
+ * (seed "DW_OP_deref_type": composites concatenate their parts, any one of
+ * several places may be read). Bits land in BUF least significant first
+ * (bit i of the object is bit i%8 of BUF[i/8]). If UNDEF_MASK is NULL,
+ * reading undefined storage is E_UNDEFINED_READ; otherwise such bits are
+ * set in UNDEF_MASK (same layout) and read as 0. Reading past the end of a
+ * storage is E_OUT_OF_RANGE. */
+DWEXPR_API dwexpr_status dwexpr_loc_read(dwexpr_ctx *ctx, const dwexpr_target *target,
+                                         void *user, const dwexpr_loc *loc, uint64_t nbits,
+                                         uint8_t *buf, uint8_t *undef_mask);
+/* Write NBITS bits from BUF through LOC, to every place of every part.
+ * Undefined storage in the path is E_UNDEFINED_READ's twin E_READ_ONLY
+ * for implicit storage and E_UNDEFINED_READ for undefined storage. */
+DWEXPR_API dwexpr_status dwexpr_loc_write(dwexpr_ctx *ctx, const dwexpr_target *target,
+                                          void *user, const dwexpr_loc *loc, uint64_t nbits,
+                                          const uint8_t *buf);
+
+/* ---- text form ---- */
+
+/* Architecture facts used to name registers in text. */
+typedef struct dwexpr_arch dwexpr_arch;
+/* "generic32", "generic64", "x86_64", ...; NULL if unknown. */
+DWEXPR_API const dwexpr_arch *dwexpr_arch_find(const char *name);
+/* Default address size of ARCH in bytes. */
+DWEXPR_API unsigned dwexpr_arch_addr_size(const dwexpr_arch *arch);
+/* Name of a DWARF register ("rbp"), or NULL. */
+DWEXPR_API const char *dwexpr_arch_reg_name(const dwexpr_arch *arch, uint32_t regno);
+/* Size of a DWARF register in bytes for ARCH, or 0 if unknown. */
+DWEXPR_API uint32_t dwexpr_arch_reg_size(const dwexpr_arch *arch, uint32_t regno);
+
+/* Assemble the text form (contract "dwexpr asm") into OUT (CAP bytes);
+ * *LEN gets the size (even when larger than CAP: then E_NOSPACE). ERR's
+ * offset is the character offset of the bad token. */
+DWEXPR_API dwexpr_status dwexpr_asm(const char *text, const dwexpr_unit *unit,
+                                    const dwexpr_arch *arch, uint8_t *out, size_t cap,
+                                    size_t *len, dwexpr_error *err);
+/* Print operation OP as text (no offset prefix) into BUF (CAP bytes, NUL
+ * terminated, truncated if needed). ARCH (may be NULL) adds register
+ * names. Returns the length it wanted. */
+DWEXPR_API size_t dwexpr_op_format(const dwexpr_op *op, const dwexpr_arch *arch,
+                                   char *buf, size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,2 @@
+/* lib/ctx.c: placeholder until its owner fills it. */
+typedef int dwx_placeholder_ctx;

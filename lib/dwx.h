@@ -1,0 +1,108 @@
+/* lib/dwx.h: internals shared by the library's files (not installed).
+ * The pre-decoded program, the scratch arena and the context layout. */
+#ifndef DWX_H
+#define DWX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include "dwexpr.h"
+
+#if defined(__GNUC__)
+#  define DWX_HIDDEN __attribute__((visibility("hidden")))
+#  define DWX_LIKELY(x) __builtin_expect(!!(x), 1)
+#  define DWX_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#  define DWX_HIDDEN
+#  define DWX_LIKELY(x) (x)
+#  define DWX_UNLIKELY(x) (x)
+#endif
+
+/* ---- LEB128 and fixed-size reads (lib/leb.c) ----
+ * Each returns 0 on success, or a status: E_TRUNCATED when the encoding
+ * runs past END, E_LEB_OVERFLOW when a value does not fit in 64 bits
+ * (extra padding bytes that carry only zero/sign bits are accepted).
+ * *P advances past what was read; *NBYTES (may be NULL) gets the length. */
+DWX_HIDDEN dwexpr_status dwx_read_uleb(const uint8_t **p, const uint8_t *end,
+                                       uint64_t *out, uint8_t *nbytes);
+DWX_HIDDEN dwexpr_status dwx_read_sleb(const uint8_t **p, const uint8_t *end,
+                                       int64_t *out, uint8_t *nbytes);
+/* Little-endian (or big-endian when BIG) unsigned of SIZE (1..8) bytes. */
+DWX_HIDDEN dwexpr_status dwx_read_fixed(const uint8_t **p, const uint8_t *end,
+                                        unsigned size, bool big, uint64_t *out);
+/* Encoders: write to OUT (may be NULL to measure), return the length.
+ * PAD_TO > natural length pads with continuation bytes (clang's 4-byte
+ * ULEB DIE offsets). */
+DWX_HIDDEN size_t dwx_write_uleb(uint8_t *out, uint64_t v, unsigned pad_to);
+DWX_HIDDEN size_t dwx_write_sleb(uint8_t *out, int64_t v, unsigned pad_to);
+
+/* ---- the pre-decoded program ----
+ * dwx_insn is what the evaluator runs. The decoder folds families:
+ *  - x is the operation the evaluator dispatches on: DWEXPR_OP_lit0 for
+ *    every litN (a = N) and const*, DWEXPR_OP_reg0 for regN and regx
+ *    (a = register), DWEXPR_OP_breg0 for bregN and bregx (a = register,
+ *    b = displacement), and the DWARF 5 operation for each GNU twin
+ *    (GNU_convert -> convert, GNU_entry_value -> entry_value, ...).
+ *  - id is the operation as written (for messages).
+ *  - branches (skip, bra): a = index of the target insn (count = end).
+ *  - operands otherwise in order in a, b, c; blocks in blk/blen. */
+typedef struct dwx_insn {
+    uint16_t x;
+    uint16_t id;
+    uint32_t offset;
+    uint64_t a, b, c;
+    const uint8_t *blk;
+    uint64_t blen;
+    struct dwexpr_program *sub;  /* entry_value: the decoded block */
+} dwx_insn;
+
+struct dwexpr_program {
+    dwexpr_unit unit;
+    size_t count;
+    dwx_insn *code;        /* count + 1 entries; code[count] is an end marker */
+    dwexpr_op *ops;        /* count entries: the public view */
+    const uint8_t *bytes;
+    size_t len;
+    bool heap;             /* allocated by dwexpr_program_decode */
+};
+
+/* Decode into caller-provided storage (no allocation): INSNS and OPS must
+ * have room for LEN entries (an operation is at least one byte) plus one.
+ * Nested entry_value blocks are decoded with ALLOC(ud, size) (which may
+ * return NULL: E_NOSPACE), or left for the evaluator to decode when ALLOC is
+ * NULL (sub stays NULL). Fills PROG's fields. */
+typedef void *(*dwx_alloc_fn)(void *ud, size_t size);
+DWX_HIDDEN dwexpr_status dwx_decode(const uint8_t *bytes, size_t len, const dwexpr_unit *unit,
+                                    dwx_insn *insns, dwexpr_op *ops,
+                                    dwx_alloc_fn alloc, void *ud,
+                                    struct dwexpr_program *prog, dwexpr_error *err);
+
+/* Decode only the operation at P (for disasm of streams that later fail):
+ * fills OP; returns a status (decode class). */
+DWX_HIDDEN dwexpr_status dwx_decode_one(const uint8_t *bytes, size_t len, size_t pos,
+                                        const dwexpr_unit *unit, dwexpr_op *op,
+                                        dwexpr_error *err);
+
+/* Fill ERR (may be NULL) with status S at byte OFFSET for operation ID
+ * (DWEXPR_OP_COUNT: none) and a printf-style message. Returns S. */
+DWX_HIDDEN dwexpr_status dwx_fail(dwexpr_error *err, dwexpr_status s, int64_t offset,
+                                  int id, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+/* Unit defaults: addr_size 8, offset_size 4, version 5 for zero fields. */
+DWX_HIDDEN dwexpr_unit dwx_unit_normalize(const dwexpr_unit *u);
+
+/* ---- architectures (lib/arch/) ---- */
+struct dwexpr_arch {
+    const char *name;
+    unsigned addr_size;
+    bool big_endian;
+    const char *(*reg_name)(uint32_t regno);
+    uint32_t (*reg_size)(uint32_t regno, unsigned addr_size);
+};
+
+#endif

@@ -1,0 +1,2 @@
+/* lib/ops.c: placeholder until its owner fills it. */
+typedef int dwx_placeholder_ops;

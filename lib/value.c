@@ -1,0 +1,2 @@
+/* lib/value.c: placeholder until its owner fills it. */
+typedef int dwx_placeholder_value;
