@@ -8,6 +8,7 @@
 #include "dwexpr/value.h"
 #include "dwexpr/target.h"
 #include "dwexpr/eval.h"
+#include "dwexpr/text.h"
 
 #define DWEXPR_VERSION_MAJOR 0
 #define DWEXPR_VERSION_MINOR 1

@@ -1,2 +1,667 @@
-/* lib/asm.c: placeholder until its owner fills it. */
-typedef int dwx_placeholder_asm;
+/* lib/asm.c: text -> bytes (contract "dwexpr asm"). Reads the text form,
+ * including dwexpr_disasm's output (offsets, parenthesized register names
+ * and # comments are skipped), and encodes it for a unit. */
+#include <ctype.h>
+#include <stdio.h>
+#include "text.h"
+
+/* Nesting bound for DW_OP_entry_value(...) sub-expressions in text. */
+#define DWX_MAX_NEST 8
+/* Longest LEB128 padding @N accepted (the decoder's limit). */
+#define DWX_MAX_LEB_LEN 255
+/* Register numbers searched when a register is given by name. */
+#define DWX_MAX_REG_SCAN 0x10000u
+
+/* Bytes being produced; counts on past CAP. */
+typedef struct obuf {
+    uint8_t *out;
+    size_t cap, len;
+} obuf;
+
+/* One token of the text: TEXT[off .. off+len). */
+typedef struct token {
+    size_t off, len;
+} token;
+
+/* Assembler state: the text, its end, the unit and the output. */
+typedef struct asmst {
+    const char *text;
+    size_t pos, end;
+    dwexpr_unit u;
+    unsigned ref_size;
+    const dwexpr_arch *arch;
+    obuf *o;
+    dwexpr_error *err;
+    unsigned depth;
+} asmst;
+
+/* A number token: sign, magnitude and optional @N padding. */
+typedef struct number {
+    bool neg;
+    uint64_t mag;
+    unsigned pad;   /* 0: none */
+    token tok;
+} number;
+
+/* Append N bytes (counted even when they do not fit). */
+static void put_bytes(obuf *o, const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++, o->len++)
+        if (o->len < o->cap)
+            o->out[o->len] = p[i];
+}
+
+/* Append the SIZE-byte integer V in the unit's byte order. */
+static void put_fixed(asmst *a, uint64_t v, unsigned size)
+{
+    uint8_t b[8];
+    for (unsigned i = 0; i < size; i++) {
+        unsigned shift = 8 * (a->u.big_endian ? size - 1 - i : i);
+        b[i] = (uint8_t)(v >> shift);
+    }
+    put_bytes(a->o, b, size);
+}
+
+/* Append a (padded) LEB128. */
+static void put_leb(asmst *a, uint64_t v, bool is_signed, unsigned pad)
+{
+    uint8_t b[DWX_MAX_LEB_LEN + 16];
+    size_t n = is_signed ? dwx_write_sleb(b, (int64_t)v, pad) : dwx_write_uleb(b, v, pad);
+    put_bytes(a->o, b, n);
+}
+
+/* Report a syntax error at character offset AT. */
+#define SYNTAX(a, at, id, ...) \
+    dwx_fail((a)->err, DWEXPR_E_SYNTAX, (int64_t)(at), (int)(id), __VA_ARGS__)
+
+/* Token separators: whitespace, commas, semicolons. */
+static bool is_sep(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' ||
+           c == ',' || c == ';';
+}
+
+/* Skip separators and # comments; returns false at the end. */
+static bool skip_blank(asmst *a)
+{
+    while (a->pos < a->end) {
+        char c = a->text[a->pos];
+        if (is_sep(c)) {
+            a->pos++;
+        } else if (c == '#') {
+            while (a->pos < a->end && a->text[a->pos] != '\n')
+                a->pos++;
+        } else {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Offset of the ')' matching the '(' at OPEN, or END if unclosed. */
+static size_t match_paren(const asmst *a, size_t open)
+{
+    unsigned level = 0;
+    for (size_t i = open; i < a->end; i++) {
+        if (a->text[i] == '(')
+            level++;
+        else if (a->text[i] == ')' && --level == 0)
+            return i;
+    }
+    return a->end;
+}
+
+/* Is T a disasm offset label ("0x0003:")? */
+static bool is_label(const asmst *a, const token *t)
+{
+    const char *s = a->text + t->off;
+    if (t->len < 4 || s[t->len - 1] != ':' || s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
+        return false;
+    for (size_t i = 2; i + 1 < t->len; i++)
+        if (!isxdigit((unsigned char)s[i]))
+            return false;
+    return true;
+}
+
+/* Next meaningful token into T: skips separators, comments, offset
+ * labels and parenthesized groups. Returns 0 at the end of text, 1 for a
+ * token, or -1 after reporting a syntax error. */
+static int next_token(asmst *a, token *t)
+{
+    for (;;) {
+        if (!skip_blank(a))
+            return 0;
+        char c = a->text[a->pos];
+        if (c == '(') {
+            size_t close = match_paren(a, a->pos);
+            if (close >= a->end) {
+                SYNTAX(a, a->pos, DWEXPR_OP_COUNT, "unclosed '('");
+                return -1;
+            }
+            a->pos = close + 1;
+            continue;
+        }
+        if (c == ')') {
+            SYNTAX(a, a->pos, DWEXPR_OP_COUNT, "unexpected ')'");
+            return -1;
+        }
+        t->off = a->pos;
+        while (a->pos < a->end) {
+            c = a->text[a->pos];
+            if (is_sep(c) || c == '#' || c == '(' || c == ')')
+                break;
+            a->pos++;
+        }
+        t->len = a->pos - t->off;
+        if (is_label(a, t))
+            continue;
+        return 1;
+    }
+}
+
+/* Value of hex digit C, or -1. */
+static int hexval(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* Parse an unsigned decimal or 0x-hex S[0..n) into *V; false if it is not
+ * one or overflows 64 bits. */
+static bool parse_u64(const char *s, size_t n, uint64_t *v)
+{
+    uint64_t r = 0;
+    if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        for (size_t i = 2; i < n; i++) {
+            int d = hexval(s[i]);
+            if (d < 0 || r >> 60)
+                return false;
+            r = r << 4 | (uint64_t)d;
+        }
+    } else {
+        if (n == 0)
+            return false;
+        for (size_t i = 0; i < n; i++) {
+            if (s[i] < '0' || s[i] > '9')
+                return false;
+            unsigned d = (unsigned)(s[i] - '0');
+            if (r > (UINT64_MAX - d) / 10)
+                return false;
+            r = r * 10 + d;
+        }
+    }
+    *v = r;
+    return true;
+}
+
+/* Split "body@N" into the body length and N (0 when absent; -1 when the
+ * suffix is malformed). */
+static int split_pad(const char *s, size_t n, size_t *body, unsigned *pad)
+{
+    *body = n;
+    *pad = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] != '@')
+            continue;
+        uint64_t p;
+        *body = i;
+        if (!parse_u64(s + i + 1, n - i - 1, &p) || p == 0 || p > DWX_MAX_LEB_LEN)
+            return -1;
+        *pad = (unsigned)p;
+        return 0;
+    }
+    return 0;
+}
+
+/* Name of ID for messages. */
+static const char *op_name(unsigned id)
+{
+    const dwexpr_opinfo *info = dwexpr_op_info((dwexpr_opid)id);
+    return info ? info->name : "operation";
+}
+
+/* Take the next token as operand of ID; reports "missing operand". */
+static bool need_token(asmst *a, unsigned id, token *t)
+{
+    int r = next_token(a, t);
+    if (r > 0)
+        return true;
+    if (r == 0)
+        SYNTAX(a, a->end, id, "%s: missing operand", op_name(id));
+    return false;
+}
+
+/* Interpret token T as a number (with optional sign and @N). */
+static bool token_number(asmst *a, unsigned id, const token *t, number *num)
+{
+    const char *s = a->text + t->off;
+    size_t body;
+    num->tok = *t;
+    if (split_pad(s, t->len, &body, &num->pad) < 0) {
+        SYNTAX(a, t->off, id, "%s: bad padding in '%.*s' (want @N, N = 1..%d bytes)",
+               op_name(id), (int)t->len, s, DWX_MAX_LEB_LEN);
+        return false;
+    }
+    num->neg = false;
+    size_t i = 0;
+    if (body > 0 && (s[0] == '-' || s[0] == '+')) {
+        num->neg = s[0] == '-';
+        i = 1;
+    }
+    if (!parse_u64(s + i, body - i, &num->mag)) {
+        SYNTAX(a, t->off, id, "%s: expected a number, got '%.*s'", op_name(id),
+               (int)t->len, s);
+        return false;
+    }
+    if (num->neg && num->mag == 0)
+        num->neg = false;
+    return true;
+}
+
+/* Read the next token as a number. */
+static bool read_number(asmst *a, unsigned id, number *num)
+{
+    token t;
+    return need_token(a, id, &t) && token_number(a, id, &t, num);
+}
+
+/* The BITS-wide pattern of NUM when -2^(bits-1) <= NUM < 2^bits: signed
+ * and unsigned operands both accept either reading of their width. */
+static bool fit_bits(asmst *a, unsigned id, const number *num, unsigned bits, uint64_t *out)
+{
+    uint64_t max = bits >= 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
+    uint64_t negmax = (uint64_t)1 << (bits - 1);
+    bool ok = num->neg ? num->mag <= negmax : num->mag <= max;
+    if (!ok) {
+        SYNTAX(a, num->tok.off, id, "%s: '%.*s' does not fit in %u bits", op_name(id),
+               (int)num->tok.len, a->text + num->tok.off, bits);
+        return false;
+    }
+    uint64_t v = num->neg ? (uint64_t)0 - num->mag : num->mag;
+    *out = v & max;
+    return true;
+}
+
+/* NUM must have no @N padding (it is not a LEB128 operand). */
+static bool no_pad(asmst *a, unsigned id, const number *num)
+{
+    if (!num->pad)
+        return true;
+    SYNTAX(a, num->tok.off, id, "%s: '%.*s': @N padding only applies to LEB128 operands",
+           op_name(id), (int)num->tok.len, a->text + num->tok.off);
+    return false;
+}
+
+/* NUM must not be negative (a length or size). */
+static bool not_negative(asmst *a, unsigned id, const number *num)
+{
+    if (!num->neg)
+        return true;
+    SYNTAX(a, num->tok.off, id, "%s: '%.*s' must not be negative", op_name(id),
+           (int)num->tok.len, a->text + num->tok.off);
+    return false;
+}
+
+/* Emit a fixed-size operand of SIZE bytes. */
+static bool emit_fixed(asmst *a, unsigned id, unsigned size)
+{
+    number num;
+    uint64_t v;
+    if (!read_number(a, id, &num) || !no_pad(a, id, &num) || !fit_bits(a, id, &num, 8 * size, &v))
+        return false;
+    put_fixed(a, v, size);
+    return true;
+}
+
+/* Check the @N padding of a LEB128 V and emit it. */
+static bool emit_leb_value(asmst *a, unsigned id, const number *num, uint64_t v, bool is_signed)
+{
+    unsigned min = (unsigned)(is_signed ? dwx_write_sleb(NULL, (int64_t)v, 0)
+                                        : dwx_write_uleb(NULL, v, 0));
+    if (num->pad && num->pad < min) {
+        SYNTAX(a, num->tok.off, id, "%s: '%.*s': the value needs %u LEB128 bytes",
+               op_name(id), (int)num->tok.len, a->text + num->tok.off, min);
+        return false;
+    }
+    put_leb(a, v, is_signed, num->pad);
+    return true;
+}
+
+/* Emit a LEB128 operand. */
+static bool emit_leb(asmst *a, unsigned id, bool is_signed)
+{
+    number num;
+    uint64_t v;
+    if (!read_number(a, id, &num) || !fit_bits(a, id, &num, 64, &v))
+        return false;
+    return emit_leb_value(a, id, &num, v, is_signed);
+}
+
+/* Case-insensitive equality of S[0..n) and the C string Z. */
+static bool name_eq(const char *s, size_t n, const char *z)
+{
+    for (size_t i = 0; i < n; i++, z++)
+        if (!*z || tolower((unsigned char)s[i]) != tolower((unsigned char)*z))
+            return false;
+    return *z == '\0';
+}
+
+/* Emit a register operand (ULEB128): a number or a register name of the
+ * architecture. DWARF register numbers fit 32 bits (dwexpr_regref). */
+static bool emit_reg(asmst *a, unsigned id)
+{
+    token t;
+    if (!need_token(a, id, &t))
+        return false;
+    const char *s = a->text + t.off;
+    if (t.len && (isdigit((unsigned char)s[0]) || s[0] == '-' || s[0] == '+')) {
+        number num;
+        if (!token_number(a, id, &t, &num))
+            return false;
+        if (num.neg || num.mag > UINT32_MAX) {
+            SYNTAX(a, t.off, id, "%s: register number '%.*s' is not in 0..4294967295",
+                   op_name(id), (int)t.len, s);
+            return false;
+        }
+        return emit_leb_value(a, id, &num, num.mag, false);
+    }
+    number num = {false, 0, 0, t};
+    size_t body;
+    if (split_pad(s, t.len, &body, &num.pad) < 0) {
+        SYNTAX(a, t.off, id, "%s: bad padding in '%.*s'", op_name(id), (int)t.len, s);
+        return false;
+    }
+    if (a->arch && a->arch->reg_name) {
+        for (uint32_t r = 0; r < DWX_MAX_REG_SCAN; r++) {
+            const char *n = a->arch->reg_name(r);
+            if (n && name_eq(s, body, n))
+                return emit_leb_value(a, id, &num, r, false);
+        }
+    }
+    SYNTAX(a, t.off, id, "%s: unknown register '%.*s'%s%s", op_name(id), (int)body, s,
+           a->arch ? " for " : " (no architecture given)", a->arch ? a->arch->name : "");
+    return false;
+}
+
+/* Read a 0x-hex byte string token (storage order) and emit it; WANT is
+ * the byte count the preceding length operand announced. */
+static bool emit_blob(asmst *a, unsigned id, uint64_t want, const char *what)
+{
+    size_t save = a->pos;
+    token t;
+    if (want == 0) {
+        /* an empty block prints as nothing; accept a bare "0x" too */
+        int r = next_token(a, &t);
+        if (r < 0)
+            return false;
+        if (r == 0 || !(t.len == 2 && a->text[t.off] == '0' &&
+                        (a->text[t.off + 1] == 'x' || a->text[t.off + 1] == 'X')))
+            a->pos = save;
+        return true;
+    }
+    if (!need_token(a, id, &t))
+        return false;
+    const char *s = a->text + t.off;
+    if (t.len < 3 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') || (t.len - 2) % 2) {
+        SYNTAX(a, t.off, id, "%s: expected %s bytes as 0x followed by hex digit pairs, "
+               "got '%.*s'", op_name(id), what, (int)t.len, s);
+        return false;
+    }
+    uint64_t n = (t.len - 2) / 2;
+    if (n != want) {
+        SYNTAX(a, t.off, id, "%s: length %llu does not match the %llu bytes of '%.*s'",
+               op_name(id), (unsigned long long)want, (unsigned long long)n,
+               (int)(t.len > 40 ? 40 : t.len), s);
+        return false;
+    }
+    for (uint64_t i = 0; i < n; i++) {
+        int hi = hexval(s[2 + 2 * i]), lo = hexval(s[3 + 2 * i]);
+        if (hi < 0 || lo < 0) {
+            SYNTAX(a, t.off, id, "%s: bad hex digit in '%.*s'", op_name(id),
+                   (int)(t.len > 40 ? 40 : t.len), s);
+            return false;
+        }
+        uint8_t byte = (uint8_t)(hi << 4 | lo);
+        put_bytes(a->o, &byte, 1);
+    }
+    return true;
+}
+
+static bool assemble(asmst *a);
+
+/* DW_OP_entry_value(EXPR ...): assemble the parenthesized text as the
+ * block (the way llvm-dwarfdump prints it). The block is assembled twice:
+ * once to measure it for the length prefix, once into place. */
+static bool emit_nested(asmst *a, unsigned id)
+{
+    size_t open = a->pos, close = match_paren(a, open);
+    if (close >= a->end) {
+        SYNTAX(a, open, id, "unclosed '('");
+        return false;
+    }
+    if (a->depth + 1 >= DWX_MAX_NEST) {
+        SYNTAX(a, open, id, "%s: nested more than %d deep", op_name(id), DWX_MAX_NEST - 1);
+        return false;
+    }
+    obuf measure = {NULL, 0, 0};
+    asmst sub = *a;
+    sub.pos = open + 1;
+    sub.end = close;
+    sub.o = &measure;
+    sub.depth = a->depth + 1;
+    if (!assemble(&sub))
+        return false;
+    put_leb(a, measure.len, false, 0);
+    bool room = a->o->out && a->o->len <= a->o->cap;
+    obuf into = {room ? a->o->out + a->o->len : NULL, room ? a->o->cap - a->o->len : 0, 0};
+    sub.pos = open + 1;
+    sub.o = &into;
+    if (!assemble(&sub))
+        return false;
+    a->o->len += into.len;
+    a->pos = close + 1;
+    return true;
+}
+
+/* Emit the operands of ID per its layout (DWARF 5 7.7.1 Table 7.9). */
+static bool emit_operands(asmst *a, unsigned id)
+{
+    const dwexpr_opinfo *info = dwexpr_op_info((dwexpr_opid)id);
+    number num, n2;
+    uint64_t v;
+    switch (info->operands) {
+    case DWEXPR_OPND_NONE:
+        return true;
+    case DWEXPR_OPND_ADDR:
+        return emit_fixed(a, id, a->u.addr_size);
+    case DWEXPR_OPND_U8:
+    case DWEXPR_OPND_S8:
+        return emit_fixed(a, id, 1);
+    case DWEXPR_OPND_U16:
+    case DWEXPR_OPND_S16:
+    case DWEXPR_OPND_SKIP: /* the raw displacement (DWARF 5 2.5.1.5) */
+        return emit_fixed(a, id, 2);
+    case DWEXPR_OPND_U32:
+    case DWEXPR_OPND_S32:
+        return emit_fixed(a, id, 4);
+    case DWEXPR_OPND_U64:
+    case DWEXPR_OPND_S64:
+        return emit_fixed(a, id, 8);
+    case DWEXPR_OPND_ULEB:
+        if (dwx_operand_style((dwexpr_opid)id, 0) == DWX_STYLE_REG)
+            return emit_reg(a, id);
+        return emit_leb(a, id, false);
+    case DWEXPR_OPND_SLEB:
+        return emit_leb(a, id, true);
+    case DWEXPR_OPND_ULEB_SLEB:
+        if (!emit_reg(a, id))
+            return false;
+        return emit_leb(a, id, true);
+    case DWEXPR_OPND_ULEB_ULEB:
+        if (dwx_operand_style((dwexpr_opid)id, 0) == DWX_STYLE_REG) {
+            if (!emit_reg(a, id))
+                return false;
+        } else if (!emit_leb(a, id, false)) {
+            return false;
+        }
+        return emit_leb(a, id, false);
+    case DWEXPR_OPND_BLOCK: {
+        /* DWARF 5 2.5.1.7 entry_value may also be written with its
+         * expression in parentheses */
+        size_t save = a->pos;
+        if ((id == DWEXPR_OP_entry_value || id == DWEXPR_OP_GNU_entry_value) &&
+            skip_blank(a) && a->text[a->pos] == '(')
+            return emit_nested(a, id);
+        a->pos = save;
+        if (!read_number(a, id, &num) || !not_negative(a, id, &num) ||
+            !fit_bits(a, id, &num, 64, &v))
+            return false;
+        if (!emit_leb_value(a, id, &num, v, false))
+            return false;
+        return emit_blob(a, id, v, "block");
+    }
+    case DWEXPR_OPND_CONST_TYPE:
+        /* DWARF 5 2.5.1.1: type DIE, size byte, constant bytes */
+        if (!emit_leb(a, id, false))
+            return false;
+        if (!read_number(a, id, &n2) || !no_pad(a, id, &n2) || !not_negative(a, id, &n2) ||
+            !fit_bits(a, id, &n2, 8, &v))
+            return false;
+        put_fixed(a, v, 1);
+        return emit_blob(a, id, v, "constant");
+    case DWEXPR_OPND_U8_ULEB:
+        if (!emit_fixed(a, id, 1))
+            return false;
+        return emit_leb(a, id, false);
+    case DWEXPR_OPND_REF:
+        return emit_fixed(a, id, a->ref_size);
+    case DWEXPR_OPND_REF_SLEB:
+        if (!emit_fixed(a, id, a->ref_size))
+            return false;
+        return emit_leb(a, id, true);
+    case DWEXPR_OPND_ENCODED_ADDR: {
+        /* DW_EH_PE encoding byte, then the value in that encoding */
+        if (!read_number(a, id, &num) || !no_pad(a, id, &num) || !fit_bits(a, id, &num, 8, &v))
+            return false;
+        unsigned enc = (unsigned)v;
+        static const uint8_t fixed_size[16] = {[0x2] = 2, [0x3] = 4, [0x4] = 8,
+                                               [0xa] = 2, [0xb] = 4, [0xc] = 8};
+        unsigned low = enc & 0x0f, size = low == 0 ? a->u.addr_size : fixed_size[low];
+        if (low != 0x1 && low != 0x9 && size == 0) {
+            SYNTAX(a, num.tok.off, id, "%s: unsupported DW_EH_PE encoding 0x%02x",
+                   op_name(id), enc);
+            return false;
+        }
+        put_fixed(a, enc, 1);
+        if (!read_number(a, id, &n2))
+            return false;
+        if (low == 0x1 || low == 0x9)
+            return fit_bits(a, id, &n2, 64, &v) && emit_leb_value(a, id, &n2, v, low == 0x9);
+        if (!no_pad(a, id, &n2))
+            return false;
+        if (low >= 0xa && size < 8 && !n2.neg) {
+            /* sdataN prints sign-extended to 64 bits: take that form back */
+            uint64_t sign = (uint64_t)1 << (8 * size - 1);
+            uint64_t lowmask = (sign << 1) - 1;
+            if (n2.mag > lowmask && (n2.mag | (lowmask >> 1)) == UINT64_MAX)
+                n2.mag &= lowmask;
+        }
+        if (!fit_bits(a, id, &n2, 8 * size, &v))
+            return false;
+        put_fixed(a, v, size);
+        return true;
+    }
+    default:
+        SYNTAX(a, a->pos, id, "%s: internal: bad operand layout", op_name(id));
+        return false;
+    }
+}
+
+/* Emit the opcode of ID in the unit's DW_OP_LLVM_* encoding; PAD is the
+ * @N length of a DW_OP_LLVM_user sub-op. */
+static bool emit_opcode(asmst *a, unsigned id, const token *t, unsigned pad)
+{
+    const dwexpr_opinfo *info = dwexpr_op_info((dwexpr_opid)id);
+    const char *s = a->text + t->off;
+    if (a->u.ext_encoding == DWEXPR_EXT_LLVM_USER && info->subop) {
+        uint8_t b = DW_OP_LLVM_user;
+        put_bytes(a->o, &b, 1);
+        put_leb(a, info->subop, false, pad);
+        return true;
+    }
+    if (pad) {
+        SYNTAX(a, t->off, id, "'%.*s': @N padding on an operation name only applies to "
+               "DW_OP_LLVM_user sub-operations", (int)t->len, s);
+        return false;
+    }
+    if (a->u.ext_encoding == DWEXPR_EXT_LLVM_USER && info->code == DW_OP_LLVM_user) {
+        SYNTAX(a, t->off, id, "%s has no encoding in the llvm-user DW_OP_LLVM_* encoding "
+               "(only the provisional byte 0x%02x)", info->name, info->code);
+        return false;
+    }
+    if (info->code == 0) {
+        SYNTAX(a, t->off, id, "%s has no encoding in the provisional DW_OP_LLVM_* encoding "
+               "(only DW_OP_LLVM_user sub-op 0x%02x)", info->name, info->subop);
+        return false;
+    }
+    uint8_t b = info->code;
+    put_bytes(a->o, &b, 1);
+    return true;
+}
+
+/* Assemble every operation from a->pos to a->end. */
+static bool assemble(asmst *a)
+{
+    token t;
+    int r;
+    while ((r = next_token(a, &t)) > 0) {
+        const char *s = a->text + t.off;
+        size_t body;
+        unsigned pad;
+        if (split_pad(s, t.len, &body, &pad) < 0) {
+            SYNTAX(a, t.off, DWEXPR_OP_COUNT, "bad padding in '%.*s'", (int)t.len, s);
+            return false;
+        }
+        dwexpr_opid id = dwexpr_op_by_name(s, body);
+        if (id == DWEXPR_OP_COUNT) {
+            bool num = t.len && (isdigit((unsigned char)s[0]) || s[0] == '-');
+            SYNTAX(a, t.off, DWEXPR_OP_COUNT, num ? "expected an operation, got '%.*s'"
+                                                  : "unknown operation '%.*s'",
+                   (int)(t.len > 60 ? 60 : t.len), s);
+            return false;
+        }
+        if (!emit_opcode(a, id, &t, pad) || !emit_operands(a, id))
+            return false;
+    }
+    return r == 0;
+}
+
+/* Assemble TEXT for UNIT (see include/dwexpr/eval.h). */
+dwexpr_status dwexpr_asm(const char *text, const dwexpr_unit *unit, const dwexpr_arch *arch,
+                         uint8_t *out, size_t cap, size_t *len, dwexpr_error *err)
+{
+    obuf o = {out, out ? cap : 0, 0};
+    if (len)
+        *len = 0;
+    if (!text)
+        return dwx_fail(err, DWEXPR_E_USAGE, -1, DWEXPR_OP_COUNT, "no text");
+    asmst a = {text, 0, strlen(text), dwx_text_unit(unit, arch), 0, arch, &o, err, 0};
+    dwexpr_status st = dwx_unit_check(&a.u, err);
+    if (st != DWEXPR_OK)
+        return st;
+    /* DWARF 5 7.7.1: references are offset-sized, address-sized in DWARF 2 */
+    a.ref_size = a.u.version == 2 ? a.u.addr_size : a.u.offset_size;
+    if (!assemble(&a))
+        return DWEXPR_E_SYNTAX;
+    if (len)
+        *len = o.len;
+    if (o.len > o.cap)
+        return dwx_fail(err, DWEXPR_E_NOSPACE, -1, DWEXPR_OP_COUNT,
+                        "assembled %zu bytes, room for %zu", o.len, o.cap);
+    return DWEXPR_OK;
+}

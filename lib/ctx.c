@@ -1,2 +1,170 @@
-/* lib/ctx.c: placeholder until its owner fills it. */
-typedef int dwx_placeholder_ctx;
+/* lib/ctx.c: evaluation contexts and their scratch arena.
+ * The arena grows by malloc'd chunks that are kept and reset between
+ * evaluations, so a warmed-up context evaluates without allocating. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "evalint.h"
+
+enum { CHUNK_MIN = 16384 };
+
+/* Fill unset limits with the defaults documented in dwexpr/eval.h. */
+static dwexpr_limits limits_normalize(const dwexpr_limits *in)
+{
+    dwexpr_limits l;
+    if (in)
+        l = *in;
+    else
+        memset(&l, 0, sizeof l);
+    if (!l.steps) l.steps = 1000000;
+    if (!l.stack) l.stack = 1024;
+    if (!l.calls) l.calls = 64;
+    if (!l.parts) l.parts = 4096;
+    if (!l.implicit_bytes) l.implicit_bytes = 65536;
+    if (!l.arena_bytes) l.arena_bytes = (size_t)64 << 20;
+    if (l.stack > (1u << 24)) l.stack = 1u << 24;
+    return l;
+}
+
+dwexpr_status dwexpr_ctx_new(const dwexpr_limits *limits, dwexpr_ctx **out)
+{
+    if (!out)
+        return DWEXPR_E_USAGE;
+    *out = NULL;
+    dwexpr_limits l = limits_normalize(limits);
+    dwexpr_ctx *ctx = calloc(1, sizeof *ctx);
+    if (!ctx)
+        return DWEXPR_E_NOMEM;
+    ctx->lim = l;
+    ctx->stack = calloc(l.stack, sizeof *ctx->stack);
+    if (!ctx->stack) {
+        free(ctx);
+        return DWEXPR_E_NOMEM;
+    }
+    ctx->heap = true;
+    ctx->err.offset = -1;
+    ctx->err.opcode = -1;
+    *out = ctx;
+    return DWEXPR_OK;
+}
+
+void dwexpr_ctx_free(dwexpr_ctx *ctx)
+{
+    if (!ctx || !ctx->heap)
+        return;
+    dwx_chunk *c = ctx->head;
+    while (c) {
+        dwx_chunk *n = c->next;
+        free(c);
+        c = n;
+    }
+    free(ctx->stack);
+    free(ctx);
+}
+
+dwexpr_status dwexpr_ctx_init_static(void *mem, size_t size, const dwexpr_limits *limits,
+                                     dwexpr_ctx **out)
+{
+    if (!out || !mem || ((uintptr_t)mem & 15))
+        return DWEXPR_E_USAGE;
+    *out = NULL;
+    dwexpr_limits l = limits_normalize(limits);
+    size_t need = (sizeof(dwexpr_ctx) + 15) & ~(size_t)15;
+    size_t stack_bytes = ((size_t)l.stack * sizeof(dwx_entry) + 15) & ~(size_t)15;
+    if (size < need + stack_bytes + sizeof(dwx_chunk) + 256)
+        return DWEXPR_E_NOSPACE;
+    unsigned char *m = mem;
+    dwexpr_ctx *ctx = (dwexpr_ctx *)m;
+    memset(ctx, 0, sizeof *ctx);
+    ctx->lim = l;
+    ctx->stack = (dwx_entry *)(m + need);
+    dwx_chunk *c = (dwx_chunk *)(m + need + stack_bytes);
+    c->next = NULL;
+    c->used = 0;
+    c->size = size - need - stack_bytes - sizeof(dwx_chunk);
+    ctx->head = ctx->cur = c;
+    ctx->arena_total = c->size;
+    ctx->fixed = true;
+    ctx->err.offset = -1;
+    ctx->err.opcode = -1;
+    *out = ctx;
+    return DWEXPR_OK;
+}
+
+const dwexpr_error *dwexpr_ctx_error(const dwexpr_ctx *ctx)
+{
+    static const dwexpr_error none = {DWEXPR_E_USAGE, -1, -1, NULL, "no context"};
+    return ctx ? &ctx->err : &none;
+}
+
+void dwx_arena_reset(dwexpr_ctx *ctx)
+{
+    for (dwx_chunk *c = ctx->head; c; c = c->next)
+        c->used = 0;
+    ctx->cur = ctx->head;
+}
+
+void *dwx_alloc(dwexpr_ctx *ctx, size_t size)
+{
+    size = (size + 15) & ~(size_t)15;
+    if (size == 0)
+        size = 16;
+    for (dwx_chunk *c = ctx->cur; c; c = c->next) {
+        if (c->size - c->used >= size) {
+            void *p = c->data + c->used;
+            c->used += size;
+            ctx->cur = c;
+            return p;
+        }
+        /* A chunk too full for this request stays behind: later small
+         * requests use the newer chunk (the arena is reset per evaluation). */
+    }
+    if (ctx->fixed)
+        return NULL;
+    size_t csize = size > CHUNK_MIN ? size : CHUNK_MIN;
+    if (ctx->arena_total + csize > ctx->lim.arena_bytes)
+        return NULL;
+    dwx_chunk *c = malloc(sizeof(dwx_chunk) + csize);
+    if (!c)
+        return NULL;
+    c->size = csize;
+    c->used = size;
+    c->next = NULL;
+    /* Append after the last chunk so the reset walk keeps order. */
+    dwx_chunk **pp = &ctx->head;
+    while (*pp)
+        pp = &(*pp)->next;
+    *pp = c;
+    ctx->cur = c;
+    ctx->arena_total += csize;
+    return c->data;
+}
+
+void *dwx_alloc_cb(void *ctx, size_t size)
+{
+    return dwx_alloc((dwexpr_ctx *)ctx, size);
+}
+
+void dwx_set_target(dwexpr_ctx *ctx, const dwexpr_target *t, void *user)
+{
+    memset(&ctx->t, 0, sizeof ctx->t);
+    if (t) {
+        size_t n = t->size < sizeof ctx->t ? t->size : sizeof ctx->t;
+        memcpy(&ctx->t, t, n);
+    }
+    ctx->t.size = sizeof ctx->t;
+    ctx->user = user;
+}
+
+dwexpr_status dwx_ctx_fail(dwexpr_ctx *ctx, dwexpr_status s, const char *fmt, ...)
+{
+    ctx->err.status = s;
+    ctx->err.offset = -1;
+    ctx->err.opcode = -1;
+    ctx->err.op_name = NULL;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ctx->err.message, sizeof ctx->err.message, fmt, ap);
+    va_end(ap);
+    return s;
+}

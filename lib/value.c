@@ -1,2 +1,399 @@
-/* lib/value.c: placeholder until its owner fills it. */
-typedef int dwx_placeholder_value;
+/* lib/value.c: typed values: arithmetic, logical and relational operations
+ * (DWARF 5 section 2.5.1.4 and 2.5.1.5, kept by the seed), conversions
+ * (DWARF 5 section 2.5.1.6) and moving values to and from storage bits. */
+#include <math.h>
+#include "evalint.h"
+
+dwexpr_type dwx_generic_type(const dwexpr_unit *u)
+{
+    dwexpr_type t;
+    memset(&t, 0, sizeof t);
+    t.bits = 8u * u->addr_size;
+    t.encoding = DWEXPR_ATE_GENERIC;
+    t.lanes = 1;
+    return t;
+}
+
+/* Operands "must be of the same type, either the same base type or the
+ * generic type" (DWARF 5 2.5.1.4). Base types compare by their
+ * properties, so two DIEs describing the same type agree. */
+bool dwx_type_equal(const dwexpr_type *a, const dwexpr_type *b)
+{
+    return a->encoding == b->encoding && a->bits == b->bits &&
+           (a->lanes ? a->lanes : 1) == (b->lanes ? b->lanes : 1) &&
+           (a->encoding == DWEXPR_ATE_GENERIC || a->endian == b->endian);
+}
+
+uint64_t dwx_mask(uint32_t bits)
+{
+    return bits >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << bits) - 1);
+}
+
+/* Integral encodings (seed "DWARF Expression Value"). DW_ATE_address is
+ * taken as integral (unsigned) so typed addresses can be used as
+ * addresses; DW_ATE_UTF characters are unsigned integers. */
+bool dwexpr_type_is_integral(const dwexpr_type *t)
+{
+    switch (t->encoding) {
+    case DWEXPR_ATE_GENERIC:
+    case DW_ATE_address:
+    case DW_ATE_boolean:
+    case DW_ATE_signed:
+    case DW_ATE_signed_char:
+    case DW_ATE_unsigned:
+    case DW_ATE_unsigned_char:
+    case DW_ATE_UTF:
+        return true;
+    default:
+        return t->encoding >= DW_ATE_lo_user && t->encoding <= DW_ATE_hi_user;
+    }
+}
+
+static bool is_signed_type(const dwexpr_type *t)
+{
+    return t->encoding == DW_ATE_signed || t->encoding == DW_ATE_signed_char;
+}
+
+static bool is_float_type(const dwexpr_type *t)
+{
+    return t->encoding == DW_ATE_float && (t->bits == 32 || t->bits == 64);
+}
+
+static int64_t sext(uint64_t v, uint32_t bits)
+{
+    if (bits >= 64)
+        return (int64_t)v;
+    uint64_t sign = (uint64_t)1 << (bits - 1);
+    v &= dwx_mask(bits);
+    return (int64_t)((v ^ sign) - sign);
+}
+
+static double as_double(const dwexpr_value *v)
+{
+    if (v->type.bits == 32) {
+        uint32_t w = (uint32_t)v->bits;
+        float f;
+        memcpy(&f, &w, sizeof f);
+        return f;
+    }
+    double d;
+    memcpy(&d, &v->bits, sizeof d);
+    return d;
+}
+
+static uint64_t from_double(double d, uint32_t bits)
+{
+    if (bits == 32) {
+        float f = (float)d;
+        uint32_t w;
+        memcpy(&w, &f, sizeof w);
+        return w;
+    }
+    uint64_t w;
+    memcpy(&w, &d, sizeof w);
+    return w;
+}
+
+static dwexpr_status check_scalar(dwexpr_ctx *ctx, const dwexpr_value *v)
+{
+    if (v->is_implicit_pointer)
+        return dwx_ctx_fail(ctx, DWEXPR_E_IMPLICIT_PTR,
+                            "an implicit pointer value can only be used as a location or by "
+                            "DW_OP_stack_value");
+    if (v->wide || (v->type.lanes > 1))
+        return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED,
+                            "arithmetic on %u-bit values (vectors or wider than 64 bits) is not "
+                            "supported",
+                            (unsigned)dwx_value_bits(v));
+    return DWEXPR_OK;
+}
+
+static void set_generic_bool(const dwexpr_unit *u, dwexpr_value *r, bool b)
+{
+    memset(r, 0, sizeof *r);
+    r->type = dwx_generic_type(u);
+    r->bits = b ? 1 : 0;
+}
+
+dwexpr_status dwx_value_binary(dwexpr_ctx *ctx, const dwexpr_unit *u, int x,
+                               const dwexpr_value *a, const dwexpr_value *b, dwexpr_value *r)
+{
+    dwexpr_status st;
+    if ((st = check_scalar(ctx, a)) || (st = check_scalar(ctx, b)))
+        return st;
+    if (!dwx_type_equal(&a->type, &b->type))
+        return dwx_ctx_fail(ctx, DWEXPR_E_TYPE_MISMATCH,
+                            "operands have different types (%u-bit %s and %u-bit %s)",
+                            (unsigned)a->type.bits, a->type.encoding ? "typed" : "generic",
+                            (unsigned)b->type.bits, b->type.encoding ? "typed" : "generic");
+    const dwexpr_type *t = &a->type;
+    bool is_cmp = x == DWEXPR_OP_eq || x == DWEXPR_OP_ne || x == DWEXPR_OP_lt ||
+                  x == DWEXPR_OP_le || x == DWEXPR_OP_gt || x == DWEXPR_OP_ge;
+
+    if (t->encoding == DW_ATE_float) {
+        if (!is_float_type(t))
+            return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED,
+                                "%u-bit floating-point arithmetic is not supported",
+                                (unsigned)t->bits);
+        double da = as_double(a), db = as_double(b), dr;
+        if (is_cmp) {
+            bool c = x == DWEXPR_OP_eq ? da == db : x == DWEXPR_OP_ne ? da != db
+                   : x == DWEXPR_OP_lt ? da < db : x == DWEXPR_OP_le ? da <= db
+                   : x == DWEXPR_OP_gt ? da > db : da >= db;
+            set_generic_bool(u, r, c);
+            return DWEXPR_OK;
+        }
+        switch (x) {
+        case DWEXPR_OP_plus: dr = da + db; break;
+        case DWEXPR_OP_minus: dr = da - db; break;
+        case DWEXPR_OP_mul: dr = da * db; break;
+        case DWEXPR_OP_div: dr = da / db; break; /* IEEE: x/0 is an infinity */
+        default:
+            return dwx_ctx_fail(ctx, DWEXPR_E_NOT_INTEGRAL,
+                                "operation needs integral operands, not floating point");
+        }
+        *r = *a;
+        r->bits = from_double(dr, t->bits);
+        return DWEXPR_OK;
+    }
+    if (!dwexpr_type_is_integral(t))
+        return dwx_ctx_fail(ctx, DWEXPR_E_NOT_INTEGRAL,
+                            "operands must be integral (DW_ATE encoding 0x%x)", t->encoding);
+
+    uint32_t n = t->bits;
+    if (n == 0 || n > 64)
+        return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED, "%u-bit integer arithmetic is not supported",
+                            (unsigned)n);
+    uint64_t m = dwx_mask(n), ua = a->bits & m, ub = b->bits & m, ur = 0;
+    bool generic = t->encoding == DWEXPR_ATE_GENERIC;
+    bool sgn = is_signed_type(t);
+    int64_t sa = sext(ua, n), sb = sext(ub, n);
+
+    if (is_cmp) {
+        /* DWARF 5 2.5.1.5: generic operands compare as signed. */
+        bool s = generic || sgn, c;
+        switch (x) {
+        case DWEXPR_OP_eq: c = ua == ub; break;
+        case DWEXPR_OP_ne: c = ua != ub; break;
+        case DWEXPR_OP_lt: c = s ? sa < sb : ua < ub; break;
+        case DWEXPR_OP_le: c = s ? sa <= sb : ua <= ub; break;
+        case DWEXPR_OP_gt: c = s ? sa > sb : ua > ub; break;
+        default: c = s ? sa >= sb : ua >= ub; break;
+        }
+        set_generic_bool(u, r, c);
+        return DWEXPR_OK;
+    }
+
+    switch (x) {
+    case DWEXPR_OP_plus: ur = ua + ub; break;
+    case DWEXPR_OP_minus: ur = ua - ub; break;
+    case DWEXPR_OP_mul: ur = ua * ub; break;
+    case DWEXPR_OP_and: ur = ua & ub; break;
+    case DWEXPR_OP_or: ur = ua | ub; break;
+    case DWEXPR_OP_xor: ur = ua ^ ub; break;
+    case DWEXPR_OP_div:
+        /* DWARF 5 2.5.1.4: DW_OP_div is signed division; a typed unsigned
+         * operand divides unsigned. */
+        if (ub == 0)
+            return dwx_ctx_fail(ctx, DWEXPR_E_DIV_ZERO, "division by zero");
+        if (generic || sgn) {
+            if (sb == -1)
+                ur = (uint64_t)0 - ua; /* MIN / -1 wraps to MIN */
+            else
+                ur = (uint64_t)(sa / sb);
+        } else {
+            ur = ua / ub;
+        }
+        break;
+    case DWEXPR_OP_mod:
+        /* Decision: generic mod is unsigned (as GDB); a signed type gives
+         * the floored remainder (sign of the divisor, as GDB's BINOP_MOD). */
+        if (ub == 0)
+            return dwx_ctx_fail(ctx, DWEXPR_E_DIV_ZERO, "modulo by zero");
+        if (sgn) {
+            int64_t rem = sb == -1 ? 0 : sa % sb;
+            if (rem != 0 && ((rem < 0) != (sb < 0)))
+                rem += sb;
+            ur = (uint64_t)rem;
+        } else {
+            ur = ua % ub;
+        }
+        break;
+    case DWEXPR_OP_shl:
+    case DWEXPR_OP_shr:
+    case DWEXPR_OP_shra:
+        /* Decision: a count >= the bit width shifts everything out: 0, or
+         * all sign bits for shra. The count is taken as unsigned. */
+        if (ub >= n) {
+            ur = (x == DWEXPR_OP_shra && sa < 0) ? m : 0;
+        } else if (x == DWEXPR_OP_shl) {
+            ur = ua << ub;
+        } else if (x == DWEXPR_OP_shr) {
+            ur = ua >> ub;
+        } else {
+            ur = sa < 0 ? ~((~(uint64_t)sa) >> ub) : ((uint64_t)sa >> ub);
+        }
+        break;
+    default:
+        return dwx_ctx_fail(ctx, DWEXPR_E_USAGE, "internal: not a binary operation");
+    }
+    *r = *a;
+    r->bits = ur & m;
+    return DWEXPR_OK;
+}
+
+dwexpr_status dwx_value_unary(dwexpr_ctx *ctx, int x, const dwexpr_value *a, dwexpr_value *r)
+{
+    dwexpr_status st = check_scalar(ctx, a);
+    if (st)
+        return st;
+    const dwexpr_type *t = &a->type;
+    *r = *a;
+    if (t->encoding == DW_ATE_float) {
+        if (!is_float_type(t))
+            return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED,
+                                "%u-bit floating-point arithmetic is not supported",
+                                (unsigned)t->bits);
+        uint64_t sign = (uint64_t)1 << (t->bits - 1);
+        if (x == DWEXPR_OP_neg)
+            r->bits = a->bits ^ sign;
+        else if (x == DWEXPR_OP_abs)
+            r->bits = a->bits & ~sign;
+        else
+            return dwx_ctx_fail(ctx, DWEXPR_E_NOT_INTEGRAL,
+                                "DW_OP_not needs an integral operand, not floating point");
+        return DWEXPR_OK;
+    }
+    if (!dwexpr_type_is_integral(t))
+        return dwx_ctx_fail(ctx, DWEXPR_E_NOT_INTEGRAL,
+                            "operand must be integral (DW_ATE encoding 0x%x)", t->encoding);
+    uint32_t n = t->bits;
+    if (n == 0 || n > 64)
+        return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED, "%u-bit integer arithmetic is not supported",
+                            (unsigned)n);
+    uint64_t m = dwx_mask(n), ua = a->bits & m;
+    switch (x) {
+    case DWEXPR_OP_neg: r->bits = ((uint64_t)0 - ua) & m; break;
+    case DWEXPR_OP_not: r->bits = ~ua & m; break;
+    case DWEXPR_OP_abs:
+        /* Generic and signed operands are signed; MIN stays MIN. */
+        if ((t->encoding == DWEXPR_ATE_GENERIC || is_signed_type(t)) && sext(ua, n) < 0)
+            r->bits = ((uint64_t)0 - ua) & m;
+        break;
+    default:
+        return dwx_ctx_fail(ctx, DWEXPR_E_USAGE, "internal: not a unary operation");
+    }
+    return DWEXPR_OK;
+}
+
+dwexpr_status dwx_value_convert(dwexpr_ctx *ctx, const dwexpr_value *a, const dwexpr_type *t,
+                                bool reinterpret, dwexpr_value *r)
+{
+    if (a->is_implicit_pointer)
+        return dwx_ctx_fail(ctx, DWEXPR_E_IMPLICIT_PTR,
+                            "an implicit pointer value cannot be converted");
+    uint64_t from_bits = dwx_value_bits(a);
+    uint64_t to_bits = (uint64_t)t->bits * (t->lanes ? t->lanes : 1);
+    memset(r, 0, sizeof *r);
+    r->type = *t;
+    if (reinterpret) {
+        /* DWARF 5 2.5.1.6: the operand type and result type must have
+         * the same size in bits. */
+        if (from_bits != to_bits)
+            return dwx_ctx_fail(ctx, DWEXPR_E_TYPE_MISMATCH,
+                                "DW_OP_reinterpret from %llu to %llu bits: sizes must match",
+                                (unsigned long long)from_bits, (unsigned long long)to_bits);
+        r->bits = a->bits;
+        r->wide = a->wide;
+        return DWEXPR_OK;
+    }
+    if (a->wide || a->type.lanes > 1 || (t->lanes ? t->lanes : 1) > 1 || to_bits > 64 ||
+        to_bits == 0)
+        return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED,
+                            "DW_OP_convert between %llu-bit and %llu-bit types is not supported",
+                            (unsigned long long)from_bits, (unsigned long long)to_bits);
+    const dwexpr_type *f = &a->type;
+    bool f_float = f->encoding == DW_ATE_float, t_float = t->encoding == DW_ATE_float;
+    if ((f_float && !is_float_type(f)) || (t_float && !is_float_type(t)))
+        return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED,
+                            "only 32- and 64-bit floating-point conversions are supported");
+    if ((!f_float && !dwexpr_type_is_integral(f)) || (!t_float && !dwexpr_type_is_integral(t)))
+        return dwx_ctx_fail(ctx, DWEXPR_E_NOT_INTEGRAL,
+                            "DW_OP_convert needs integral or floating-point types");
+    if (f_float && t_float) {
+        r->bits = from_double(as_double(a), t->bits);
+    } else if (f_float) {
+        /* Truncate toward zero; a value the type cannot hold is an error
+         * rather than a silent wrong answer. */
+        double d = trunc(as_double(a));
+        bool ok;
+        if (is_signed_type(t)) {
+            double lo = -ldexp(1.0, (int)t->bits - 1), hi = ldexp(1.0, (int)t->bits - 1);
+            ok = d >= lo && d < hi;
+            if (ok)
+                r->bits = (uint64_t)(int64_t)d & dwx_mask(t->bits);
+        } else {
+            ok = d >= 0 && d < ldexp(1.0, (int)t->bits);
+            if (ok)
+                r->bits = (uint64_t)d & dwx_mask(t->bits);
+        }
+        if (!ok)
+            return dwx_ctx_fail(ctx, DWEXPR_E_EVALUATION,
+                                "floating-point value does not fit the %u-bit integer type",
+                                (unsigned)t->bits);
+    } else if (t_float) {
+        uint64_t v = a->bits & dwx_mask(f->bits);
+        double d = is_signed_type(f) ? (double)sext(v, f->bits) : (double)v;
+        r->bits = from_double(d, t->bits);
+    } else {
+        /* Integer to integer: extend by the source's signedness (generic
+         * is unsigned here, as GDB's address type), keep the low bits. */
+        uint64_t v = a->bits & dwx_mask(f->bits);
+        if (is_signed_type(f))
+            v = (uint64_t)sext(v, f->bits);
+        r->bits = v & dwx_mask(t->bits);
+    }
+    return DWEXPR_OK;
+}
+
+dwexpr_status dwx_value_from_bits(dwexpr_ctx *ctx, const dwexpr_unit *u, const dwexpr_type *t,
+                                  const uint8_t *buf, dwexpr_value *r)
+{
+    uint64_t total = (uint64_t)t->bits * (t->lanes ? t->lanes : 1);
+    uint64_t nbytes = (total + 7) / 8;
+    memset(r, 0, sizeof *r);
+    r->type = *t;
+    if (r->type.lanes == 0)
+        r->type.lanes = 1;
+    bool big = dwx_type_big(u, t) && total % 8 == 0;
+    if (total <= 64) {
+        uint64_t v = 0;
+        for (uint64_t i = 0; i < nbytes; i++) {
+            uint64_t byte = big ? buf[nbytes - 1 - i] : buf[i];
+            v |= byte << (8 * i);
+        }
+        r->bits = v & dwx_mask((uint32_t)total);
+        return DWEXPR_OK;
+    }
+    uint8_t *w = dwx_alloc(ctx, (size_t)nbytes);
+    if (!w)
+        return dwx_ctx_fail(ctx, DWEXPR_E_NOSPACE, "out of scratch memory for a %llu-bit value",
+                            (unsigned long long)total);
+    for (uint64_t i = 0; i < nbytes; i++)
+        w[i] = big ? buf[nbytes - 1 - i] : buf[i];
+    if (total % 8)
+        w[nbytes - 1] &= (uint8_t)((1u << (total % 8)) - 1);
+    memcpy(&r->bits, w, 8);
+    r->wide = w;
+    return DWEXPR_OK;
+}
+
+void dwx_value_to_bytes(const dwexpr_unit *u, const dwexpr_value *v, uint8_t *out)
+{
+    uint64_t total = dwx_value_bits(v), nbytes = (total + 7) / 8;
+    bool big = dwx_type_big(u, &v->type) && total % 8 == 0;
+    for (uint64_t i = 0; i < nbytes; i++) {
+        uint8_t b = v->wide ? v->wide[i] : (i < 8 ? (uint8_t)(v->bits >> (8 * i)) : 0);
+        out[big ? nbytes - 1 - i : i] = b;
+    }
+}

@@ -10,8 +10,9 @@ static int tap_n, tap_fail;
 
 #define TAP_OK(cond, ...)                                                     \
     do {                                                                      \
+        int c_ = !!(cond);                                                    \
         ++tap_n;                                                              \
-        if (cond) {                                                           \
+        if (c_) {                                                           \
             printf("ok %d - ", tap_n);                                        \
         } else {                                                              \
             ++tap_fail;                                                       \
@@ -19,7 +20,7 @@ static int tap_n, tap_fail;
         }                                                                     \
         printf(__VA_ARGS__);                                                  \
         printf("\n");                                                         \
-        if (!(cond)) printf("#   at %s:%d: %s\n", __FILE__, __LINE__, #cond); \
+        if (!c_) printf("#   at %s:%d: %s\n", __FILE__, __LINE__, #cond);   \
     } while (0)
 
 #define CHECK_U64(got, want, ...)                                             \

@@ -1,1 +1,732 @@
-int main(void) { return 0; }
+/* examples/dwexpr/main.c: the dwexpr command line (contract "dwexpr eval",
+ * "dwexpr asm", "dwexpr disasm", plus "ops" and --help): option parsing,
+ * command dispatch and exit codes (0 ok, 1 error, 2 bad usage/input). */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "context.h"
+#include "output.h"
+
+enum { EXIT_OKAY = 0, EXIT_ERROR = 1, EXIT_USAGE = 2 };
+
+static const char usage_main[] =
+    "usage: dwexpr COMMAND [OPTIONS] ...\n"
+    "\n"
+    "commands:\n"
+    "  eval    evaluate one DWARF expression against a simulated target\n"
+    "  asm     assemble the text form into bytes (space-separated hex)\n"
+    "  disasm  print the text form of expression bytes, one operation per line\n"
+    "  ops     list every operation dwexpr knows\n"
+    "\n"
+    "`dwexpr COMMAND --help` describes a command's options.\n";
+
+static const char usage_eval[] =
+    "usage: dwexpr eval [OPTIONS] EXPR...\n"
+    "       dwexpr eval [OPTIONS] -x HEX\n"
+    "\n"
+    "EXPR is the text form (DW_OP_breg6 -8 DW_OP_deref); several words are\n"
+    "joined with spaces; \"-\" reads text from stdin. -x takes the bytes as hex\n"
+    "(\"76 78 06\").\n"
+    "\n"
+    "options:\n"
+    "  --context FILE        simulated target (JSON; \"-\" = stdin; or inline '{...}')\n"
+    "  --result value|location   the kind of result wanted\n"
+    "  --read BITS           read BITS bits of the object through the result location\n"
+    "  --write HEX           write these bytes through the result location, show the state\n"
+    "  --json                print one JSON object (contract \"Result JSON\")\n"
+    "  --trace               print the disassembly of the program before the result\n"
+    "                        (per-step tracing comes with the REPL)\n"
+    "  --lane N              current lane (overrides the context)\n"
+    "  --addr-size N         address size in bytes (overrides the context)\n"
+    "  --encoding provisional|llvm-user   how DW_OP_LLVM_* are encoded\n"
+    "  --max-steps N         operation limit\n"
+    "\n"
+    "exit status: 0 ok, 1 evaluation/ill-formed/decode error, 2 bad usage or input\n";
+
+static const char usage_asm[] =
+    "usage: dwexpr asm [--context FILE] [--encoding E] [--addr-size N] EXPR...\n"
+    "\n"
+    "Prints the bytes of EXPR as space-separated hex. EXPR \"-\" reads stdin\n"
+    "(disasm output is accepted: offsets, (register names) and # comments are ignored).\n";
+
+static const char usage_disasm[] =
+    "usage: dwexpr disasm [--context FILE] [--encoding E] [--addr-size N] HEX...\n"
+    "\n"
+    "Prints one operation per line (0x0003: DW_OP_breg6 (rbp) -8). HEX may hold\n"
+    "spaces or be split over several arguments; \"-\" reads it from stdin.\n"
+    "A decode error prints the operations before it, then exits 1.\n";
+
+/* "dwexpr: MESSAGE" on stderr. */
+static void complain(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+static void complain(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("dwexpr: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+/* A usage error: message on stderr, and with JSON also the contract's
+ * failure object (class "usage") on stdout. Returns EXIT_USAGE. */
+static int usage_error(bool json, int64_t offset, const char *msg)
+{
+    complain("%s", msg);
+    if (json)
+        out_print_json(json_pack("{s:b,s:o}", "ok", 0, "error",
+                                 out_error_json("usage", offset, NULL, msg)));
+    return EXIT_USAGE;
+}
+
+/* Read all of stdin into a malloc'ed string (NULL on failure). */
+static char *read_stdin(void)
+{
+    size_t n = 0, cap = 4096, r;
+    char *b = malloc(cap);
+    if (!b)
+        return NULL;
+    while ((r = fread(b + n, 1, cap - n - 1, stdin)) > 0) {
+        n += r;
+        if (n + 1 == cap) {
+            char *nb = realloc(b, cap * 2);
+            if (!nb) {
+                free(b);
+                return NULL;
+            }
+            b = nb;
+            cap *= 2;
+        }
+    }
+    b[n] = 0;
+    return b;
+}
+
+/* Join WORDS with spaces; a word "-" is replaced by stdin. Malloc'ed. */
+static char *join_words(char **words, int n)
+{
+    size_t len = 1;
+    char *in = NULL;
+    for (int i = 0; i < n; i++) {
+        if (strcmp(words[i], "-") == 0 && !in) {
+            in = read_stdin();
+            if (!in)
+                return NULL;
+        }
+        len += (strcmp(words[i], "-") == 0 ? strlen(in) : strlen(words[i])) + 1;
+    }
+    char *s = malloc(len);
+    if (!s) {
+        free(in);
+        return NULL;
+    }
+    s[0] = 0;
+    for (int i = 0; i < n; i++) {
+        if (i)
+            strcat(s, " ");
+        strcat(s, strcmp(words[i], "-") == 0 ? in : words[i]);
+    }
+    free(in);
+    return s;
+}
+
+/* Match option NAME at argv[*i] as "--name VALUE" or "--name=VALUE".
+ * Returns 1 (matched, *VAL set, *i advanced past the value), 0 (not this
+ * option) or -1 (value missing). */
+static int opt_value(int argc, char **argv, int *i, const char *name, const char **val)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(a, name, n) != 0)
+        return 0;
+    if (a[n] == '=') {
+        *val = a + n + 1;
+        return 1;
+    }
+    if (a[n] != 0)
+        return 0;
+    if (*i + 1 >= argc)
+        return -1;
+    *val = argv[++*i];
+    return 1;
+}
+
+/* Options shared by the commands. */
+typedef struct cli_opts {
+    const char *context;
+    cli_overrides ov;
+    bool json, trace, help;
+    bool has_read;
+    uint64_t read_bits;
+    const char *write_hex;
+    const char *hex;            /* -x */
+    char **words;
+    int nwords;
+} cli_opts;
+
+/* Parse a count option value. */
+static int parse_count(const char *opt, const char *v, uint64_t max, uint64_t *out)
+{
+    if (cli_parse_u64(v, out) || *v == '-' || *out > max) {
+        complain("%s: expected a number up to %" PRIu64 ", got \"%s\"", opt, max, v);
+        return -1;
+    }
+    return 0;
+}
+
+/* Parse the options of a command. Unknown "--x" options are errors; any
+ * other word (including "-8") is an operand. Returns 0 or -1. */
+static int parse_opts(int argc, char **argv, bool eval, cli_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->ov.encoding = -1;
+    o->words = calloc((size_t)argc + 1, sizeof *o->words);
+    if (!o->words)
+        return -1;
+    bool only_words = false;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *v = NULL;
+        int r;
+        uint64_t n;
+        if (only_words || a[0] != '-' || strcmp(a, "-") == 0 ||
+            (a[1] >= '0' && a[1] <= '9') || (a[1] != '-' && a[1] != 'x' && a[1] != 'h')) {
+            o->words[o->nwords++] = argv[i];
+            continue;
+        }
+        if (strcmp(a, "--") == 0) {
+            only_words = true;
+            continue;
+        }
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            o->help = true;
+            continue;
+        }
+        if (strcmp(a, "--json") == 0 && eval) {
+            o->json = true;
+            continue;
+        }
+        if (strcmp(a, "--trace") == 0 && eval) {
+            o->trace = true;
+            continue;
+        }
+        if ((r = opt_value(argc, argv, &i, "--context", &v)) != 0) {
+            if (r < 0)
+                goto missing;
+            o->context = v;
+            continue;
+        }
+        if ((r = opt_value(argc, argv, &i, "--encoding", &v)) != 0) {
+            if (r < 0)
+                goto missing;
+            if (strcmp(v, "provisional") == 0)
+                o->ov.encoding = DWEXPR_EXT_PROVISIONAL;
+            else if (strcmp(v, "llvm-user") == 0)
+                o->ov.encoding = DWEXPR_EXT_LLVM_USER;
+            else {
+                complain("--encoding: \"provisional\" or \"llvm-user\", not \"%s\"", v);
+                return -1;
+            }
+            continue;
+        }
+        if ((r = opt_value(argc, argv, &i, "--addr-size", &v)) != 0) {
+            if (r < 0)
+                goto missing;
+            if (parse_count("--addr-size", v, 8, &n))
+                return -1;
+            if (n != 1 && n != 2 && n != 4 && n != 8) {
+                complain("--addr-size: 1, 2, 4 or 8");
+                return -1;
+            }
+            o->ov.addr_size = (int)n;
+            continue;
+        }
+        if (!eval)
+            goto unknown;
+        if ((r = opt_value(argc, argv, &i, "--result", &v)) != 0) {
+            if (r < 0)
+                goto missing;
+            if (strcmp(v, "value") == 0)
+                o->ov.result_kind = DWEXPR_RESULT_VALUE;
+            else if (strcmp(v, "location") == 0)
+                o->ov.result_kind = DWEXPR_RESULT_LOCATION;
+            else {
+                complain("--result: \"value\" or \"location\", not \"%s\"", v);
+                return -1;
+            }
+            continue;
+        }
+        if ((r = opt_value(argc, argv, &i, "--read", &v)) != 0) {
+            if (r < 0)
+                goto missing;
+            if (parse_count("--read", v, (uint64_t)1 << 32, &o->read_bits))
+                return -1;
+            o->has_read = true;
+            continue;
+        }
+        if ((r = opt_value(argc, argv, &i, "--write", &v)) != 0) {
+            if (r < 0)
+                goto missing;
+            o->write_hex = v;
+            continue;
+        }
+        if ((r = opt_value(argc, argv, &i, "--lane", &v)) != 0) {
+            if (r < 0)
+                goto missing;
+            if (parse_count("--lane", v, UINT32_MAX, &n))
+                return -1;
+            o->ov.has_lane = true;
+            o->ov.lane = (uint32_t)n;
+            continue;
+        }
+        if ((r = opt_value(argc, argv, &i, "--max-steps", &v)) != 0) {
+            if (r < 0)
+                goto missing;
+            if (parse_count("--max-steps", v, UINT64_MAX, &o->ov.max_steps))
+                return -1;
+            if (o->ov.max_steps == 0) {
+                complain("--max-steps: at least 1");
+                return -1;
+            }
+            continue;
+        }
+        if (strcmp(a, "-x") == 0 || strncmp(a, "-x=", 3) == 0) {
+            if (a[2] == '=')
+                o->hex = a + 3;
+            else if (i + 1 < argc)
+                o->hex = argv[++i];
+            else
+                goto missing;
+            continue;
+        }
+    unknown:
+        complain("unknown option %s (see dwexpr %s --help)", a, eval ? "eval" : "COMMAND");
+        return -1;
+    missing:
+        complain("option %s needs a value", a);
+        return -1;
+    }
+    return 0;
+}
+
+/* Print the decoded program, one "0x0003: DW_OP_..." line per operation,
+ * to F, or append the lines to the JSON array ARR. */
+static void print_program(const dwexpr_program *prog, const cli_ctx *c, FILE *f, json_t *arr)
+{
+    size_t n = dwexpr_program_count(prog);
+    for (size_t i = 0; i < n; i++) {
+        const dwexpr_op *op = dwexpr_program_op(prog, i);
+        char text[512], line[560];
+        dwexpr_op_format(op, c->arch, text, sizeof text);
+        snprintf(line, sizeof line, "0x%04x: %s", (unsigned)op->offset, text);
+        if (arr)
+            json_array_append_new(arr, json_string(line));
+        else
+            fprintf(f, "%s\n", line);
+    }
+}
+
+/* The expression bytes of an eval: -x hex (plus any words), or the words
+ * assembled. Returns 0, or an exit status after reporting. */
+static int eval_bytes(const cli_opts *o, const cli_ctx *c, uint8_t **bytes, size_t *len)
+{
+    if (o->hex) {
+        char **all = calloc((size_t)o->nwords + 1, sizeof *all);
+        if (!all)
+            return usage_error(o->json, -1, "out of memory");
+        all[0] = (char *)o->hex;
+        memcpy(all + 1, o->words, (size_t)o->nwords * sizeof *all);
+        char *text = join_words(all, o->nwords + 1);
+        free(all);
+        if (!text)
+            return usage_error(o->json, -1, "cannot read stdin");
+        int bad = cli_hex_decode(text, bytes, len);
+        free(text);
+        if (bad)
+            return usage_error(o->json, -1, "-x: expected hex bytes, e.g. -x \"76 78 06\"");
+        return 0;
+    }
+    if (o->nwords == 0)
+        return usage_error(o->json, -1, "no expression given (see dwexpr eval --help)");
+    char *text = join_words(o->words, o->nwords);
+    if (!text)
+        return usage_error(o->json, -1, "cannot read stdin");
+    dwexpr_error e;
+    memset(&e, 0, sizeof e);
+    dwexpr_status s = cli_assemble(c, text, bytes, len, &e);
+    free(text);
+    if (s != DWEXPR_OK) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "%s", e.message[0] ? e.message : dwexpr_strerror(s));
+        return usage_error(o->json, e.offset, msg);
+    }
+    return 0;
+}
+
+/* Report a library failure E (JSON object or human line). RESULT (may be
+ * NULL) is the evaluation's result object, kept alongside. */
+static int report_error(const cli_opts *o, const cli_ctx *c, const dwexpr_error *e, json_t *result,
+                        json_t *program)
+{
+    if (o->json) {
+        json_t *obj = json_pack("{s:b,s:o}", "ok", 0, "error", out_error_from(c, e));
+        if (result)
+            json_object_set(obj, "result", result);
+        if (program)
+            json_object_set(obj, "program", program);
+        out_print_json(obj);
+    } else {
+        fflush(stdout);
+        out_human_error(stderr, c, e);
+    }
+    return dwexpr_status_class(e->status) == DWEXPR_CLASS_USAGE ? EXIT_USAGE : EXIT_ERROR;
+}
+
+/* Evaluate, then read/write through the result as asked; print. */
+static int run_eval(const cli_opts *o, cli_ctx *c, const dwexpr_program *prog, json_t *program)
+{
+    dwexpr_ctx *ctx = NULL;
+    dwexpr_result res;
+    dwexpr_error e;
+    json_t *result = NULL;
+    uint8_t *wbuf = NULL, *rbuf = NULL, *mask = NULL;
+    size_t wlen = 0, rlen = 0;
+    int rc = EXIT_OKAY;
+    dwexpr_status s;
+
+    if (o->write_hex && cli_hex_decode(o->write_hex, &wbuf, &wlen))
+        return usage_error(o->json, -1, "--write: expected hex bytes, e.g. --write \"2a000000\"");
+    memset(&e, 0, sizeof e);
+    s = dwexpr_ctx_new(&c->limits, &ctx);
+    if (s != DWEXPR_OK) {
+        e.status = s;
+        e.offset = -1;
+        snprintf(e.message, sizeof e.message, "cannot create an evaluation context: %s",
+                 dwexpr_strerror(s));
+        rc = report_error(o, c, &e, NULL, program);
+        goto done;
+    }
+    memset(&res, 0, sizeof res);
+    c->target_msg[0] = 0;
+    s = dwexpr_eval(ctx, prog, &c->target, c, &c->params, &res);
+    if (s != DWEXPR_OK) {
+        rc = report_error(o, c, dwexpr_ctx_error(ctx), NULL, program);
+        goto done;
+    }
+    /* Results point into CTX: render them before any further use of it. */
+    if (o->json)
+        result = out_result_json(c, &res);
+    else
+        out_human_result(stdout, c, &res);
+    if ((o->write_hex || o->has_read) && res.kind != DWEXPR_RESULT_LOCATION) {
+        memset(&e, 0, sizeof e);
+        e.status = DWEXPR_E_NOT_LOCATION;
+        e.offset = -1;
+        snprintf(e.message, sizeof e.message, "result is a value, not a location: nothing to %s",
+                 o->write_hex ? "write" : "read");
+        rc = report_error(o, c, &e, result, program);
+        goto done;
+    }
+    if (o->write_hex) {
+        c->target_msg[0] = 0;
+        s = dwexpr_loc_write(ctx, &c->target, c, &res.loc, 8 * (uint64_t)wlen, wbuf);
+        if (s != DWEXPR_OK) {
+            rc = report_error(o, c, dwexpr_ctx_error(ctx), result, program);
+            goto done;
+        }
+    }
+    if (o->has_read) {
+        rlen = (size_t)((o->read_bits + 7) / 8);
+        rbuf = calloc(rlen ? rlen : 1, 1);
+        mask = calloc(rlen ? rlen : 1, 1);
+        if (!rbuf || !mask) {
+            rc = usage_error(o->json, -1, "out of memory");
+            goto done;
+        }
+        c->target_msg[0] = 0;
+        s = dwexpr_loc_read(ctx, &c->target, c, &res.loc, o->read_bits, rbuf, mask);
+        if (s != DWEXPR_OK) {
+            rc = report_error(o, c, dwexpr_ctx_error(ctx), result, program);
+            goto done;
+        }
+    }
+    if (o->json) {
+        json_t *obj = json_pack("{s:b,s:O}", "ok", 1, "result", result);
+        if (o->has_read)
+            json_object_set_new(obj, "read", out_read_json(rbuf, mask, rlen));
+        if (o->write_hex)
+            json_object_set_new(obj, "after", cli_ctx_state_json(c));
+        if (program)
+            json_object_set(obj, "program", program);
+        out_print_json(obj);
+    } else {
+        if (o->has_read)
+            out_human_read(stdout, rbuf, mask, rlen, o->read_bits);
+        if (o->write_hex) {
+            json_t *st = cli_ctx_state_json(c);
+            printf("after writing %zu bytes:\n", wlen);
+            out_human_state(stdout, c, st);
+            json_decref(st);
+        }
+    }
+done:
+    json_decref(result);
+    free(wbuf);
+    free(rbuf);
+    free(mask);
+    dwexpr_ctx_free(ctx);
+    return rc;
+}
+
+/* dwexpr eval. */
+static int cmd_eval(int argc, char **argv)
+{
+    cli_opts o;
+    cli_ctx c;
+    uint8_t *bytes = NULL;
+    size_t len = 0;
+    dwexpr_program *prog = NULL;
+    json_t *program = NULL;
+    int rc;
+
+    if (parse_opts(argc, argv, true, &o)) {
+        free(o.words);
+        return EXIT_USAGE;
+    }
+    if (o.help) {
+        fputs(usage_eval, stdout);
+        free(o.words);
+        return EXIT_OKAY;
+    }
+    if (cli_ctx_load(&c, o.context, &o.ov)) {
+        rc = usage_error(o.json, -1, c.err);
+        goto done;
+    }
+    /* A read or write needs a location: ask for one unless told otherwise. */
+    if ((o.has_read || o.write_hex) && !c.result_given)
+        c.params.result_kind = DWEXPR_RESULT_LOCATION;
+    if ((rc = eval_bytes(&o, &c, &bytes, &len)) != 0)
+        goto done;
+    dwexpr_error e;
+    memset(&e, 0, sizeof e);
+    if (dwexpr_program_decode(bytes, len, &c.unit, &prog, &e) != DWEXPR_OK) {
+        rc = report_error(&o, &c, &e, NULL, NULL);
+        goto done;
+    }
+    if (o.trace && o.json)
+        print_program(prog, &c, NULL, program = json_array());
+    else if (o.trace)
+        print_program(prog, &c, stdout, NULL);
+    rc = run_eval(&o, &c, prog, program);
+done:
+    json_decref(program);
+    dwexpr_program_free(prog);
+    free(bytes);
+    free(o.words);
+    cli_ctx_free(&c);
+    return rc;
+}
+
+/* dwexpr asm. */
+static int cmd_asm(int argc, char **argv)
+{
+    cli_opts o;
+    cli_ctx c;
+    uint8_t *bytes = NULL;
+    size_t len = 0;
+    int rc = EXIT_OKAY;
+
+    if (parse_opts(argc, argv, false, &o)) {
+        free(o.words);
+        return EXIT_USAGE;
+    }
+    if (o.help || o.nwords == 0) {
+        fputs(usage_asm, o.help ? stdout : stderr);
+        free(o.words);
+        return o.help ? EXIT_OKAY : EXIT_USAGE;
+    }
+    if (cli_ctx_load(&c, o.context, &o.ov)) {
+        rc = usage_error(false, -1, c.err);
+        goto done;
+    }
+    char *text = join_words(o.words, o.nwords);
+    if (!text) {
+        rc = usage_error(false, -1, "cannot read stdin");
+        goto done;
+    }
+    dwexpr_error e;
+    memset(&e, 0, sizeof e);
+    dwexpr_status s = cli_assemble(&c, text, &bytes, &len, &e);
+    if (s != DWEXPR_OK) {
+        if (e.offset >= 0)
+            complain("asm: %s (at character %" PRId64 ")",
+                     e.message[0] ? e.message : dwexpr_strerror(s), e.offset);
+        else
+            complain("asm: %s", e.message[0] ? e.message : dwexpr_strerror(s));
+        rc = EXIT_USAGE;
+    } else {
+        for (size_t i = 0; i < len; i++)
+            printf(i ? " %02x" : "%02x", bytes[i]);
+        putchar('\n');
+    }
+    free(text);
+done:
+    free(bytes);
+    free(o.words);
+    cli_ctx_free(&c);
+    return rc;
+}
+
+/* dwexpr disasm. */
+static int cmd_disasm(int argc, char **argv)
+{
+    cli_opts o;
+    cli_ctx c;
+    uint8_t *bytes = NULL;
+    size_t len = 0, need = 0, cap;
+    char *out = NULL;
+    int rc = EXIT_OKAY;
+
+    if (parse_opts(argc, argv, false, &o)) {
+        free(o.words);
+        return EXIT_USAGE;
+    }
+    if (o.help || o.nwords == 0) {
+        fputs(usage_disasm, o.help ? stdout : stderr);
+        free(o.words);
+        return o.help ? EXIT_OKAY : EXIT_USAGE;
+    }
+    if (cli_ctx_load(&c, o.context, &o.ov)) {
+        rc = usage_error(false, -1, c.err);
+        goto done;
+    }
+    char *text = join_words(o.words, o.nwords);
+    if (!text || cli_hex_decode(text, &bytes, &len)) {
+        free(text);
+        rc = usage_error(false, -1, "disasm: expected hex bytes, e.g. \"76 78 06\"");
+        goto done;
+    }
+    free(text);
+    dwexpr_error e;
+    memset(&e, 0, sizeof e);
+    cap = 64 * len + 256;
+    out = malloc(cap);
+    if (!out) {
+        rc = usage_error(false, -1, "out of memory");
+        goto done;
+    }
+    dwexpr_status s = dwexpr_disasm(bytes, len, &c.unit, c.arch, out, cap, &need, &e);
+    if (s == DWEXPR_E_NOSPACE && need >= cap) {
+        free(out);
+        cap = need + 1;
+        out = malloc(cap);
+        if (!out) {
+            rc = usage_error(false, -1, "out of memory");
+            goto done;
+        }
+        memset(&e, 0, sizeof e);
+        s = dwexpr_disasm(bytes, len, &c.unit, c.arch, out, cap, &need, &e);
+    }
+    fputs(out, stdout);
+    if (s != DWEXPR_OK) {
+        fflush(stdout);
+        out_human_error(stderr, &c, &e);
+        rc = dwexpr_status_class(s) == DWEXPR_CLASS_USAGE ? EXIT_USAGE : EXIT_ERROR;
+    }
+done:
+    free(out);
+    free(bytes);
+    free(o.words);
+    cli_ctx_free(&c);
+    return rc;
+}
+
+/* Name of an operand layout. */
+static const char *operands_name(dwexpr_operands k)
+{
+    static const char *const names[] = {
+#define DWX_X(n) #n,
+        DWEXPR_OPERAND_LIST(DWX_X)
+#undef DWX_X
+    };
+    return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "?";
+}
+
+/* dwexpr ops: the operation table (--json for a list of objects). */
+static int cmd_ops(int argc, char **argv)
+{
+    bool json = false;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--json") == 0) {
+            json = true;
+        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            puts("usage: dwexpr ops [--json]\n\nLists every operation: opcode (DW_OP_LLVM_*: "
+                 "provisional byte / DW_OP_LLVM_user sub-op), name, operands, description.");
+            return EXIT_OKAY;
+        } else {
+            complain("ops: unknown argument %s", argv[i]);
+            return EXIT_USAGE;
+        }
+    }
+    json_t *arr = json ? json_array() : NULL;
+    for (int id = 0; id < (int)DWEXPR_OP_COUNT; id++) {
+        const dwexpr_opinfo *in = dwexpr_op_info((dwexpr_opid)id);
+        char code[32];
+        if (!in)
+            continue;
+        if (in->subop && in->code)
+            snprintf(code, sizeof code, "0x%02x|0xe9+%u", in->code, in->subop);
+        else if (in->subop)
+            snprintf(code, sizeof code, "0xe9+%u", in->subop);
+        else
+            snprintf(code, sizeof code, "0x%02x", in->code);
+        if (json) {
+            json_t *o = json_pack("{s:s,s:i,s:s,s:s}", "name", in->name, "code", in->code,
+                                  "operands", operands_name(in->operands), "doc", in->doc);
+            if (in->subop)
+                json_object_set_new(o, "llvm_user_subop", json_integer(in->subop));
+            json_array_append_new(arr, o);
+        } else {
+            printf("%-12s %-34s %-12s %s\n", code, in->name, operands_name(in->operands), in->doc);
+        }
+    }
+    if (json)
+        out_print_json(arr);
+    return EXIT_OKAY;
+}
+
+/* Dispatch on the command word. */
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(usage_main, stderr);
+        return EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        fputs(usage_main, stdout);
+        return EXIT_OKAY;
+    }
+    if (strcmp(cmd, "--version") == 0) {
+        printf("dwexpr %d.%d.%d\n", DWEXPR_VERSION_MAJOR, DWEXPR_VERSION_MINOR,
+               DWEXPR_VERSION_PATCH);
+        return EXIT_OKAY;
+    }
+    if (strcmp(cmd, "eval") == 0)
+        return cmd_eval(argc - 2, argv + 2);
+    if (strcmp(cmd, "asm") == 0)
+        return cmd_asm(argc - 2, argv + 2);
+    if (strcmp(cmd, "disasm") == 0)
+        return cmd_disasm(argc - 2, argv + 2);
+    if (strcmp(cmd, "ops") == 0)
+        return cmd_ops(argc - 2, argv + 2);
+    complain("unknown command \"%s\"", cmd);
+    fputs(usage_main, stderr);
+    return EXIT_USAGE;
+}

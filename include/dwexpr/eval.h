@@ -112,8 +112,8 @@ DWEXPR_API dwexpr_status dwexpr_loc_read(dwexpr_ctx *ctx, const dwexpr_target *t
                                          void *user, const dwexpr_loc *loc, uint64_t nbits,
                                          uint8_t *buf, uint8_t *undef_mask);
 /* Write NBITS bits from BUF through LOC, to every place of every part.
- * Undefined storage in the path is E_UNDEFINED_READ's twin E_READ_ONLY
- * for implicit storage and E_UNDEFINED_READ for undefined storage. */
+ * Implicit, implicit pointer and undefined storage cannot be written:
+ * E_READ_ONLY (class evaluation). Past the end of a storage: E_OUT_OF_RANGE. */
 DWEXPR_API dwexpr_status dwexpr_loc_write(dwexpr_ctx *ctx, const dwexpr_target *target,
                                           void *user, const dwexpr_loc *loc, uint64_t nbits,
                                           const uint8_t *buf);

@@ -128,6 +128,7 @@ struct dwexpr_composite {
     uint32_t count;
     uint32_t cap;        /* internal: allocated parts */
     bool complete;
+    uint32_t depth;      /* composite nesting depth: 1 + deepest part */
     uint64_t bits;       /* sum of part bit sizes */
     dwexpr_part *parts;
 };

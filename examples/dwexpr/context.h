@@ -1,0 +1,59 @@
+/* examples/dwexpr/context.h: the CLI's simulated target. A context file
+ * (contract "Context file", JSON) becomes a dwexpr_target whose callbacks
+ * answer from the parsed state, plus the unit, limits and eval params. */
+#ifndef DWEXPR_CLI_CONTEXT_H
+#define DWEXPR_CLI_CONTEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <jansson.h>
+#include <dwexpr.h>
+
+/* Command-line settings that override the context file. */
+typedef struct cli_overrides {
+    int addr_size;            /* 0: keep the context's */
+    int encoding;             /* -1: keep; else a dwexpr_ext_encoding */
+    bool has_lane;
+    uint32_t lane;
+    uint64_t max_steps;       /* 0: keep */
+    int result_kind;          /* 0: keep; else a dwexpr_result_kind */
+} cli_overrides;
+
+typedef struct cx_state cx_state;
+
+/* The parsed context. `target` with `user` = the cli_ctx itself. */
+typedef struct cli_ctx {
+    const dwexpr_arch *arch;
+    char arch_name[32];
+    dwexpr_unit unit;
+    dwexpr_eval_params params;
+    dwexpr_limits limits;
+    dwexpr_target target;
+    bool result_given;        /* "result" in the context or --result */
+    char err[512];            /* why loading failed */
+    char target_msg[200];     /* detail of the last failed target access */
+    cx_state *st;             /* everything else (context.c) */
+} cli_ctx;
+
+/* Load SRC: a file name, "-" for stdin, or inline JSON text starting with
+ * '{'; NULL means an empty context. Returns 0, or -1 with C->err set (the
+ * CLI exits 2). Call cli_ctx_free in both cases. */
+int cli_ctx_load(cli_ctx *c, const char *src, const cli_overrides *ov);
+/* Release everything cli_ctx_load allocated. */
+void cli_ctx_free(cli_ctx *c);
+/* The simulated target's whole state in the context file's format:
+ * {"registers": {...}, "memory": [...]} (plus "frames" when several). */
+json_t *cli_ctx_state_json(const cli_ctx *c);
+/* Assemble TEXT with the context's unit and arch into a malloc'ed buffer.
+ * Returns the status; ERR gets the details. */
+dwexpr_status cli_assemble(const cli_ctx *c, const char *text, uint8_t **out, size_t *len,
+                           dwexpr_error *err);
+/* Decode hex text ("70 08 06", "0x7008", "700806") into a malloc'ed
+ * buffer. Returns 0, or -1 if it is not whole bytes of hex digits. */
+int cli_hex_decode(const char *s, uint8_t **out, size_t *len);
+/* Parse a number as the context file spells it: decimal, 0x-hex, optional
+ * leading '-' (two's complement). Returns 0 or -1. */
+int cli_parse_u64(const char *s, uint64_t *out);
+
+#endif

@@ -1,0 +1,36 @@
+/* examples/dwexpr/output.h: what the CLI prints: the contract's result and
+ * error JSON objects, and the human-readable forms of the same things. */
+#ifndef DWEXPR_CLI_OUTPUT_H
+#define DWEXPR_CLI_OUTPUT_H
+
+#include <stdio.h>
+#include <jansson.h>
+#include <dwexpr.h>
+#include "context.h"
+
+/* The "result" object of a successful evaluation. */
+json_t *out_result_json(const cli_ctx *c, const dwexpr_result *r);
+/* The "error" object: class, offset (null when < 0), op (null when NULL),
+ * message. */
+json_t *out_error_json(const char *cls, int64_t offset, const char *op, const char *msg);
+/* The "error" object for a library failure; C (may be NULL) adds the
+ * simulated target's detail to target-class messages. */
+json_t *out_error_from(const cli_ctx *c, const dwexpr_error *e);
+/* The "read" object: bytes in storage order, "xx" where MASK has bits. */
+json_t *out_read_json(const uint8_t *buf, const uint8_t *mask, size_t n);
+/* Print OBJ on one line to stdout and release it. */
+void out_print_json(json_t *obj);
+/* "0102ff": lowercase hex of N bytes into a malloc'ed string. */
+char *out_hex(const uint8_t *b, size_t n);
+
+/* Human forms. */
+void out_human_result(FILE *f, const cli_ctx *c, const dwexpr_result *r);
+void out_human_error(FILE *f, const cli_ctx *c, const dwexpr_error *e);
+void out_human_read(FILE *f, const uint8_t *buf, const uint8_t *mask, size_t n, uint64_t bits);
+/* The simulated target's state (cli_ctx_state_json) as lines. */
+void out_human_state(FILE *f, const cli_ctx *c, const json_t *state);
+
+/* Contract name of a DW_ATE_* encoding ("generic", "signed", ...). */
+const char *out_encoding_name(unsigned ate, char *buf, size_t cap);
+
+#endif

@@ -1,0 +1,135 @@
+/* lib/evalint.h: the evaluation context's layout and the helpers that
+ * lib/ctx.c, lib/value.c, lib/loc.c and lib/eval.c share (not installed). */
+#ifndef DWX_EVALINT_H
+#define DWX_EVALINT_H
+
+#include "dwx.h"
+
+/* A stack entry: a value or a location description (seed "DWARF
+ * Operation Expressions": "Each stack entry can hold either a value or a
+ * location description"). A single-place location keeps its SLD inline;
+ * use dwx_slds() to reach the places. */
+typedef struct dwx_entry {
+    uint8_t is_loc;
+    uint32_t n;              /* places, when is_loc */
+    dwexpr_sld *many;        /* n > 1: arena array */
+    union {
+        dwexpr_value v;
+        dwexpr_sld one;
+    } u;
+} dwx_entry;
+
+static inline const dwexpr_sld *dwx_slds(const dwx_entry *e)
+{
+    return e->n == 1 ? &e->u.one : e->many;
+}
+
+/* Arena chunk: kept across evaluations, reset in between. */
+typedef struct dwx_chunk {
+    struct dwx_chunk *next;
+    size_t size, used;
+    _Alignas(16) unsigned char data[];
+} dwx_chunk;
+
+/* What one (possibly nested) expression is evaluated in. The thread and
+ * lane never change inside one dwexpr_eval call; frame, unit, pc and
+ * object do (DW_OP_call*, DW_OP_entry_value, location lists). */
+typedef struct dwx_env {
+    dwexpr_unit unit;
+    uint32_t frame;
+    bool has_pc;
+    uint64_t pc;
+    const dwexpr_loc *object;
+} dwx_env;
+
+struct dwexpr_ctx {
+    dwexpr_limits lim;
+    dwexpr_error err;
+    dwx_entry *stack;        /* lim.stack entries */
+    uint32_t sp;             /* entries in use */
+    dwx_chunk *head, *cur;
+    size_t arena_total;      /* bytes in chunks */
+    bool fixed;              /* no malloc: dwexpr_ctx_init_static */
+    bool heap;               /* ctx itself was malloc'd */
+    uint64_t steps;
+    uint32_t depth;          /* nesting of calls, entry values, ... */
+    dwexpr_target t;         /* copy of the caller's callbacks */
+    void *user;
+    dwexpr_eval_params p;
+    uint8_t addr_size;       /* default address space size of the top-level unit */
+};
+
+/* Scratch allocation from the context arena, 16-byte aligned, zeroed is
+ * NOT guaranteed. NULL when the arena limit is hit (E_NOSPACE). */
+DWX_HIDDEN void *dwx_alloc(dwexpr_ctx *ctx, size_t size);
+DWX_HIDDEN void *dwx_alloc_cb(void *ctx, size_t size);
+DWX_HIDDEN void dwx_arena_reset(dwexpr_ctx *ctx);
+/* Copy the caller's target (its own `size` bytes at most). */
+DWX_HIDDEN void dwx_set_target(dwexpr_ctx *ctx, const dwexpr_target *t, void *user);
+
+/* Record an error on CTX (offset -1, no operation); returns S. */
+DWX_HIDDEN dwexpr_status dwx_ctx_fail(dwexpr_ctx *ctx, dwexpr_status s, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* ---- values (lib/value.c) ---- */
+DWX_HIDDEN dwexpr_type dwx_generic_type(const dwexpr_unit *u);
+DWX_HIDDEN bool dwx_type_equal(const dwexpr_type *a, const dwexpr_type *b);
+DWX_HIDDEN uint64_t dwx_mask(uint32_t bits);
+/* Binary arithmetic/logical/relational operation X (an opid) on A, B
+ * (B was on top); result in *R. */
+DWX_HIDDEN dwexpr_status dwx_value_binary(dwexpr_ctx *ctx, const dwexpr_unit *u, int x,
+                                          const dwexpr_value *a, const dwexpr_value *b,
+                                          dwexpr_value *r);
+/* Unary abs, neg, not. */
+DWX_HIDDEN dwexpr_status dwx_value_unary(dwexpr_ctx *ctx, int x, const dwexpr_value *a,
+                                         dwexpr_value *r);
+/* DW_OP_convert / DW_OP_reinterpret to T. */
+DWX_HIDDEN dwexpr_status dwx_value_convert(dwexpr_ctx *ctx, const dwexpr_value *a,
+                                           const dwexpr_type *t, bool reinterpret,
+                                           dwexpr_value *r);
+/* A value of type T from the NBITS (= T's total size) bits in BUF (least
+ * significant bit first). Wide values are copied into the arena. */
+DWX_HIDDEN dwexpr_status dwx_value_from_bits(dwexpr_ctx *ctx, const dwexpr_unit *u,
+                                             const dwexpr_type *t, const uint8_t *buf,
+                                             dwexpr_value *r);
+/* The storage bytes of V (ceil(bits/8)) into OUT, in the target's byte
+ * order for V's type. */
+DWX_HIDDEN void dwx_value_to_bytes(const dwexpr_unit *u, const dwexpr_value *v, uint8_t *out);
+/* Whether values of T are stored big-endian. */
+static inline bool dwx_type_big(const dwexpr_unit *u, const dwexpr_type *t)
+{
+    return t->endian == DW_END_big || (t->endian != DW_END_little && u->big_endian);
+}
+/* Total bit size of a value's type (bits * lanes). */
+static inline uint64_t dwx_value_bits(const dwexpr_value *v)
+{
+    return (uint64_t)v->type.bits * (v->type.lanes ? v->type.lanes : 1);
+}
+
+/* ---- locations (lib/loc.c) ---- */
+/* Add DELTA bits to the offset of S (seed "General Location Description
+ * Operations"): E_BAD_OFFSET when it leaves [0, size). */
+DWX_HIDDEN dwexpr_status dwx_sld_add_offset(dwexpr_ctx *ctx, dwexpr_sld *s, int64_t delta_bytes,
+                                            int64_t delta_bits);
+/* Check that NBITS bits from S's offset lie inside its storage. */
+DWX_HIDDEN dwexpr_status dwx_sld_check_range(dwexpr_ctx *ctx, const dwexpr_sld *s,
+                                             uint64_t nbits);
+/* Read NBITS bits starting EXTRA bits after the start of LOC into DST at
+ * bit DPOS. MASK as in dwexpr_loc_read (may be NULL). */
+DWX_HIDDEN dwexpr_status dwx_read_loc(dwexpr_ctx *ctx, const dwexpr_loc *loc, uint64_t extra,
+                                      uint64_t nbits, uint8_t *dst, uint64_t dpos, uint8_t *mask);
+DWX_HIDDEN dwexpr_status dwx_write_loc(dwexpr_ctx *ctx, const dwexpr_loc *loc, uint64_t extra,
+                                       uint64_t nbits, const uint8_t *src, uint64_t spos);
+/* Copy NBITS bits, least significant first. */
+DWX_HIDDEN void dwx_copy_bits(uint8_t *dst, uint64_t dpos, const uint8_t *src, uint64_t spos,
+                              uint64_t nbits);
+/* Address-space facts for AS (space 0 defaults to the unit's address size). */
+DWX_HIDDEN dwexpr_status dwx_aspace(dwexpr_ctx *ctx, const dwexpr_unit *u, uint32_t as,
+                                    dwexpr_aspace_info *out);
+/* Composite nesting depth of a location (0 for none). */
+DWX_HIDDEN uint32_t dwx_loc_depth(const dwexpr_sld *slds, uint32_t n);
+
+#endif
