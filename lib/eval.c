@@ -803,26 +803,753 @@ static void nest_error(dwexpr_ctx *ctx, const char *what)
     ctx->err.offset = -1;
 }
 
-#define FAIL(s, ...)                                  \
-    do {                                              \
-        st = dwx_ctx_fail(ctx, (s), __VA_ARGS__);     \
-        goto fail;                                    \
-    } while (0)
-#define TRY(e)               \
-    do {                     \
-        if ((st = (e)))      \
-            goto fail;       \
-    } while (0)
-#define NEED(k)                                                                       \
-    do {                                                                              \
-        if (ctx->sp - base < (uint32_t)(k))                                           \
-            FAIL(DWEXPR_E_STACK_EMPTY, "needs %d stack entries, %u present", (int)(k), \
-                 (unsigned)(ctx->sp - base));                                         \
-    } while (0)
+/* ---- operations too long to sit in the dispatch loop ----
+ * Each takes the current environment, the instruction and the stack base
+ * of the running expression; it reports failures with dwx_ctx_fail and
+ * the loop adds the operation's offset. */
+
+static dwexpr_status need(dwexpr_ctx *ctx, uint32_t base, uint64_t k)
+{
+    if (ctx->sp - base >= k)
+        return DWEXPR_OK;
+    return dwx_ctx_fail(ctx, DWEXPR_E_STACK_EMPTY, "needs %llu stack entr%s, %u present",
+                        (unsigned long long)k, k == 1 ? "y" : "ies", (unsigned)(ctx->sp - base));
+}
+
 #define TOP(i) (&ctx->stack[ctx->sp - 1 - (i)])
 
+/* A .debug_addr entry (DW_OP_addrx, DW_OP_constx). */
+static dwexpr_status debug_addr(dwexpr_ctx *ctx, const dwx_env *env, uint64_t index,
+                                uint64_t *out)
+{
+    if (!ctx->t.debug_addr)
+        return dwx_ctx_fail(ctx, DWEXPR_E_UNSUPPORTED, "the target has no .debug_addr entries");
+    dwexpr_status st = ctx->t.debug_addr(ctx->user, &env->unit, index, out);
+    if (st == DWEXPR_E_NOT_FOUND)
+        return dwx_ctx_fail(ctx, DWEXPR_E_NO_CONTEXT, ".debug_addr has no entry %llu",
+                            (unsigned long long)index);
+    if (st)
+        return dwx_ctx_fail(ctx, st, "cannot read .debug_addr entry %llu",
+                            (unsigned long long)index);
+    return DWEXPR_OK;
+}
+
+/* DW_OP_const_type (seed "Literal Operations"): ill-formed unless D is a
+ * base type and S = ceil(TS / 8). */
+static dwexpr_status op_const_type(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in)
+{
+    dwexpr_type t;
+    dwexpr_status st = base_type(ctx, env, in->a, false, &t);
+    if (st)
+        return st;
+    uint64_t ts = (uint64_t)t.bits * t.lanes;
+    if ((ts + 7) / 8 != in->b)
+        return dwx_ctx_fail(ctx, DWEXPR_E_BAD_TYPE,
+                            "constant of %llu bytes for a %llu-bit type (needs %llu bytes)",
+                            (unsigned long long)in->b, (unsigned long long)ts,
+                            (unsigned long long)((ts + 7) / 8));
+    dwexpr_value v;
+    if ((st = dwx_value_from_bits(ctx, &env->unit, &t, in->blk, &v)))
+        return st;
+    return push_value(ctx, &v);
+}
+
+/* DW_OP_call2/4/call_ref (seed "Control Flow Operations"). */
+static dwexpr_status op_call(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in,
+                             uint32_t base)
+{
+    dwexpr_die d;
+    dwexpr_status st = find_die(ctx, env, in->a, in->x == DWEXPR_OP_call_ref, &d);
+    if (st)
+        return st;
+    dwx_env sub = *env;
+    sub.unit = d.unit;
+    switch (d.kind) {
+    case DWEXPR_DIE_EXPRLOC: {
+        /* E continues on the same stack, with the unit that contains D. */
+        if (ctx->depth >= ctx->lim.calls)
+            return dwx_ctx_fail(ctx, DWEXPR_E_CALL_DEPTH, "call nesting limit (%u) reached",
+                                (unsigned)ctx->lim.calls);
+        dwx_insn *insns = dwx_alloc(ctx, sizeof(dwx_insn) * (d.expr_len + 1));
+        dwexpr_op *ops = dwx_alloc(ctx, sizeof(dwexpr_op) * (d.expr_len + 1));
+        if (!insns || !ops)
+            return dwx_ctx_fail(ctx, DWEXPR_E_NOSPACE, "out of scratch memory");
+        dwexpr_program callee;
+        st = dwx_decode(d.expr, d.expr_len, &sub.unit, insns, ops, dwx_alloc_cb, ctx, &callee,
+                        &ctx->err);
+        if (st == DWEXPR_OK) {
+            ctx->depth++;
+            st = run(ctx, &callee, &sub, base, NULL);
+            ctx->depth--;
+        }
+        if (st) {
+            char what[64];
+            snprintf(what, sizeof what, "in the expression of DIE 0x%llx",
+                     (unsigned long long)in->a);
+            nest_error(ctx, what);
+        }
+        return st;
+    }
+    case DWEXPR_DIE_LOCLIST: {
+        /* A location list is evaluated on its own; its location is pushed. */
+        dwx_entry r;
+        sub.object = NULL;
+        if ((st = eval_loclist(ctx, d.entries, d.count, &sub, &r))) {
+            nest_error(ctx, "in the location list of the called DIE");
+            return st;
+        }
+        return push(ctx, &r);
+    }
+    case DWEXPR_DIE_CONST_VALUE: {
+        /* as if DW_OP_implicit_value V */
+        dwexpr_sld s = sld_implicit(d.expr, 8 * (uint64_t)d.expr_len);
+        return push_sld(ctx, &s);
+    }
+    default:
+        return DWEXPR_OK; /* no attribute: no effect */
+    }
+}
+
+/* DW_OP_deref, deref_size, deref_type and the xderef forms (seed "Special
+ * Value Operations"). */
+static dwexpr_status op_deref(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in,
+                              uint32_t base)
+{
+    const dwexpr_unit *u = &env->unit;
+    bool x = in->x == DWEXPR_OP_xderef || in->x == DWEXPR_OP_xderef_size ||
+             in->x == DWEXPR_OP_xderef_type;
+    dwexpr_type t = dwx_generic_type(u);
+    bool to_generic = false;
+    dwexpr_status st;
+    if (in->x == DWEXPR_OP_deref_size || in->x == DWEXPR_OP_xderef_size) {
+        /* TS = min(generic bits, 8 * S); the value is zero-extended */
+        uint64_t ts = 8 * in->a;
+        if (ts < t.bits) {
+            t.encoding = DW_ATE_unsigned;
+            t.bits = (uint32_t)ts;
+            to_generic = true;
+        }
+    } else if (in->x == DWEXPR_OP_deref_type || in->x == DWEXPR_OP_xderef_type) {
+        if ((st = base_type(ctx, env, in->b, false, &t)))
+            return st;
+        uint64_t ts = (uint64_t)t.bits * t.lanes;
+        if ((ts + 7) / 8 != in->a)
+            return dwx_ctx_fail(ctx, DWEXPR_E_BAD_TYPE,
+                                "size operand %llu does not match the %llu-bit type (needs %llu)",
+                                (unsigned long long)in->a, (unsigned long long)ts,
+                                (unsigned long long)((ts + 7) / 8));
+    }
+    dwx_entry l;
+    uint32_t popped;
+    if (x) {
+        /* as DW_OP_swap; DW_OP_LLVM_form_aspace_address; DW_OP_deref* */
+        if ((st = need(ctx, base, 2)))
+            return st;
+        dwexpr_value a, as;
+        if ((st = to_value(ctx, env, TOP(0), &a)) || (st = to_value(ctx, env, TOP(1), &as)) ||
+            (st = need_integral(ctx, &a, "the address")) ||
+            (st = need_integral(ctx, &as, "the address space")))
+            return st;
+        dwexpr_sld s;
+        if ((st = aspace_loc(ctx, env, as.bits, a.bits, &s)))
+            return st;
+        set_entry_slds(&l, &s, 1);
+        popped = 2;
+    } else {
+        if ((st = need(ctx, base, 1)) || (st = to_loc(ctx, env, TOP(0), &l)))
+            return st;
+        popped = 1;
+    }
+    dwexpr_value v;
+    if ((st = deref(ctx, env, &l, &t, to_generic, &v)))
+        return st;
+    ctx->sp -= popped;
+    return push_value(ctx, &v);
+}
+
+/* DW_OP_regval_type: DW_OP_regx R; DW_OP_deref_type (seed "Special Value
+ * Operations"). */
+static dwexpr_status op_regval_type(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in)
+{
+    dwexpr_type t;
+    dwexpr_sld s;
+    dwexpr_status st;
+    if ((st = base_type(ctx, env, in->b, false, &t)) ||
+        (st = reg_loc(ctx, env, in->a, env->frame, &s)))
+        return st;
+    dwx_entry l;
+    set_entry_slds(&l, &s, 1);
+    dwexpr_value v;
+    if ((st = deref(ctx, env, &l, &t, false, &v)))
+        return st;
+    return push_value(ctx, &v);
+}
+
+/* A value the target returned: an unset type means generic. */
+static dwexpr_status push_target_value(dwexpr_ctx *ctx, const dwx_env *env, dwexpr_value *v)
+{
+    if (v->type.bits == 0)
+        v->type = dwx_generic_type(&env->unit);
+    if (v->type.lanes == 0)
+        v->type.lanes = 1;
+    return push_value(ctx, v);
+}
+
+/* DW_OP_entry_value (seed "Special Value Operations"): E runs in the
+ * caller frame with result kind unspecified, no object and an empty
+ * stack; a register location left by a final DW_OP_reg* is read. */
+static dwexpr_status op_entry_value(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in)
+{
+    const dwexpr_unit *u = &env->unit;
+    dwexpr_status st;
+    if (ctx->t.entry_value) {
+        dwexpr_frameref f = frameref(ctx, env, env->frame);
+        dwexpr_value v;
+        memset(&v, 0, sizeof v);
+        st = ctx->t.entry_value(ctx->user, &f, in->blk, (size_t)in->blen, &v);
+        if (st == DWEXPR_OK)
+            return push_target_value(ctx, env, &v);
+        if (st != DWEXPR_E_NOT_FOUND)
+            return dwx_ctx_fail(ctx, st, "the target could not give the entry value");
+    }
+    dwx_env sub = *env;
+    sub.frame = env->frame + 1;
+    sub.object = NULL;
+    sub.has_pc = false;
+    if (ctx->t.frame_pc) {
+        dwexpr_frameref f = frameref(ctx, env, sub.frame);
+        uint64_t cpc;
+        if (ctx->t.frame_pc(ctx->user, &f, &cpc) == DWEXPR_OK) {
+            sub.has_pc = true;
+            sub.pc = cpc;
+        }
+    }
+    dwx_entry r;
+    int lx = -1;
+    if ((st = eval_nested(ctx, in->blk, (size_t)in->blen, &sub, 0, &r, in->sub, &lx))) {
+        nest_error(ctx, "in the DW_OP_entry_value expression (caller frame)");
+        return st;
+    }
+    if (!r.is_loc)
+        return push_value(ctx, &r.u.v);
+    if (lx != DWEXPR_OP_reg0)
+        return dwx_ctx_fail(ctx, DWEXPR_E_NOT_VALUE,
+                            "the DW_OP_entry_value expression gives a location that does not "
+                            "come from a final DW_OP_reg*");
+    /* the register's contents, with the register's own size */
+    const dwexpr_sld *rs = dwx_slds(&r);
+    uint32_t rbytes = u->addr_size;
+    if (rs->kind == DWEXPR_LOC_REGISTER && ctx->t.reg_size) {
+        uint32_t b = 0;
+        if (ctx->t.reg_size(ctx->user, rs->u.regno, &b) == DWEXPR_OK && b)
+            rbytes = b;
+    }
+    dwexpr_type t = dwx_generic_type(u);
+    if (rbytes != u->addr_size) {
+        t.encoding = DW_ATE_unsigned;
+        t.bits = 8 * rbytes;
+    }
+    dwexpr_value v;
+    if ((st = deref(ctx, env, &r, &t, false, &v)))
+        return st;
+    return push_value(ctx, &v);
+}
+
+/* DW_OP_GNU_parameter_ref: the value of a call-site parameter. */
+static dwexpr_status op_parameter_ref(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in)
+{
+    if (!ctx->t.parameter_ref)
+        return dwx_ctx_fail(ctx, DWEXPR_E_UNSUPPORTED,
+                            "the target cannot resolve call-site parameters");
+    dwexpr_frameref f = frameref(ctx, env, env->frame);
+    dwexpr_value v;
+    memset(&v, 0, sizeof v);
+    dwexpr_status st = ctx->t.parameter_ref(ctx->user, &f, &env->unit, in->a, &v);
+    if (st == DWEXPR_E_NOT_FOUND)
+        return dwx_ctx_fail(ctx, DWEXPR_E_NO_CONTEXT, "no value for call-site parameter DIE 0x%llx",
+                            (unsigned long long)in->a);
+    if (st)
+        return dwx_ctx_fail(ctx, st, "the target could not read call-site parameter 0x%llx",
+                            (unsigned long long)in->a);
+    return push_target_value(ctx, env, &v);
+}
+
+/* DW_OP_GNU_variable_value: the variable's value (at most the generic
+ * size), read through its location. */
+static dwexpr_status op_variable_value(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in)
+{
+    const dwexpr_unit *u = &env->unit;
+    dwexpr_die d;
+    dwexpr_status st = find_die(ctx, env, in->a, true, &d);
+    if (st)
+        return st;
+    dwx_env sub = *env;
+    sub.unit = d.unit;
+    sub.object = NULL;
+    dwx_entry r;
+    if (d.kind == DWEXPR_DIE_EXPRLOC) {
+        st = eval_nested(ctx, d.expr, d.expr_len, &sub, DWEXPR_RESULT_LOCATION, &r, NULL, NULL);
+    } else if (d.kind == DWEXPR_DIE_LOCLIST) {
+        st = eval_loclist(ctx, d.entries, d.count, &sub, &r);
+    } else if (d.kind == DWEXPR_DIE_CONST_VALUE) {
+        dwexpr_sld s = sld_implicit(d.expr, 8 * (uint64_t)d.expr_len);
+        set_entry_slds(&r, &s, 1);
+    } else {
+        return dwx_ctx_fail(ctx, DWEXPR_E_EVALUATION, "DIE 0x%llx has no location or value",
+                            (unsigned long long)in->a);
+    }
+    if (st) {
+        nest_error(ctx, "in the variable's location");
+        return st;
+    }
+    uint64_t size = d.byte_size ? d.byte_size : u->addr_size;
+    if (d.kind == DWEXPR_DIE_CONST_VALUE && !d.byte_size)
+        size = d.expr_len;
+    if (size > u->addr_size)
+        size = u->addr_size;
+    dwexpr_type t = dwx_generic_type(u);
+    bool tg = false;
+    if (size < u->addr_size) {
+        t.encoding = DW_ATE_unsigned;
+        t.bits = (uint32_t)(8 * size);
+        tg = true;
+    }
+    dwexpr_value v;
+    if ((st = deref(ctx, env, &r, &t, tg, &v)))
+        return st;
+    return push_value(ctx, &v);
+}
+
+/* DW_OP_LLVM_offset / bit_offset / offset_uconst (seed "General Location
+ * Description Operations"). */
+static dwexpr_status op_offset(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in,
+                               uint32_t base)
+{
+    dwexpr_status st;
+    if (in->x == DWEXPR_OP_LLVM_offset_uconst) {
+        if ((st = need(ctx, base, 1)))
+            return st;
+        if (in->a > INT64_MAX)
+            return dwx_ctx_fail(ctx, DWEXPR_E_BAD_OFFSET,
+                                "displacement %llu is outside any storage",
+                                (unsigned long long)in->a);
+        return offset_top(ctx, env, (int64_t)in->a, 0);
+    }
+    if ((st = need(ctx, base, 2)))
+        return st;
+    dwexpr_value b;
+    if ((st = to_value(ctx, env, TOP(0), &b)) ||
+        (st = need_integral(ctx, &b, "the displacement")))
+        return st;
+    int64_t d = signed_of(&b);
+    ctx->sp--;
+    st = in->x == DWEXPR_OP_LLVM_offset ? offset_top(ctx, env, d, 0)
+                                        : offset_top(ctx, env, 0, d);
+    if (st)
+        ctx->sp++;
+    return st;
+}
+
+/* DW_OP_push_object_address: the object's location from the context. */
+static dwexpr_status op_push_object(dwexpr_ctx *ctx, const dwx_env *env)
+{
+    if (!env->object || env->object->count == 0)
+        return dwx_ctx_fail(ctx, DWEXPR_E_NO_CONTEXT, "no object location is given");
+    dwx_entry e;
+    e.is_loc = 1;
+    e.n = env->object->count;
+    e.many = (dwexpr_sld *)(uintptr_t)env->object->slds;
+    if (e.n == 1)
+        e.u.one = env->object->slds[0];
+    return push(ctx, &e);
+}
+
+/* DW_OP_LLVM_form_aspace_address (seed "Memory Location Description
+ * Operations"); an implicit pointer value of the same space gives its
+ * object's location. */
+static dwexpr_status op_form_aspace(dwexpr_ctx *ctx, const dwx_env *env, uint32_t base)
+{
+    dwexpr_status st;
+    dwexpr_value as, a;
+    if ((st = need(ctx, base, 2)) || (st = to_value(ctx, env, TOP(0), &as)) ||
+        (st = need_integral(ctx, &as, "the address space")) ||
+        (st = to_value(ctx, env, TOP(1), &a)))
+        return st;
+    if (a.is_implicit_pointer && a.ipv_aspace == as.bits) {
+        dwx_entry r;
+        if ((st = resolve_ipv(ctx, env, a.ipv_die, a.ipv_disp, &r)))
+            return st;
+        ctx->sp -= 2;
+        return push(ctx, &r);
+    }
+    dwexpr_sld s;
+    if ((st = need_integral(ctx, &a, "the address")) ||
+        (st = aspace_loc(ctx, env, as.bits, a.bits, &s)))
+        return st;
+    ctx->sp -= 2;
+    return push_sld(ctx, &s);
+}
+
+/* A memory location from a target service (TLS, CFA). */
+static dwexpr_status target_loc(dwexpr_ctx *ctx, dwexpr_status st, const char *what)
+{
+    if (st == DWEXPR_E_NOT_FOUND || st == DWEXPR_E_NO_CONTEXT)
+        return dwx_ctx_fail(ctx, DWEXPR_E_NO_CONTEXT, "%s is not known", what);
+    return dwx_ctx_fail(ctx, st, "the target could not give %s", what);
+}
+
+/* DW_OP_form_tls_address: the target maps the TLS offset to memory. */
+static dwexpr_status op_form_tls(dwexpr_ctx *ctx, const dwx_env *env, uint32_t base)
+{
+    dwexpr_status st;
+    dwexpr_value ta;
+    if ((st = need(ctx, base, 1)) || (st = to_value(ctx, env, TOP(0), &ta)) ||
+        (st = need_integral(ctx, &ta, "the thread-local storage offset")))
+        return st;
+    if (!ctx->t.tls_address)
+        return dwx_ctx_fail(ctx, DWEXPR_E_UNSUPPORTED,
+                            "the target cannot locate thread-local storage");
+    dwexpr_frameref f = frameref(ctx, env, env->frame);
+    dwexpr_sld s = sld_memory(0, 0);
+    if ((st = ctx->t.tls_address(ctx->user, &f, ta.bits, &s)))
+        return target_loc(ctx, st, "the thread-local storage block");
+    ctx->sp--;
+    return push_sld(ctx, &s);
+}
+
+/* DW_OP_call_frame_cfa: the CFA of the current frame, from the target. */
+static dwexpr_status op_cfa(dwexpr_ctx *ctx, const dwx_env *env)
+{
+    if (!ctx->t.cfa)
+        return dwx_ctx_fail(ctx, DWEXPR_E_UNSUPPORTED, "the target has no call frame information");
+    dwexpr_frameref f = frameref(ctx, env, env->frame);
+    dwexpr_sld s = sld_memory(0, 0);
+    dwexpr_status st = ctx->t.cfa(ctx->user, &f, &s);
+    if (st)
+        return target_loc(ctx, st, "the CFA of the frame");
+    return push_sld(ctx, &s);
+}
+
+/* DW_OP_fbreg (seed "Memory Location Description Operations"): the frame
+ * base moved by B bytes; a register frame base acts as DW_OP_bregx R 0. */
+static dwexpr_status op_fbreg(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in)
+{
+    if (!ctx->t.frame_base)
+        return dwx_ctx_fail(ctx, DWEXPR_E_UNSUPPORTED,
+                            "the target has no frame base (DW_AT_frame_base)");
+    dwexpr_frameref f = frameref(ctx, env, env->frame);
+    dwexpr_frame_base fb;
+    memset(&fb, 0, sizeof fb);
+    dwexpr_status st = ctx->t.frame_base(ctx->user, &f, &fb);
+    if (st)
+        return target_loc(ctx, st, "the frame base");
+    dwx_entry r;
+    if (fb.expr) {
+        dwx_env sub = *env;
+        if (fb.unit.addr_size)
+            sub.unit = dwx_unit_normalize(&fb.unit);
+        sub.object = NULL;
+        if ((st = eval_nested(ctx, fb.expr, fb.expr_len, &sub, DWEXPR_RESULT_LOCATION, &r, NULL,
+                              NULL))) {
+            nest_error(ctx, "in the frame base expression");
+            return st;
+        }
+    } else {
+        set_entry_slds(&r, &fb.loc, 1);
+    }
+    dwexpr_sld s = *dwx_slds(&r);
+    if (r.n == 1 && s.kind == DWEXPR_LOC_REGISTER && s.byte_offset == 0 && s.bit == 0) {
+        if ((st = breg(ctx, env, s.u.regno, 0, 0, &s)))
+            return st;
+    } else if (r.n != 1 || s.kind != DWEXPR_LOC_MEMORY) {
+        return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED,
+                            "the frame base must be a memory or register location");
+    }
+    /* as if DW_OP_LLVM_offset_uconst B (B may be negative) */
+    if ((st = dwx_sld_add_offset(ctx, &s, (int64_t)in->a, 0)))
+        return st;
+    return push_sld(ctx, &s);
+}
+
+/* DW_OP_breg*, DW_OP_bregx and DW_OP_LLVM_aspace_bregx (which pops AS). */
+static dwexpr_status op_breg(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in,
+                             uint32_t base)
+{
+    dwexpr_status st;
+    uint64_t as = 0;
+    bool aspace = in->x == DWEXPR_OP_LLVM_aspace_bregx;
+    if (aspace) {
+        dwexpr_value v;
+        if ((st = need(ctx, base, 1)) || (st = to_value(ctx, env, TOP(0), &v)) ||
+            (st = need_integral(ctx, &v, "the address space")))
+            return st;
+        as = v.bits;
+    }
+    dwexpr_sld s;
+    if ((st = breg(ctx, env, in->a, (int64_t)in->b, as, &s)))
+        return st;
+    if (aspace)
+        ctx->sp--;
+    return push_sld(ctx, &s);
+}
+
+/* DW_OP_stack_value (seed "Implicit Location Description Operations"):
+ * the value's bytes become implicit storage; an implicit pointer value
+ * gives back its implicit pointer location. Evaluation goes on. */
+static dwexpr_status op_stack_value(dwexpr_ctx *ctx, const dwx_env *env, uint32_t base)
+{
+    dwexpr_status st;
+    dwexpr_value v;
+    if ((st = need(ctx, base, 1)) || (st = to_value(ctx, env, TOP(0), &v)))
+        return st;
+    dwexpr_sld s;
+    if (v.is_implicit_pointer) {
+        dwexpr_aspace_info ai;
+        if ((st = dwx_aspace(ctx, &env->unit, v.ipv_aspace, &ai)))
+            return st;
+        memset(&s, 0, sizeof s);
+        s.kind = DWEXPR_LOC_IMPLICIT_POINTER;
+        s.aspace = v.ipv_aspace;
+        s.u.ptr.die = v.ipv_die;
+        s.u.ptr.disp = v.ipv_disp;
+        s.u.ptr.bits = ai.addr_bits;
+    } else {
+        uint64_t nb = (dwx_value_bits(&v) + 7) / 8;
+        uint8_t *bytes = dwx_alloc(ctx, (size_t)(nb ? nb : 1));
+        if (!bytes)
+            return dwx_ctx_fail(ctx, DWEXPR_E_NOSPACE, "out of scratch memory");
+        dwx_value_to_bytes(&env->unit, &v, bytes);
+        s = sld_implicit(bytes, dwx_value_bits(&v));
+    }
+    ctx->sp--;
+    return push_sld(ctx, &s);
+}
+
+/* DW_OP_implicit_pointer and DW_OP_LLVM_aspace_implicit_pointer: implicit
+ * pointer storage of the space's address size. */
+static dwexpr_status op_implicit_pointer(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in,
+                                         uint32_t base)
+{
+    dwexpr_status st;
+    uint64_t as = 0;
+    bool aspace = in->x == DWEXPR_OP_LLVM_aspace_implicit_pointer;
+    if (aspace) {
+        dwexpr_value v;
+        if ((st = need(ctx, base, 1)) || (st = to_value(ctx, env, TOP(0), &v)) ||
+            (st = need_integral(ctx, &v, "the address space")))
+            return st;
+        if (v.bits > UINT32_MAX)
+            return dwx_ctx_fail(ctx, DWEXPR_E_BAD_ASPACE, "address space %llu is not defined",
+                                (unsigned long long)v.bits);
+        as = v.bits;
+    }
+    dwexpr_aspace_info ai;
+    if ((st = dwx_aspace(ctx, &env->unit, (uint32_t)as, &ai)))
+        return st;
+    if (aspace)
+        ctx->sp--;
+    dwexpr_sld s;
+    memset(&s, 0, sizeof s);
+    s.kind = DWEXPR_LOC_IMPLICIT_POINTER;
+    s.aspace = (uint32_t)as;
+    s.u.ptr.die = in->a;
+    s.u.ptr.disp = (int64_t)in->b;
+    s.u.ptr.bits = ai.addr_bits;
+    return push_sld(ctx, &s);
+}
+
+/* DW_OP_LLVM_extend (seed "Composite Location Description Operations"):
+ * C parts of S bits, each the popped location. */
+static dwexpr_status op_extend(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in,
+                               uint32_t base)
+{
+    dwexpr_status st;
+    if ((st = need(ctx, base, 1)))
+        return st;
+    if (in->a == 0 || in->b == 0)
+        return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED, "element bit size and count must not be 0");
+    if (in->b > ctx->lim.parts)
+        return dwx_ctx_fail(ctx, DWEXPR_E_TOO_BIG, "%llu parts exceed the composite part limit",
+                            (unsigned long long)in->b);
+    dwx_entry l;
+    if ((st = to_loc(ctx, env, TOP(0), &l)))
+        return st;
+    dwexpr_sld *slds = own_slds(ctx, &l);
+    dwexpr_composite *c = new_composite(ctx, (uint32_t)in->b);
+    if (!slds || !c)
+        return dwx_ctx_fail(ctx, DWEXPR_E_NOSPACE, "out of scratch memory");
+    if ((st = check_part(ctx, slds, l.n, in->a)))
+        return st;
+    for (uint64_t i = 0; i < in->b; i++)
+        if ((st = add_part(ctx, c, in->a, slds, l.n)))
+            return st;
+    c->complete = true;
+    ctx->sp--;
+    dwexpr_sld s = sld_composite(c);
+    return push_sld(ctx, &s);
+}
+
+/* DW_OP_LLVM_select_bit_piece: part N is L1 or L0 (by bit N of the mask),
+ * moved by N*S bits. */
+static dwexpr_status op_select_bit_piece(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in,
+                                         uint32_t base)
+{
+    dwexpr_status st;
+    if ((st = need(ctx, base, 3)))
+        return st;
+    if (in->a == 0 || in->b == 0)
+        return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED, "element bit size and count must not be 0");
+    if (in->b > ctx->lim.parts)
+        return dwx_ctx_fail(ctx, DWEXPR_E_TOO_BIG, "%llu parts exceed the composite part limit",
+                            (unsigned long long)in->b);
+    if (in->a > (uint64_t)INT64_MAX / in->b)
+        return dwx_ctx_fail(ctx, DWEXPR_E_TOO_BIG, "selected parts are too large");
+    dwexpr_value m;
+    if ((st = to_value(ctx, env, TOP(0), &m)))
+        return st;
+    if (m.is_implicit_pointer || !dwexpr_type_is_integral(&m.type))
+        return dwx_ctx_fail(ctx, DWEXPR_E_NOT_INTEGRAL, "the mask must be an integral value");
+    if (dwx_value_bits(&m) < in->b)
+        return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED, "a %llu-bit mask cannot select %llu parts",
+                            (unsigned long long)dwx_value_bits(&m), (unsigned long long)in->b);
+    dwx_entry l1, l0;
+    if ((st = to_loc(ctx, env, TOP(1), &l1)) || (st = to_loc(ctx, env, TOP(2), &l0)))
+        return st;
+    dwexpr_composite *c = new_composite(ctx, (uint32_t)in->b);
+    if (!c)
+        return dwx_ctx_fail(ctx, DWEXPR_E_NOSPACE, "out of scratch memory");
+    for (uint64_t i = 0; i < in->b; i++) {
+        bool one = m.wide ? (m.wide[i / 8] >> (i % 8)) & 1 : (m.bits >> i) & 1;
+        const dwx_entry *src = one ? &l1 : &l0;
+        dwexpr_sld *slds = own_slds(ctx, src);
+        if (!slds)
+            return dwx_ctx_fail(ctx, DWEXPR_E_NOSPACE, "out of scratch memory");
+        for (uint32_t k = 0; k < src->n; k++)
+            if ((st = dwx_sld_add_offset(ctx, &slds[k], 0, (int64_t)(i * in->a))))
+                return st;
+        if ((st = check_part(ctx, slds, src->n, in->a)) ||
+            (st = add_part(ctx, c, in->a, slds, src->n)))
+            return st;
+    }
+    c->complete = true;
+    ctx->sp -= 3;
+    dwexpr_sld s = sld_composite(c);
+    return push_sld(ctx, &s);
+}
+
+/* DW_OP_convert / DW_OP_reinterpret (DWARF 5 2.5.1.6); DIE 0 = generic. */
+static dwexpr_status op_convert(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in,
+                                uint32_t base)
+{
+    dwexpr_status st;
+    dwexpr_type t;
+    dwexpr_value a, r;
+    if ((st = need(ctx, base, 1)) || (st = base_type(ctx, env, in->a, true, &t)) ||
+        (st = to_value(ctx, env, TOP(0), &a)) ||
+        (st = dwx_value_convert(ctx, &a, &t, in->x == DWEXPR_OP_reinterpret, &r)))
+        return st;
+    ctx->sp--;
+    return push_value(ctx, &r);
+}
+
+/* Arithmetic, logical and relational operations (DWARF 5 2.5.1.4/5). */
+static dwexpr_status op_arith(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in,
+                              uint32_t base)
+{
+    dwexpr_status st;
+    dwexpr_value a, b, r;
+    if (in->x == DWEXPR_OP_abs || in->x == DWEXPR_OP_neg || in->x == DWEXPR_OP_not) {
+        if ((st = need(ctx, base, 1)) || (st = to_value(ctx, env, TOP(0), &a)) ||
+            (st = dwx_value_unary(ctx, in->x, &a, &r)))
+            return st;
+        ctx->sp--;
+        return push_value(ctx, &r);
+    }
+    if (in->x == DWEXPR_OP_plus_uconst) {
+        /* the constant is "interpreted as the same type as the operand" */
+        if ((st = need(ctx, base, 1)) || (st = to_value(ctx, env, TOP(0), &a)) ||
+            (st = need_integral(ctx, &a, "DW_OP_plus_uconst's operand")))
+            return st;
+        b = a;
+        b.bits = in->a & dwx_mask(a.type.bits);
+        if ((st = dwx_value_binary(ctx, &env->unit, DWEXPR_OP_plus, &a, &b, &r)))
+            return st;
+        ctx->sp--;
+        return push_value(ctx, &r);
+    }
+    if ((st = need(ctx, base, 2)) || (st = to_value(ctx, env, TOP(1), &a)) ||
+        (st = to_value(ctx, env, TOP(0), &b)) ||
+        (st = dwx_value_binary(ctx, &env->unit, in->x, &a, &b, &r)))
+        return st;
+    ctx->sp -= 2;
+    return push_value(ctx, &r);
+}
+
+/* Stack operations (seed "Stack Operations"): any entry kind, but an
+ * incomplete composite may not be touched. */
+static dwexpr_status op_stack(dwexpr_ctx *ctx, const dwx_insn *in, uint32_t base)
+{
+    uint64_t touch = 1;
+    switch (in->x) {
+    case DWEXPR_OP_over: touch = 2; break;
+    case DWEXPR_OP_pick: touch = in->a + 1; break;
+    case DWEXPR_OP_swap: touch = 2; break;
+    case DWEXPR_OP_rot: touch = 3; break;
+    default: break;
+    }
+    dwexpr_status st = need(ctx, base, touch);
+    if (st)
+        return st;
+    uint64_t first = (in->x == DWEXPR_OP_over || in->x == DWEXPR_OP_pick) ? touch - 1 : 0;
+    for (uint64_t i = first; i < touch; i++)
+        if (is_incomplete(TOP(i)))
+            return dwx_ctx_fail(ctx, DWEXPR_E_INCOMPLETE,
+                                "a stack operation cannot touch an incomplete composite location "
+                                "description");
+    dwx_entry t;
+    switch (in->x) {
+    case DWEXPR_OP_dup: t = *TOP(0); return push(ctx, &t);
+    case DWEXPR_OP_over: t = *TOP(1); return push(ctx, &t);
+    case DWEXPR_OP_pick: t = *TOP(in->a); return push(ctx, &t);
+    case DWEXPR_OP_drop: ctx->sp--; return DWEXPR_OK;
+    case DWEXPR_OP_swap:
+        t = *TOP(0);
+        *TOP(0) = *TOP(1);
+        *TOP(1) = t;
+        return DWEXPR_OK;
+    default: /* rot */
+        t = *TOP(0);
+        *TOP(0) = *TOP(1);
+        *TOP(1) = *TOP(2);
+        *TOP(2) = t;
+        return DWEXPR_OK;
+    }
+}
+
+/* Test the popped condition of DW_OP_bra: any non-zero bit. */
+static dwexpr_status op_bra_taken(dwexpr_ctx *ctx, const dwx_env *env, uint32_t base, bool *taken)
+{
+    dwexpr_status st;
+    dwexpr_value c;
+    if ((st = need(ctx, base, 1)) || (st = to_value(ctx, env, TOP(0), &c)))
+        return st;
+    if (c.is_implicit_pointer)
+        return dwx_ctx_fail(ctx, DWEXPR_E_IMPLICIT_PTR,
+                            "an implicit pointer value cannot be tested");
+    bool nz = c.bits != 0;
+    if (c.wide) {
+        uint64_t nb = (dwx_value_bits(&c) + 7) / 8;
+        for (uint64_t i = 0; i < nb; i++)
+            nz = nz || c.wide[i];
+    }
+    ctx->sp--;
+    *taken = nz;
+    return DWEXPR_OK;
+}
+
 /* The dispatch loop over PROG, with entries from BASE up. *LAST_X gets the
- * last operation executed (DW_OP_entry_value's DW_OP_reg* rule). */
+ * last operation executed (DW_OP_entry_value's DW_OP_reg* rule). Every
+ * case is short; the long ones call an op_* helper above. */
 static dwexpr_status run(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwx_env *env,
                          uint32_t base, int *last_x)
 {
@@ -832,745 +1559,170 @@ static dwexpr_status run(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwx_
     size_t pc = 0;
     dwexpr_status st = DWEXPR_OK;
     const dwx_insn *in = NULL;
+    dwexpr_value v;
+    dwexpr_sld s;
+    uint64_t a;
+    bool taken = false;
 
     while (pc < prog->count) {
         in = &code[pc++];
-        if (DWX_UNLIKELY(++ctx->steps > ctx->lim.steps))
-            FAIL(DWEXPR_E_STEPS, "operation limit (%llu) reached",
-                 (unsigned long long)ctx->lim.steps);
+        if (DWX_UNLIKELY(++ctx->steps > ctx->lim.steps)) {
+            st = dwx_ctx_fail(ctx, DWEXPR_E_STEPS, "operation limit (%llu) reached",
+                              (unsigned long long)ctx->lim.steps);
+            goto fail;
+        }
         if (last_x)
             *last_x = in->x;
         switch (in->x) {
-        /* seed "Literal Operations": a generic value, truncated to the
-         * generic type size. */
-        case DWEXPR_OP_lit0: {
-            dwexpr_value v = generic_value(u, in->a);
-            TRY(push_value(ctx, &v));
+        /* seed "Literal Operations": generic values, truncated to the
+         * generic type size (every const* and litN decode to lit0). */
+        case DWEXPR_OP_lit0:
+            v = generic_value(u, in->a);
+            st = push_value(ctx, &v);
             break;
-        }
-        case DWEXPR_OP_constx: {
-            if (!ctx->t.debug_addr)
-                FAIL(DWEXPR_E_UNSUPPORTED, "the target has no .debug_addr entries");
-            uint64_t a;
-            st = ctx->t.debug_addr(ctx->user, u, in->a, &a);
-            if (st == DWEXPR_E_NOT_FOUND)
-                FAIL(DWEXPR_E_NO_CONTEXT, ".debug_addr has no entry %llu",
-                     (unsigned long long)in->a);
-            if (st)
-                FAIL(st, "cannot read .debug_addr entry %llu", (unsigned long long)in->a);
-            dwexpr_value v = generic_value(u, a);
-            TRY(push_value(ctx, &v));
+        case DWEXPR_OP_constx:
+            if (!(st = debug_addr(ctx, env, in->a, &a))) {
+                v = generic_value(u, a);
+                st = push_value(ctx, &v);
+            }
             break;
-        }
-        case DWEXPR_OP_const_type: {
-            dwexpr_type t;
-            TRY(base_type(ctx, env, in->a, false, &t));
-            uint64_t ts = (uint64_t)t.bits * t.lanes;
-            if ((ts + 7) / 8 != in->b)
-                FAIL(DWEXPR_E_BAD_TYPE,
-                     "constant of %llu bytes for a %llu-bit type (needs %llu bytes)",
-                     (unsigned long long)in->b, (unsigned long long)ts,
-                     (unsigned long long)((ts + 7) / 8));
-            dwexpr_value v;
-            TRY(dwx_value_from_bits(ctx, u, &t, in->blk, &v));
-            TRY(push_value(ctx, &v));
+        case DWEXPR_OP_const_type: st = op_const_type(ctx, env, in); break;
+        case DWEXPR_OP_LLVM_push_lane:
+            if (!(ctx->p.ctx & DWEXPR_CTX_LANE)) {
+                st = dwx_ctx_fail(ctx, DWEXPR_E_NO_CONTEXT, "no current lane is given");
+                break;
+            }
+            v = generic_value(u, ctx->p.lane);
+            st = push_value(ctx, &v);
             break;
-        }
-        case DWEXPR_OP_LLVM_push_lane: {
-            if (!(ctx->p.ctx & DWEXPR_CTX_LANE))
-                FAIL(DWEXPR_E_NO_CONTEXT, "no current lane is given");
-            dwexpr_value v = generic_value(u, ctx->p.lane);
-            TRY(push_value(ctx, &v));
-            break;
-        }
 
-        /* seed "Stack Operations": any entry kind, but never an incomplete
-         * composite. */
-        case DWEXPR_OP_dup:
-        case DWEXPR_OP_over:
-        case DWEXPR_OP_pick: {
-            uint64_t i = in->x == DWEXPR_OP_dup ? 0 : in->x == DWEXPR_OP_over ? 1 : in->a;
-            NEED(i + 1);
-            if (is_incomplete(TOP(i)))
-                FAIL(DWEXPR_E_INCOMPLETE, "cannot copy an incomplete composite location");
-            dwx_entry e = *TOP(i);
-            TRY(push(ctx, &e));
+        case DWEXPR_OP_dup: case DWEXPR_OP_drop: case DWEXPR_OP_over: case DWEXPR_OP_pick:
+        case DWEXPR_OP_swap: case DWEXPR_OP_rot:
+            st = op_stack(ctx, in, base);
             break;
-        }
-        case DWEXPR_OP_drop:
-            NEED(1);
-            if (is_incomplete(TOP(0)))
-                FAIL(DWEXPR_E_INCOMPLETE, "cannot drop an incomplete composite location");
-            ctx->sp--;
-            break;
-        case DWEXPR_OP_swap: {
-            NEED(2);
-            if (is_incomplete(TOP(0)) || is_incomplete(TOP(1)))
-                FAIL(DWEXPR_E_INCOMPLETE, "cannot move an incomplete composite location");
-            dwx_entry t = *TOP(0);
-            *TOP(0) = *TOP(1);
-            *TOP(1) = t;
-            break;
-        }
-        case DWEXPR_OP_rot: {
-            NEED(3);
-            if (is_incomplete(TOP(0)) || is_incomplete(TOP(1)) || is_incomplete(TOP(2)))
-                FAIL(DWEXPR_E_INCOMPLETE, "cannot move an incomplete composite location");
-            dwx_entry t = *TOP(0);
-            *TOP(0) = *TOP(1);
-            *TOP(1) = *TOP(2);
-            *TOP(2) = t;
-            break;
-        }
 
-        /* DWARF 5 2.5.1.4 Arithmetic and Logical Operations and 2.5.1.5
-         * relational operations. */
-        case DWEXPR_OP_abs:
-        case DWEXPR_OP_neg:
-        case DWEXPR_OP_not: {
-            NEED(1);
-            dwexpr_value a, r;
-            TRY(to_value(ctx, env, TOP(0), &a));
-            TRY(dwx_value_unary(ctx, in->x, &a, &r));
-            ctx->sp--;
-            TRY(push_value(ctx, &r));
-            break;
-        }
+        case DWEXPR_OP_abs: case DWEXPR_OP_neg: case DWEXPR_OP_not: case DWEXPR_OP_plus_uconst:
         case DWEXPR_OP_and: case DWEXPR_OP_div: case DWEXPR_OP_minus: case DWEXPR_OP_mod:
         case DWEXPR_OP_mul: case DWEXPR_OP_or: case DWEXPR_OP_plus: case DWEXPR_OP_shl:
         case DWEXPR_OP_shr: case DWEXPR_OP_shra: case DWEXPR_OP_xor: case DWEXPR_OP_eq:
         case DWEXPR_OP_ge: case DWEXPR_OP_gt: case DWEXPR_OP_le: case DWEXPR_OP_lt:
-        case DWEXPR_OP_ne: {
-            NEED(2);
-            dwexpr_value a, b, r;
-            TRY(to_value(ctx, env, TOP(1), &a));
-            TRY(to_value(ctx, env, TOP(0), &b));
-            TRY(dwx_value_binary(ctx, u, in->x, &a, &b, &r));
-            ctx->sp -= 2;
-            TRY(push_value(ctx, &r));
+        case DWEXPR_OP_ne:
+            st = op_arith(ctx, env, in, base);
             break;
-        }
-        case DWEXPR_OP_plus_uconst: {
-            NEED(1);
-            dwexpr_value a, b, r;
-            TRY(to_value(ctx, env, TOP(0), &a));
-            TRY(need_integral(ctx, &a, "DW_OP_plus_uconst's operand"));
-            /* the constant is "interpreted as the same type as the operand
-             * popped" (DWARF 5 2.5.1.4) */
-            b = a;
-            b.bits = in->a & dwx_mask(a.type.bits);
-            TRY(dwx_value_binary(ctx, u, DWEXPR_OP_plus, &a, &b, &r));
-            ctx->sp--;
-            TRY(push_value(ctx, &r));
-            break;
-        }
 
-        /* seed "Control Flow Operations". Targets were validated by the
+        /* seed "Control Flow Operations": targets were validated by the
          * decoder (a bad target is ill-formed even when not taken). */
-        case DWEXPR_OP_skip:
-            pc = (size_t)in->a;
-            break;
-        case DWEXPR_OP_bra: {
-            NEED(1);
-            dwexpr_value c;
-            TRY(to_value(ctx, env, TOP(0), &c));
-            if (c.is_implicit_pointer)
-                FAIL(DWEXPR_E_IMPLICIT_PTR, "an implicit pointer value cannot be tested");
-            ctx->sp--;
-            bool nz = c.bits != 0;
-            if (c.wide) {
-                uint64_t nb = (dwx_value_bits(&c) + 7) / 8;
-                for (uint64_t i = 0; i < nb; i++)
-                    nz = nz || c.wide[i];
-            }
-            if (nz)
+        case DWEXPR_OP_skip: pc = (size_t)in->a; break;
+        case DWEXPR_OP_bra:
+            if (!(st = op_bra_taken(ctx, env, base, &taken)) && taken)
                 pc = (size_t)in->a;
             break;
-        }
         case DWEXPR_OP_nop:
-        case DWEXPR_OP_GNU_uninit:
-            break;
+        case DWEXPR_OP_GNU_uninit: break;
         case DWEXPR_OP_call2:
         case DWEXPR_OP_call4:
-        case DWEXPR_OP_call_ref: {
-            dwexpr_die d;
-            TRY(find_die(ctx, env, in->a, in->x == DWEXPR_OP_call_ref, &d));
-            dwx_env sub = *env;
-            sub.unit = d.unit;
-            if (d.kind == DWEXPR_DIE_EXPRLOC) {
-                /* The callee runs on the same stack, with its own unit. */
-                if (ctx->depth >= ctx->lim.calls)
-                    FAIL(DWEXPR_E_CALL_DEPTH, "call nesting limit (%u) reached",
-                         (unsigned)ctx->lim.calls);
-                dwx_insn *insns = dwx_alloc(ctx, sizeof(dwx_insn) * (d.expr_len + 1));
-                dwexpr_op *ops = dwx_alloc(ctx, sizeof(dwexpr_op) * (d.expr_len + 1));
-                if (!insns || !ops)
-                    FAIL(DWEXPR_E_NOSPACE, "out of scratch memory");
-                dwexpr_program callee;
-                st = dwx_decode(d.expr, d.expr_len, &sub.unit, insns, ops, dwx_alloc_cb, ctx,
-                                &callee, &ctx->err);
-                if (st == DWEXPR_OK) {
-                    ctx->depth++;
-                    st = run(ctx, &callee, &sub, base, NULL);
-                    ctx->depth--;
-                }
-                if (st) {
-                    char what[64];
-                    snprintf(what, sizeof what, "in the expression of DIE 0x%llx",
-                             (unsigned long long)in->a);
-                    nest_error(ctx, what);
-                    goto fail;
-                }
-            } else if (d.kind == DWEXPR_DIE_LOCLIST) {
-                dwx_entry r;
-                sub.object = NULL;
-                if ((st = eval_loclist(ctx, d.entries, d.count, &sub, &r))) {
-                    nest_error(ctx, "in the location list of the called DIE");
-                    goto fail;
-                }
-                TRY(push(ctx, &r));
-            } else if (d.kind == DWEXPR_DIE_CONST_VALUE) {
-                /* as if DW_OP_implicit_value V */
-                dwexpr_sld s = sld_implicit(d.expr, 8 * (uint64_t)d.expr_len);
-                TRY(push_sld(ctx, &s));
-            }
-            break;
-        }
+        case DWEXPR_OP_call_ref: st = op_call(ctx, env, in, base); break;
 
         /* seed "Special Value Operations" */
-        case DWEXPR_OP_deref:
-        case DWEXPR_OP_deref_size:
-        case DWEXPR_OP_deref_type:
-        case DWEXPR_OP_xderef:
-        case DWEXPR_OP_xderef_size:
-        case DWEXPR_OP_xderef_type: {
-            bool x = in->x == DWEXPR_OP_xderef || in->x == DWEXPR_OP_xderef_size ||
-                     in->x == DWEXPR_OP_xderef_type;
-            dwexpr_type t = dwx_generic_type(u);
-            bool to_generic = false;
-            if (in->x == DWEXPR_OP_deref_size || in->x == DWEXPR_OP_xderef_size) {
-                /* TS = min(generic bits, 8 * S), zero-extended to generic */
-                uint64_t ts = 8 * in->a;
-                if (ts < gbits) {
-                    t.encoding = DW_ATE_unsigned;
-                    t.bits = (uint32_t)ts;
-                    to_generic = true;
-                }
-            } else if (in->x == DWEXPR_OP_deref_type || in->x == DWEXPR_OP_xderef_type) {
-                TRY(base_type(ctx, env, in->b, false, &t));
-                uint64_t ts = (uint64_t)t.bits * t.lanes;
-                if ((ts + 7) / 8 != in->a)
-                    FAIL(DWEXPR_E_BAD_TYPE,
-                         "size operand %llu does not match the %llu-bit type (needs %llu)",
-                         (unsigned long long)in->a, (unsigned long long)ts,
-                         (unsigned long long)((ts + 7) / 8));
-            }
-            dwx_entry l;
-            if (x) {
-                /* as DW_OP_swap; DW_OP_LLVM_form_aspace_address; DW_OP_deref* */
-                NEED(2);
-                dwexpr_value a, as;
-                TRY(to_value(ctx, env, TOP(0), &a));
-                TRY(to_value(ctx, env, TOP(1), &as));
-                TRY(need_integral(ctx, &a, "the address"));
-                TRY(need_integral(ctx, &as, "the address space"));
-                dwexpr_sld s;
-                TRY(aspace_loc(ctx, env, as.bits, a.bits, &s));
-                set_entry_slds(&l, &s, 1);
-                ctx->sp -= 2;
-            } else {
-                NEED(1);
-                TRY(to_loc(ctx, env, TOP(0), &l));
-                ctx->sp--;
-            }
-            dwexpr_value v;
-            TRY(deref(ctx, env, &l, &t, to_generic, &v));
-            TRY(push_value(ctx, &v));
+        case DWEXPR_OP_deref: case DWEXPR_OP_deref_size: case DWEXPR_OP_deref_type:
+        case DWEXPR_OP_xderef: case DWEXPR_OP_xderef_size: case DWEXPR_OP_xderef_type:
+            st = op_deref(ctx, env, in, base);
             break;
-        }
-        case DWEXPR_OP_regval_type: {
-            /* DW_OP_regx R; DW_OP_deref_type */
-            dwexpr_type t;
-            TRY(base_type(ctx, env, in->b, false, &t));
-            dwexpr_sld s;
-            TRY(reg_loc(ctx, env, in->a, env->frame, &s));
-            dwx_entry l;
-            set_entry_slds(&l, &s, 1);
-            dwexpr_value v;
-            TRY(deref(ctx, env, &l, &t, false, &v));
-            TRY(push_value(ctx, &v));
-            break;
-        }
-        case DWEXPR_OP_entry_value: {
-            if (ctx->t.entry_value) {
-                dwexpr_frameref f = frameref(ctx, env, env->frame);
-                dwexpr_value v;
-                memset(&v, 0, sizeof v);
-                st = ctx->t.entry_value(ctx->user, &f, in->blk, (size_t)in->blen, &v);
-                if (st == DWEXPR_OK) {
-                    if (v.type.bits == 0)
-                        v.type = dwx_generic_type(u);
-                    if (v.type.lanes == 0)
-                        v.type.lanes = 1;
-                    TRY(push_value(ctx, &v));
-                    break;
-                }
-                if (st != DWEXPR_E_NOT_FOUND)
-                    FAIL(st, "the target could not give the entry value");
-            }
-            /* E runs in the caller frame: result kind unspecified, no
-             * object, empty stack. */
-            dwx_env sub = *env;
-            sub.frame = env->frame + 1;
-            sub.object = NULL;
-            sub.has_pc = false;
-            if (ctx->t.frame_pc) {
-                dwexpr_frameref f = frameref(ctx, env, sub.frame);
-                uint64_t cpc;
-                if (ctx->t.frame_pc(ctx->user, &f, &cpc) == DWEXPR_OK) {
-                    sub.has_pc = true;
-                    sub.pc = cpc;
-                }
-            }
-            dwx_entry r;
-            int lx = -1;
-            if ((st = eval_nested(ctx, in->blk, (size_t)in->blen, &sub, 0, &r, in->sub, &lx))) {
-                nest_error(ctx, "in the DW_OP_entry_value expression (caller frame)");
-                goto fail;
-            }
-            if (!r.is_loc) {
-                TRY(push_value(ctx, &r.u.v));
-                break;
-            }
-            if (lx != DWEXPR_OP_reg0)
-                FAIL(DWEXPR_E_NOT_VALUE,
-                     "the DW_OP_entry_value expression gives a location that is not a "
-                     "register");
-            /* the register's contents, with the register's own size */
-            const dwexpr_sld *rs = dwx_slds(&r);
-            uint32_t rbytes = u->addr_size;
-            if (rs->kind == DWEXPR_LOC_REGISTER && ctx->t.reg_size) {
-                uint32_t b = 0;
-                if (ctx->t.reg_size(ctx->user, rs->u.regno, &b) == DWEXPR_OK && b)
-                    rbytes = b;
-            }
-            dwexpr_type t = dwx_generic_type(u);
-            if (rbytes != u->addr_size) {
-                t.encoding = DW_ATE_unsigned;
-                t.bits = 8 * rbytes;
-            }
-            dwexpr_value v;
-            TRY(deref(ctx, env, &r, &t, false, &v));
-            TRY(push_value(ctx, &v));
-            break;
-        }
-        case DWEXPR_OP_GNU_parameter_ref: {
-            if (!ctx->t.parameter_ref)
-                FAIL(DWEXPR_E_UNSUPPORTED, "the target cannot resolve call-site parameters");
-            dwexpr_frameref f = frameref(ctx, env, env->frame);
-            dwexpr_value v;
-            memset(&v, 0, sizeof v);
-            st = ctx->t.parameter_ref(ctx->user, &f, u, in->a, &v);
-            if (st == DWEXPR_E_NOT_FOUND)
-                FAIL(DWEXPR_E_NO_CONTEXT, "no value for call-site parameter DIE 0x%llx",
-                     (unsigned long long)in->a);
-            if (st)
-                FAIL(st, "the target could not read call-site parameter 0x%llx",
-                     (unsigned long long)in->a);
-            if (v.type.bits == 0)
-                v.type = dwx_generic_type(u);
-            if (v.type.lanes == 0)
-                v.type.lanes = 1;
-            TRY(push_value(ctx, &v));
-            break;
-        }
-        case DWEXPR_OP_GNU_variable_value: {
-            dwexpr_die d;
-            TRY(find_die(ctx, env, in->a, true, &d));
-            dwx_env sub = *env;
-            sub.unit = d.unit;
-            sub.object = NULL;
-            dwx_entry r;
-            if (d.kind == DWEXPR_DIE_EXPRLOC)
-                st = eval_nested(ctx, d.expr, d.expr_len, &sub, DWEXPR_RESULT_LOCATION, &r,
-                                 NULL, NULL);
-            else if (d.kind == DWEXPR_DIE_LOCLIST)
-                st = eval_loclist(ctx, d.entries, d.count, &sub, &r);
-            else if (d.kind == DWEXPR_DIE_CONST_VALUE) {
-                dwexpr_sld s = sld_implicit(d.expr, 8 * (uint64_t)d.expr_len);
-                set_entry_slds(&r, &s, 1);
-            } else
-                FAIL(DWEXPR_E_EVALUATION, "DIE 0x%llx has no location or value",
-                     (unsigned long long)in->a);
-            if (st) {
-                nest_error(ctx, "in the variable's location");
-                goto fail;
-            }
-            uint64_t size = d.byte_size ? d.byte_size : u->addr_size;
-            if (d.kind == DWEXPR_DIE_CONST_VALUE && !d.byte_size)
-                size = d.expr_len;
-            if (size > u->addr_size)
-                size = u->addr_size;
-            dwexpr_type t = dwx_generic_type(u);
-            bool tg = false;
-            if (size < u->addr_size) {
-                t.encoding = DW_ATE_unsigned;
-                t.bits = (uint32_t)(8 * size);
-                tg = true;
-            }
-            dwexpr_value v;
-            TRY(deref(ctx, env, &r, &t, tg, &v));
-            TRY(push_value(ctx, &v));
-            break;
-        }
+        case DWEXPR_OP_regval_type: st = op_regval_type(ctx, env, in); break;
+        case DWEXPR_OP_entry_value: st = op_entry_value(ctx, env, in); break;
+        case DWEXPR_OP_GNU_parameter_ref: st = op_parameter_ref(ctx, env, in); break;
+        case DWEXPR_OP_GNU_variable_value: st = op_variable_value(ctx, env, in); break;
 
         /* seed "General Location Description Operations" */
         case DWEXPR_OP_LLVM_offset:
-        case DWEXPR_OP_LLVM_bit_offset: {
-            NEED(2);
-            dwexpr_value b;
-            TRY(to_value(ctx, env, TOP(0), &b));
-            TRY(need_integral(ctx, &b, "the displacement"));
-            ctx->sp--;
-            int64_t d = signed_of(&b);
-            st = in->x == DWEXPR_OP_LLVM_offset ? offset_top(ctx, env, d, 0)
-                                                : offset_top(ctx, env, 0, d);
-            if (st) {
-                ctx->sp++;
-                goto fail;
-            }
+        case DWEXPR_OP_LLVM_bit_offset:
+        case DWEXPR_OP_LLVM_offset_uconst: st = op_offset(ctx, env, in, base); break;
+        case DWEXPR_OP_push_object_address: st = op_push_object(ctx, env); break;
+        case DWEXPR_OP_LLVM_call_frame_entry_reg:
+            /* R as the caller frame sees it: its value on entry */
+            if (!(st = reg_loc(ctx, env, in->a, env->frame + 1, &s)))
+                st = push_sld(ctx, &s);
             break;
-        }
-        case DWEXPR_OP_LLVM_offset_uconst:
-            NEED(1);
-            if (in->a > INT64_MAX)
-                FAIL(DWEXPR_E_BAD_OFFSET, "displacement %llu is outside any storage",
-                     (unsigned long long)in->a);
-            TRY(offset_top(ctx, env, (int64_t)in->a, 0));
+        case DWEXPR_OP_LLVM_undefined:
+            s = sld_undefined();
+            st = push_sld(ctx, &s);
             break;
-        case DWEXPR_OP_push_object_address: {
-            if (!env->object || env->object->count == 0)
-                FAIL(DWEXPR_E_NO_CONTEXT, "no object location is given");
-            dwx_entry e;
-            e.is_loc = 1;
-            e.n = env->object->count;
-            e.many = (dwexpr_sld *)(uintptr_t)env->object->slds;
-            if (e.n == 1)
-                e.u.one = env->object->slds[0];
-            TRY(push(ctx, &e));
-            break;
-        }
-        case DWEXPR_OP_LLVM_call_frame_entry_reg: {
-            dwexpr_sld s;
-            TRY(reg_loc(ctx, env, in->a, env->frame + 1, &s));
-            TRY(push_sld(ctx, &s));
-            break;
-        }
-        case DWEXPR_OP_LLVM_undefined: {
-            dwexpr_sld s = sld_undefined();
-            TRY(push_sld(ctx, &s));
-            break;
-        }
 
         /* seed "Memory Location Description Operations" */
-        case DWEXPR_OP_addr: {
-            dwexpr_sld s = sld_memory(0, (in->a + u->load_bias) & dwx_mask(gbits));
-            TRY(push_sld(ctx, &s));
+        case DWEXPR_OP_addr:
+            s = sld_memory(0, (in->a + u->load_bias) & dwx_mask(gbits));
+            st = push_sld(ctx, &s);
             break;
-        }
-        case DWEXPR_OP_addrx: {
-            if (!ctx->t.debug_addr)
-                FAIL(DWEXPR_E_UNSUPPORTED, "the target has no .debug_addr entries");
-            uint64_t a;
-            st = ctx->t.debug_addr(ctx->user, u, in->a, &a);
-            if (st == DWEXPR_E_NOT_FOUND)
-                FAIL(DWEXPR_E_NO_CONTEXT, ".debug_addr has no entry %llu",
-                     (unsigned long long)in->a);
-            if (st)
-                FAIL(st, "cannot read .debug_addr entry %llu", (unsigned long long)in->a);
-            dwexpr_sld s = sld_memory(0, (a + u->load_bias) & dwx_mask(gbits));
-            TRY(push_sld(ctx, &s));
-            break;
-        }
-        case DWEXPR_OP_LLVM_form_aspace_address: {
-            NEED(2);
-            dwexpr_value as, a;
-            TRY(to_value(ctx, env, TOP(0), &as));
-            TRY(need_integral(ctx, &as, "the address space"));
-            TRY(to_value(ctx, env, TOP(1), &a));
-            if (a.is_implicit_pointer && a.ipv_aspace == as.bits) {
-                dwx_entry r;
-                TRY(resolve_ipv(ctx, env, a.ipv_die, a.ipv_disp, &r));
-                ctx->sp -= 2;
-                TRY(push(ctx, &r));
-                break;
+        case DWEXPR_OP_addrx:
+            if (!(st = debug_addr(ctx, env, in->a, &a))) {
+                s = sld_memory(0, (a + u->load_bias) & dwx_mask(gbits));
+                st = push_sld(ctx, &s);
             }
-            TRY(need_integral(ctx, &a, "the address"));
-            dwexpr_sld s;
-            TRY(aspace_loc(ctx, env, as.bits, a.bits, &s));
-            ctx->sp -= 2;
-            TRY(push_sld(ctx, &s));
             break;
-        }
-        case DWEXPR_OP_form_tls_address: {
-            NEED(1);
-            dwexpr_value ta;
-            TRY(to_value(ctx, env, TOP(0), &ta));
-            TRY(need_integral(ctx, &ta, "the thread-local storage offset"));
-            if (!ctx->t.tls_address)
-                FAIL(DWEXPR_E_UNSUPPORTED, "the target cannot locate thread-local storage");
-            dwexpr_frameref f = frameref(ctx, env, env->frame);
-            dwexpr_sld s = sld_memory(0, 0);
-            st = ctx->t.tls_address(ctx->user, &f, ta.bits, &s);
-            if (st == DWEXPR_E_NOT_FOUND)
-                FAIL(DWEXPR_E_NO_CONTEXT, "no thread-local storage block is known");
-            if (st)
-                FAIL(st, "the target could not locate thread-local storage");
-            ctx->sp--;
-            TRY(push_sld(ctx, &s));
-            break;
-        }
-        case DWEXPR_OP_call_frame_cfa: {
-            if (!ctx->t.cfa)
-                FAIL(DWEXPR_E_UNSUPPORTED, "the target has no call frame information");
-            dwexpr_frameref f = frameref(ctx, env, env->frame);
-            dwexpr_sld s = sld_memory(0, 0);
-            st = ctx->t.cfa(ctx->user, &f, &s);
-            if (st == DWEXPR_E_NOT_FOUND)
-                FAIL(DWEXPR_E_NO_CONTEXT, "the CFA of frame %u is not known",
-                     (unsigned)env->frame);
-            if (st)
-                FAIL(st, "the target could not compute the CFA");
-            TRY(push_sld(ctx, &s));
-            break;
-        }
-        case DWEXPR_OP_fbreg: {
-            if (!ctx->t.frame_base)
-                FAIL(DWEXPR_E_UNSUPPORTED, "the target has no frame base (DW_AT_frame_base)");
-            dwexpr_frameref f = frameref(ctx, env, env->frame);
-            dwexpr_frame_base fb;
-            memset(&fb, 0, sizeof fb);
-            st = ctx->t.frame_base(ctx->user, &f, &fb);
-            if (st == DWEXPR_E_NOT_FOUND)
-                FAIL(DWEXPR_E_NO_CONTEXT, "no frame base is given");
-            if (st)
-                FAIL(st, "the target could not give the frame base");
-            dwx_entry r;
-            if (fb.expr) {
-                dwx_env sub = *env;
-                if (fb.unit.addr_size)
-                    sub.unit = dwx_unit_normalize(&fb.unit);
-                sub.object = NULL;
-                if ((st = eval_nested(ctx, fb.expr, fb.expr_len, &sub, DWEXPR_RESULT_LOCATION,
-                                      &r, NULL, NULL))) {
-                    nest_error(ctx, "in the frame base expression");
-                    goto fail;
-                }
-            } else {
-                set_entry_slds(&r, &fb.loc, 1);
-            }
-            dwexpr_sld s = *dwx_slds(&r);
-            if (r.n == 1 && s.kind == DWEXPR_LOC_REGISTER && s.byte_offset == 0 && s.bit == 0) {
-                /* a register frame base acts as DW_OP_bregx R 0 */
-                TRY(breg(ctx, env, s.u.regno, 0, 0, &s));
-            } else if (r.n != 1 || s.kind != DWEXPR_LOC_MEMORY) {
-                FAIL(DWEXPR_E_ILL_FORMED,
-                     "the frame base must be a memory or register location");
-            }
-            /* as if DW_OP_LLVM_offset_uconst B (B may be negative) */
-            TRY(dwx_sld_add_offset(ctx, &s, (int64_t)in->a, 0));
-            TRY(push_sld(ctx, &s));
-            break;
-        }
+        case DWEXPR_OP_LLVM_form_aspace_address: st = op_form_aspace(ctx, env, base); break;
+        case DWEXPR_OP_form_tls_address: st = op_form_tls(ctx, env, base); break;
+        case DWEXPR_OP_call_frame_cfa: st = op_cfa(ctx, env); break;
+        case DWEXPR_OP_fbreg: st = op_fbreg(ctx, env, in); break;
         case DWEXPR_OP_breg0:
-        case DWEXPR_OP_LLVM_aspace_bregx: {
-            uint64_t as = 0;
-            if (in->x == DWEXPR_OP_LLVM_aspace_bregx) {
-                NEED(1);
-                dwexpr_value v;
-                TRY(to_value(ctx, env, TOP(0), &v));
-                TRY(need_integral(ctx, &v, "the address space"));
-                as = v.bits;
-            }
-            dwexpr_sld s;
-            TRY(breg(ctx, env, in->a, (int64_t)in->b, as, &s));
-            if (in->x == DWEXPR_OP_LLVM_aspace_bregx)
-                ctx->sp--;
-            TRY(push_sld(ctx, &s));
-            break;
-        }
+        case DWEXPR_OP_LLVM_aspace_bregx: st = op_breg(ctx, env, in, base); break;
 
-        /* seed "Register Location Description Operations" */
-        case DWEXPR_OP_reg0: {
-            dwexpr_sld s;
-            TRY(reg_loc(ctx, env, in->a, env->frame, &s));
-            TRY(push_sld(ctx, &s));
+        /* seed "Register Location Description Operations" (every regN and
+         * regx decode to reg0) */
+        case DWEXPR_OP_reg0:
+            if (!(st = reg_loc(ctx, env, in->a, env->frame, &s)))
+                st = push_sld(ctx, &s);
             break;
-        }
 
         /* seed "Implicit Location Description Operations" */
-        case DWEXPR_OP_implicit_value: {
-            if (in->blen > ctx->lim.implicit_bytes)
-                FAIL(DWEXPR_E_TOO_BIG, "implicit value of %llu bytes exceeds the limit",
-                     (unsigned long long)in->blen);
-            dwexpr_sld s = sld_implicit(in->blk, 8 * in->blen);
-            TRY(push_sld(ctx, &s));
-            break;
-        }
-        case DWEXPR_OP_stack_value: {
-            NEED(1);
-            dwexpr_value v;
-            TRY(to_value(ctx, env, TOP(0), &v));
-            dwexpr_sld s;
-            if (v.is_implicit_pointer) {
-                /* the implicit pointer location the value came from */
-                dwexpr_aspace_info ai;
-                TRY(dwx_aspace(ctx, u, v.ipv_aspace, &ai));
-                memset(&s, 0, sizeof s);
-                s.kind = DWEXPR_LOC_IMPLICIT_POINTER;
-                s.aspace = v.ipv_aspace;
-                s.u.ptr.die = v.ipv_die;
-                s.u.ptr.disp = v.ipv_disp;
-                s.u.ptr.bits = ai.addr_bits;
-            } else {
-                uint64_t nb = (dwx_value_bits(&v) + 7) / 8;
-                uint8_t *bytes = dwx_alloc(ctx, (size_t)(nb ? nb : 1));
-                if (!bytes)
-                    FAIL(DWEXPR_E_NOSPACE, "out of scratch memory");
-                dwx_value_to_bytes(u, &v, bytes);
-                s = sld_implicit(bytes, dwx_value_bits(&v));
+        case DWEXPR_OP_implicit_value:
+            if (in->blen > ctx->lim.implicit_bytes) {
+                st = dwx_ctx_fail(ctx, DWEXPR_E_TOO_BIG,
+                                  "implicit value of %llu bytes exceeds the limit",
+                                  (unsigned long long)in->blen);
+                break;
             }
-            ctx->sp--;
-            TRY(push_sld(ctx, &s));
+            s = sld_implicit(in->blk, 8 * in->blen);
+            st = push_sld(ctx, &s);
             break;
-        }
+        case DWEXPR_OP_stack_value: st = op_stack_value(ctx, env, base); break;
         case DWEXPR_OP_implicit_pointer:
-        case DWEXPR_OP_LLVM_aspace_implicit_pointer: {
-            uint64_t as = 0;
-            if (in->x == DWEXPR_OP_LLVM_aspace_implicit_pointer) {
-                NEED(1);
-                dwexpr_value v;
-                TRY(to_value(ctx, env, TOP(0), &v));
-                TRY(need_integral(ctx, &v, "the address space"));
-                if (v.bits > UINT32_MAX)
-                    FAIL(DWEXPR_E_BAD_ASPACE, "address space %llu is not defined",
-                         (unsigned long long)v.bits);
-                as = v.bits;
-            }
-            dwexpr_aspace_info ai;
-            TRY(dwx_aspace(ctx, u, (uint32_t)as, &ai));
-            if (in->x == DWEXPR_OP_LLVM_aspace_implicit_pointer)
-                ctx->sp--;
-            dwexpr_sld s;
-            memset(&s, 0, sizeof s);
-            s.kind = DWEXPR_LOC_IMPLICIT_POINTER;
-            s.aspace = (uint32_t)as;
-            s.u.ptr.die = in->a;
-            s.u.ptr.disp = (int64_t)in->b;
-            s.u.ptr.bits = ai.addr_bits;
-            TRY(push_sld(ctx, &s));
+        case DWEXPR_OP_LLVM_aspace_implicit_pointer:
+            st = op_implicit_pointer(ctx, env, in, base);
             break;
-        }
 
         /* seed "Composite Location Description Operations" */
         case DWEXPR_OP_piece:
             if (in->a > UINT64_MAX / 8)
-                FAIL(DWEXPR_E_TOO_BIG, "piece of %llu bytes is too large",
-                     (unsigned long long)in->a);
-            TRY(piece(ctx, env, base, 8 * in->a, false, 0));
+                st = dwx_ctx_fail(ctx, DWEXPR_E_TOO_BIG, "piece of %llu bytes is too large",
+                                  (unsigned long long)in->a);
+            else
+                st = piece(ctx, env, base, 8 * in->a, false, 0);
             break;
-        case DWEXPR_OP_bit_piece:
-            TRY(piece(ctx, env, base, in->a, true, in->b));
-            break;
+        case DWEXPR_OP_bit_piece: st = piece(ctx, env, base, in->a, true, in->b); break;
         case DWEXPR_OP_LLVM_piece_end:
-            NEED(1);
-            if (!is_incomplete(TOP(0)))
-                FAIL(DWEXPR_E_ILL_FORMED,
-                     "the top entry is not an incomplete composite location description");
-            ((dwexpr_composite *)TOP(0)->u.one.u.comp)->complete = true;
-            break;
-        case DWEXPR_OP_LLVM_extend: {
-            NEED(1);
-            if (in->a == 0 || in->b == 0)
-                FAIL(DWEXPR_E_ILL_FORMED, "element bit size and count must not be 0");
-            if (in->b > ctx->lim.parts)
-                FAIL(DWEXPR_E_TOO_BIG, "%llu parts exceed the composite part limit",
-                     (unsigned long long)in->b);
-            dwx_entry l;
-            TRY(to_loc(ctx, env, TOP(0), &l));
-            dwexpr_sld *slds = own_slds(ctx, &l);
-            if (!slds)
-                FAIL(DWEXPR_E_NOSPACE, "out of scratch memory");
-            TRY(check_part(ctx, slds, l.n, in->a));
-            dwexpr_composite *c = new_composite(ctx, (uint32_t)in->b);
-            if (!c)
-                FAIL(DWEXPR_E_NOSPACE, "out of scratch memory");
-            for (uint64_t i = 0; i < in->b; i++)
-                TRY(add_part(ctx, c, in->a, slds, l.n));
-            c->complete = true;
-            ctx->sp--;
-            dwexpr_sld s = sld_composite(c);
-            TRY(push_sld(ctx, &s));
-            break;
-        }
-        case DWEXPR_OP_LLVM_select_bit_piece: {
-            NEED(3);
-            if (in->a == 0 || in->b == 0)
-                FAIL(DWEXPR_E_ILL_FORMED, "element bit size and count must not be 0");
-            if (in->b > ctx->lim.parts)
-                FAIL(DWEXPR_E_TOO_BIG, "%llu parts exceed the composite part limit",
-                     (unsigned long long)in->b);
-            dwexpr_value m;
-            TRY(to_value(ctx, env, TOP(0), &m));
-            if (m.is_implicit_pointer || !dwexpr_type_is_integral(&m.type))
-                FAIL(DWEXPR_E_NOT_INTEGRAL, "the mask must be an integral value");
-            if (dwx_value_bits(&m) < in->b)
-                FAIL(DWEXPR_E_ILL_FORMED, "a %llu-bit mask cannot select %llu parts",
-                     (unsigned long long)dwx_value_bits(&m), (unsigned long long)in->b);
-            dwx_entry l1, l0;
-            TRY(to_loc(ctx, env, TOP(1), &l1));
-            TRY(to_loc(ctx, env, TOP(2), &l0));
-            if (in->a > (uint64_t)INT64_MAX / in->b)
-                FAIL(DWEXPR_E_TOO_BIG, "selected parts are too large");
-            dwexpr_composite *c = new_composite(ctx, (uint32_t)in->b);
-            if (!c)
-                FAIL(DWEXPR_E_NOSPACE, "out of scratch memory");
-            for (uint64_t i = 0; i < in->b; i++) {
-                bool one = m.wide ? (m.wide[i / 8] >> (i % 8)) & 1 : (m.bits >> i) & 1;
-                const dwx_entry *src = one ? &l1 : &l0;
-                dwexpr_sld *slds = own_slds(ctx, src);
-                if (!slds)
-                    FAIL(DWEXPR_E_NOSPACE, "out of scratch memory");
-                /* PL_N is PLX_N moved as if by DW_OP_LLVM_bit_offset N*S */
-                for (uint32_t k = 0; k < src->n; k++)
-                    TRY(dwx_sld_add_offset(ctx, &slds[k], 0, (int64_t)(i * in->a)));
-                TRY(check_part(ctx, slds, src->n, in->a));
-                TRY(add_part(ctx, c, in->a, slds, src->n));
+            if (!(st = need(ctx, base, 1))) {
+                if (!is_incomplete(TOP(0)))
+                    st = dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED,
+                                      "the top entry is not an incomplete composite location "
+                                      "description");
+                else
+                    ((dwexpr_composite *)TOP(0)->u.one.u.comp)->complete = true;
             }
-            c->complete = true;
-            ctx->sp -= 3;
-            dwexpr_sld s = sld_composite(c);
-            TRY(push_sld(ctx, &s));
             break;
-        }
+        case DWEXPR_OP_LLVM_extend: st = op_extend(ctx, env, in, base); break;
+        case DWEXPR_OP_LLVM_select_bit_piece: st = op_select_bit_piece(ctx, env, in, base); break;
 
         /* DWARF 5 2.5.1.6 Type Conversions */
         case DWEXPR_OP_convert:
-        case DWEXPR_OP_reinterpret: {
-            NEED(1);
-            dwexpr_type t;
-            TRY(base_type(ctx, env, in->a, true, &t));
-            dwexpr_value a, r;
-            TRY(to_value(ctx, env, TOP(0), &a));
-            TRY(dwx_value_convert(ctx, &a, &t, in->x == DWEXPR_OP_reinterpret, &r));
-            ctx->sp--;
-            TRY(push_value(ctx, &r));
-            break;
-        }
+        case DWEXPR_OP_reinterpret: st = op_convert(ctx, env, in, base); break;
 
         default:
-            FAIL(DWEXPR_E_UNKNOWN_OP, "operation %s cannot be evaluated", OPNAME(in->id));
+            st = dwx_ctx_fail(ctx, DWEXPR_E_UNKNOWN_OP, "operation %s cannot be evaluated",
+                              OPNAME(in->id));
+            break;
         }
+        if (DWX_UNLIKELY(st != DWEXPR_OK))
+            goto fail;
     }
     return DWEXPR_OK;
 
