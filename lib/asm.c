@@ -38,6 +38,7 @@ typedef struct asmst {
 /* A number token: sign, magnitude and optional @N padding. */
 typedef struct number {
     bool neg;
+    bool hex;       /* written as 0x...: a raw bit pattern */
     uint64_t mag;
     unsigned pad;   /* 0: none */
     token tok;
@@ -253,6 +254,7 @@ static bool token_number(asmst *a, unsigned id, const token *t, number *num)
         num->neg = s[0] == '-';
         i = 1;
     }
+    num->hex = body - i > 2 && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X');
     if (!parse_u64(s + i, body - i, &num->mag)) {
         SYNTAX(a, t->off, id, "%s: expected a number, got '%.*s'", op_name(id),
                (int)t->len, s);
@@ -270,16 +272,29 @@ static bool read_number(asmst *a, unsigned id, number *num)
     return need_token(a, id, &t) && token_number(a, id, &t, num);
 }
 
-/* The BITS-wide pattern of NUM when -2^(bits-1) <= NUM < 2^bits: signed
- * and unsigned operands both accept either reading of their width. */
-static bool fit_bits(asmst *a, unsigned id, const number *num, unsigned bits, uint64_t *out)
+/* How an operand reads a number: a signed operand takes decimal values in
+ * [-2^(bits-1), 2^(bits-1)), an unsigned one in [0, 2^bits); a 0x-hex
+ * value is a raw bit pattern of the width for either. Anything else does
+ * not fit: silently wrapping would assemble a different value. */
+enum { FIT_UNSIGNED, FIT_SIGNED };
+
+/* The BITS-wide pattern of NUM read as MODE, or a syntax error. */
+static bool fit_bits(asmst *a, unsigned id, const number *num, unsigned bits, int mode,
+                     uint64_t *out)
 {
     uint64_t max = bits >= 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
-    uint64_t negmax = (uint64_t)1 << (bits - 1);
-    bool ok = num->neg ? num->mag <= negmax : num->mag <= max;
+    uint64_t half = (uint64_t)1 << (bits - 1);
+    bool ok;
+    if (num->neg)
+        ok = mode == FIT_SIGNED && num->mag <= half;
+    else if (mode == FIT_SIGNED && !num->hex)
+        ok = num->mag <= half - 1;
+    else
+        ok = num->mag <= max;
     if (!ok) {
-        SYNTAX(a, num->tok.off, id, "%s: '%.*s' does not fit in %u bits", op_name(id),
-               (int)num->tok.len, a->text + num->tok.off, bits);
+        SYNTAX(a, num->tok.off, id, "%s: '%.*s' does not fit in %u bits (%s operand)", op_name(id),
+               (int)num->tok.len, a->text + num->tok.off, bits,
+               mode == FIT_SIGNED ? "a signed" : "an unsigned");
         return false;
     }
     uint64_t v = num->neg ? (uint64_t)0 - num->mag : num->mag;
@@ -308,11 +323,12 @@ static bool not_negative(asmst *a, unsigned id, const number *num)
 }
 
 /* Emit a fixed-size operand of SIZE bytes. */
-static bool emit_fixed(asmst *a, unsigned id, unsigned size)
+static bool emit_fixed(asmst *a, unsigned id, unsigned size, int mode)
 {
     number num;
     uint64_t v;
-    if (!read_number(a, id, &num) || !no_pad(a, id, &num) || !fit_bits(a, id, &num, 8 * size, &v))
+    if (!read_number(a, id, &num) || !no_pad(a, id, &num) ||
+        !fit_bits(a, id, &num, 8 * size, mode, &v))
         return false;
     put_fixed(a, v, size);
     return true;
@@ -337,7 +353,8 @@ static bool emit_leb(asmst *a, unsigned id, bool is_signed)
 {
     number num;
     uint64_t v;
-    if (!read_number(a, id, &num) || !fit_bits(a, id, &num, 64, &v))
+    if (!read_number(a, id, &num) ||
+        !fit_bits(a, id, &num, 64, is_signed ? FIT_SIGNED : FIT_UNSIGNED, &v))
         return false;
     return emit_leb_value(a, id, &num, v, is_signed);
 }
@@ -370,7 +387,7 @@ static bool emit_reg(asmst *a, unsigned id)
         }
         return emit_leb_value(a, id, &num, num.mag, false);
     }
-    number num = {false, 0, 0, t};
+    number num = {false, false, 0, 0, t};
     size_t body;
     if (split_pad(s, t.len, &body, &num.pad) < 0) {
         SYNTAX(a, t.off, id, "%s: bad padding in '%.*s'", op_name(id), (int)t.len, s);
@@ -478,20 +495,17 @@ static bool emit_operands(asmst *a, unsigned id)
     case DWEXPR_OPND_NONE:
         return true;
     case DWEXPR_OPND_ADDR:
-        return emit_fixed(a, id, a->u.addr_size);
-    case DWEXPR_OPND_U8:
-    case DWEXPR_OPND_S8:
-        return emit_fixed(a, id, 1);
-    case DWEXPR_OPND_U16:
+        return emit_fixed(a, id, a->u.addr_size, FIT_UNSIGNED);
+    case DWEXPR_OPND_U8: return emit_fixed(a, id, 1, FIT_UNSIGNED);
+    case DWEXPR_OPND_S8: return emit_fixed(a, id, 1, FIT_SIGNED);
+    case DWEXPR_OPND_U16: return emit_fixed(a, id, 2, FIT_UNSIGNED);
     case DWEXPR_OPND_S16:
     case DWEXPR_OPND_SKIP: /* the raw displacement (DWARF 5 2.5.1.5) */
-        return emit_fixed(a, id, 2);
-    case DWEXPR_OPND_U32:
-    case DWEXPR_OPND_S32:
-        return emit_fixed(a, id, 4);
-    case DWEXPR_OPND_U64:
-    case DWEXPR_OPND_S64:
-        return emit_fixed(a, id, 8);
+        return emit_fixed(a, id, 2, FIT_SIGNED);
+    case DWEXPR_OPND_U32: return emit_fixed(a, id, 4, FIT_UNSIGNED);
+    case DWEXPR_OPND_S32: return emit_fixed(a, id, 4, FIT_SIGNED);
+    case DWEXPR_OPND_U64: return emit_fixed(a, id, 8, FIT_UNSIGNED);
+    case DWEXPR_OPND_S64: return emit_fixed(a, id, 8, FIT_SIGNED);
     case DWEXPR_OPND_ULEB:
         if (dwx_operand_style((dwexpr_opid)id, 0) == DWX_STYLE_REG)
             return emit_reg(a, id);
@@ -519,7 +533,7 @@ static bool emit_operands(asmst *a, unsigned id)
             return emit_nested(a, id);
         a->pos = save;
         if (!read_number(a, id, &num) || !not_negative(a, id, &num) ||
-            !fit_bits(a, id, &num, 64, &v))
+            !fit_bits(a, id, &num, 64, FIT_UNSIGNED, &v))
             return false;
         if (!emit_leb_value(a, id, &num, v, false))
             return false;
@@ -530,23 +544,24 @@ static bool emit_operands(asmst *a, unsigned id)
         if (!emit_leb(a, id, false))
             return false;
         if (!read_number(a, id, &n2) || !no_pad(a, id, &n2) || !not_negative(a, id, &n2) ||
-            !fit_bits(a, id, &n2, 8, &v))
+            !fit_bits(a, id, &n2, 8, FIT_UNSIGNED, &v))
             return false;
         put_fixed(a, v, 1);
         return emit_blob(a, id, v, "constant");
     case DWEXPR_OPND_U8_ULEB:
-        if (!emit_fixed(a, id, 1))
+        if (!emit_fixed(a, id, 1, FIT_UNSIGNED))
             return false;
         return emit_leb(a, id, false);
     case DWEXPR_OPND_REF:
-        return emit_fixed(a, id, a->ref_size);
+        return emit_fixed(a, id, a->ref_size, FIT_UNSIGNED);
     case DWEXPR_OPND_REF_SLEB:
-        if (!emit_fixed(a, id, a->ref_size))
+        if (!emit_fixed(a, id, a->ref_size, FIT_UNSIGNED))
             return false;
         return emit_leb(a, id, true);
     case DWEXPR_OPND_ENCODED_ADDR: {
         /* DW_EH_PE encoding byte, then the value in that encoding */
-        if (!read_number(a, id, &num) || !no_pad(a, id, &num) || !fit_bits(a, id, &num, 8, &v))
+        if (!read_number(a, id, &num) || !no_pad(a, id, &num) ||
+            !fit_bits(a, id, &num, 8, FIT_UNSIGNED, &v))
             return false;
         unsigned enc = (unsigned)v;
         static const uint8_t fixed_size[16] = {[0x2] = 2, [0x3] = 4, [0x4] = 8,
@@ -561,7 +576,8 @@ static bool emit_operands(asmst *a, unsigned id)
         if (!read_number(a, id, &n2))
             return false;
         if (low == 0x1 || low == 0x9)
-            return fit_bits(a, id, &n2, 64, &v) && emit_leb_value(a, id, &n2, v, low == 0x9);
+            return fit_bits(a, id, &n2, 64, low == 0x9 ? FIT_SIGNED : FIT_UNSIGNED, &v) &&
+                   emit_leb_value(a, id, &n2, v, low == 0x9);
         if (!no_pad(a, id, &n2))
             return false;
         if (low >= 0xa && size < 8 && !n2.neg) {
@@ -571,7 +587,7 @@ static bool emit_operands(asmst *a, unsigned id)
             if (n2.mag > lowmask && (n2.mag | (lowmask >> 1)) == UINT64_MAX)
                 n2.mag &= lowmask;
         }
-        if (!fit_bits(a, id, &n2, 8 * size, &v))
+        if (!fit_bits(a, id, &n2, 8 * size, low >= 0xa ? FIT_SIGNED : FIT_UNSIGNED, &v))
             return false;
         put_fixed(a, v, size);
         return true;

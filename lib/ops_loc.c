@@ -1,0 +1,471 @@
+/* lib/ops_loc.c: operations that build location descriptions: offsets,
+ * memory, implicit and composite locations (seed "Location Description
+ * Operations" and its subsections). */
+#include "evalops.h"
+
+/* A new composite with room for CAP parts. */
+static dwexpr_composite *new_composite(dwexpr_ctx *ctx, uint32_t cap)
+{
+    dwexpr_composite *c = dwx_alloc(ctx, sizeof *c);
+    if (!c)
+        return NULL;
+    memset(c, 0, sizeof *c);
+    c->parts = dwx_alloc(ctx, sizeof(dwexpr_part) * (cap ? cap : 1));
+    if (!c->parts)
+        return NULL;
+    c->cap = cap ? cap : 1;
+    c->depth = 1;
+    return c;
+}
+
+/* Append a part of NBITS bits located at PL (arena-owned places). */
+static dwexpr_status add_part(dwexpr_ctx *ctx, dwexpr_composite *c, uint64_t nbits,
+                              dwexpr_sld *pl, uint32_t n)
+{
+    if (c->count >= ctx->lim.parts)
+        return dwx_ctx_fail(ctx, DWEXPR_E_TOO_BIG, "composite part limit (%u) reached",
+                            (unsigned)ctx->lim.parts);
+    if (nbits > UINT64_MAX - c->bits)
+        return dwx_ctx_fail(ctx, DWEXPR_E_TOO_BIG, "composite storage is too large");
+    /* seed "Composite Location Description Operations": ill-formed when
+     * larger than the largest address space (taken as the default one). */
+    if (ctx->addr_size && ctx->addr_size < 8) {
+        uint64_t max_bits = ((uint64_t)1 << (8 * ctx->addr_size)) * 8;
+        if (c->bits + nbits > max_bits)
+            return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED,
+                                "composite storage of %llu bits is larger than the %u-bit "
+                                "address space",
+                                (unsigned long long)(c->bits + nbits),
+                                (unsigned)(8 * ctx->addr_size));
+    }
+    uint32_t d = dwx_loc_depth(pl, n) + 1;
+    if (d > 64)
+        return dwx_ctx_fail(ctx, DWEXPR_E_TOO_BIG, "composites nested more than 64 deep");
+    if (c->count == c->cap) {
+        uint32_t ncap = c->cap * 2;
+        dwexpr_part *np = dwx_alloc(ctx, sizeof(dwexpr_part) * ncap);
+        if (!np)
+            return dwx_ctx_fail(ctx, DWEXPR_E_NOSPACE, "out of scratch memory");
+        memcpy(np, c->parts, sizeof(dwexpr_part) * c->count);
+        c->parts = np;
+        c->cap = ncap;
+    }
+    c->parts[c->count].bit_size = nbits;
+    c->parts[c->count].loc.count = n;
+    c->parts[c->count].loc.slds = pl;
+    c->count++;
+    c->bits += nbits;
+    if (d > c->depth)
+        c->depth = d;
+    return DWEXPR_OK;
+}
+
+/* Every place of a part must hold NBITS bits (seed "Composite Location
+ * Description Operations": otherwise the expression is ill-formed). */
+static dwexpr_status check_part(dwexpr_ctx *ctx, const dwexpr_sld *pl, uint32_t n, uint64_t nbits)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        dwexpr_status st = dwx_sld_check_range(ctx, &pl[i], nbits);
+        if (st == DWEXPR_E_OUT_OF_RANGE) {
+            char msg[sizeof ctx->err.message];
+            memcpy(msg, ctx->err.message, sizeof msg);
+            return dwx_ctx_fail(ctx, DWEXPR_E_PIECE_RANGE, "part of %llu bits: %s",
+                                (unsigned long long)nbits, msg);
+        }
+        if (st)
+            return st;
+    }
+    return DWEXPR_OK;
+}
+
+/* DW_OP_piece / DW_OP_bit_piece (seed "Composite Location Description
+ * Operations"), all four cases. */
+dwexpr_status dwx_piece(dwexpr_ctx *ctx, const dwx_env *env, uint32_t base, uint64_t nbits,
+                           bool has_off, uint64_t bit_off)
+{
+    dwexpr_status st;
+    /* Cases 1 and 2: empty stack, or an incomplete composite on top: add
+     * an undefined part. */
+    if (ctx->sp == base || is_incomplete(&ctx->stack[ctx->sp - 1])) {
+        dwexpr_sld *u = dwx_alloc(ctx, sizeof *u);
+        if (!u)
+            return dwx_ctx_fail(ctx, DWEXPR_E_NOSPACE, "out of scratch memory");
+        *u = sld_undefined();
+        dwexpr_composite *c;
+        if (ctx->sp == base) {
+            if (!(c = new_composite(ctx, 4)))
+                return dwx_ctx_fail(ctx, DWEXPR_E_NOSPACE, "out of scratch memory");
+            if ((st = add_part(ctx, c, nbits, u, 1)))
+                return st;
+            dwexpr_sld s = sld_composite(c);
+            return push_sld(ctx, &s);
+        }
+        c = (dwexpr_composite *)ctx->stack[ctx->sp - 1].u.one.u.comp;
+        return add_part(ctx, c, nbits, u, 1);
+    }
+    /* Case 3: the top is (or converts to) a location: it becomes the part. */
+    dwx_entry pl;
+    if ((st = dwx_to_loc(ctx, env, &ctx->stack[ctx->sp - 1], &pl)))
+        return st;
+    ctx->sp--;
+    dwexpr_sld *slds = dwx_own_slds(ctx, &pl);
+    if (!slds)
+        return dwx_ctx_fail(ctx, DWEXPR_E_NOSPACE, "out of scratch memory");
+    if (has_off && bit_off) {
+        /* as if DW_OP_constu B; DW_OP_LLVM_bit_offset */
+        if (bit_off > INT64_MAX)
+            return dwx_ctx_fail(ctx, DWEXPR_E_BAD_OFFSET, "bit offset %llu is too large",
+                                (unsigned long long)bit_off);
+        for (uint32_t i = 0; i < pl.n; i++)
+            if ((st = dwx_sld_add_offset(ctx, &slds[i], 0, (int64_t)bit_off)))
+                return st;
+    }
+    if ((st = check_part(ctx, slds, pl.n, nbits)))
+        return st;
+    if (ctx->sp > base && is_incomplete(&ctx->stack[ctx->sp - 1])) {
+        dwexpr_composite *c = (dwexpr_composite *)ctx->stack[ctx->sp - 1].u.one.u.comp;
+        return add_part(ctx, c, nbits, slds, pl.n);
+    }
+    dwexpr_composite *c = new_composite(ctx, 4);
+    if (!c)
+        return dwx_ctx_fail(ctx, DWEXPR_E_NOSPACE, "out of scratch memory");
+    if ((st = add_part(ctx, c, nbits, slds, pl.n)))
+        return st;
+    dwexpr_sld s = sld_composite(c);
+    return push_sld(ctx, &s);
+}
+
+/* Apply a byte/bit displacement to every place of the location on top
+ * (seed "DW_OP_LLVM_offset", "DW_OP_LLVM_bit_offset"). */
+static dwexpr_status offset_top(dwexpr_ctx *ctx, const dwx_env *env, int64_t bytes, int64_t bits)
+{
+    dwx_entry l;
+    dwexpr_status st = dwx_to_loc(ctx, env, &ctx->stack[ctx->sp - 1], &l);
+    if (st)
+        return st;
+    dwexpr_sld *slds = dwx_own_slds(ctx, &l);
+    if (!slds)
+        return dwx_ctx_fail(ctx, DWEXPR_E_NOSPACE, "out of scratch memory");
+    for (uint32_t i = 0; i < l.n; i++)
+        if ((st = dwx_sld_add_offset(ctx, &slds[i], bytes, bits)))
+            return st;
+    set_entry_slds(&ctx->stack[ctx->sp - 1], slds, l.n);
+    return DWEXPR_OK;
+}
+
+/* DW_OP_LLVM_offset / bit_offset / offset_uconst (seed "General Location
+ * Description Operations"). */
+dwexpr_status dwx_op_offset(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in,
+                               uint32_t base)
+{
+    dwexpr_status st;
+    if (in->x == DWEXPR_OP_LLVM_offset_uconst) {
+        if ((st = need(ctx, base, 1)))
+            return st;
+        if (in->a > INT64_MAX)
+            return dwx_ctx_fail(ctx, DWEXPR_E_BAD_OFFSET,
+                                "displacement %llu is outside any storage",
+                                (unsigned long long)in->a);
+        return offset_top(ctx, env, (int64_t)in->a, 0);
+    }
+    if ((st = need(ctx, base, 2)))
+        return st;
+    dwexpr_value b;
+    if ((st = dwx_to_value(ctx, env, TOP(0), &b)) ||
+        (st = dwx_need_integral(ctx, &b, "the displacement")))
+        return st;
+    int64_t d = dwx_signed_of(&b);
+    ctx->sp--;
+    st = in->x == DWEXPR_OP_LLVM_offset ? offset_top(ctx, env, d, 0)
+                                        : offset_top(ctx, env, 0, d);
+    if (st)
+        ctx->sp++;
+    return st;
+}
+
+/* DW_OP_push_object_address: the object's location from the context. */
+dwexpr_status dwx_op_push_object(dwexpr_ctx *ctx, const dwx_env *env)
+{
+    if (!env->object || env->object->count == 0)
+        return dwx_ctx_fail(ctx, DWEXPR_E_NO_CONTEXT, "no object location is given");
+    dwx_entry e;
+    e.is_loc = 1;
+    e.n = env->object->count;
+    e.many = (dwexpr_sld *)(uintptr_t)env->object->slds;
+    if (e.n == 1)
+        e.u.one = env->object->slds[0];
+    return push(ctx, &e);
+}
+
+/* DW_OP_LLVM_form_aspace_address (seed "Memory Location Description
+ * Operations"); an implicit pointer value of the same space gives its
+ * object's location. */
+dwexpr_status dwx_op_form_aspace(dwexpr_ctx *ctx, const dwx_env *env, uint32_t base)
+{
+    dwexpr_status st;
+    dwexpr_value as, a;
+    if ((st = need(ctx, base, 2)) || (st = dwx_to_value(ctx, env, TOP(0), &as)) ||
+        (st = dwx_need_integral(ctx, &as, "the address space")) ||
+        (st = dwx_to_value(ctx, env, TOP(1), &a)))
+        return st;
+    if (a.is_implicit_pointer && a.ipv_aspace == as.bits) {
+        dwx_entry r;
+        if ((st = dwx_resolve_ipv(ctx, env, a.ipv_die, a.ipv_disp, &r)))
+            return st;
+        ctx->sp -= 2;
+        return push(ctx, &r);
+    }
+    dwexpr_sld s;
+    if ((st = dwx_need_integral(ctx, &a, "the address")) ||
+        (st = dwx_aspace_loc(ctx, env, as.bits, a.bits, &s)))
+        return st;
+    ctx->sp -= 2;
+    return push_sld(ctx, &s);
+}
+
+/* A memory location from a target service (TLS, CFA). */
+static dwexpr_status target_loc(dwexpr_ctx *ctx, dwexpr_status st, const char *what)
+{
+    if (st == DWEXPR_E_NOT_FOUND || st == DWEXPR_E_NO_CONTEXT)
+        return dwx_ctx_fail(ctx, DWEXPR_E_NO_CONTEXT, "%s is not known", what);
+    return dwx_ctx_fail(ctx, st, "the target could not give %s", what);
+}
+
+/* DW_OP_form_tls_address: the target maps the TLS offset to memory. */
+dwexpr_status dwx_op_form_tls(dwexpr_ctx *ctx, const dwx_env *env, uint32_t base)
+{
+    dwexpr_status st;
+    dwexpr_value ta;
+    if ((st = need(ctx, base, 1)) || (st = dwx_to_value(ctx, env, TOP(0), &ta)) ||
+        (st = dwx_need_integral(ctx, &ta, "the thread-local storage offset")))
+        return st;
+    if (!ctx->t.tls_address)
+        return dwx_ctx_fail(ctx, DWEXPR_E_UNSUPPORTED,
+                            "the target cannot locate thread-local storage");
+    dwexpr_frameref f = dwx_frameref(ctx, env, env->frame);
+    dwexpr_sld s = sld_memory(0, 0);
+    if ((st = ctx->t.tls_address(ctx->user, &f, ta.bits, &s)))
+        return target_loc(ctx, st, "the thread-local storage block");
+    ctx->sp--;
+    return push_sld(ctx, &s);
+}
+
+/* DW_OP_call_frame_cfa: the CFA of the current frame, from the target. */
+dwexpr_status dwx_op_cfa(dwexpr_ctx *ctx, const dwx_env *env)
+{
+    if (!ctx->t.cfa)
+        return dwx_ctx_fail(ctx, DWEXPR_E_UNSUPPORTED, "the target has no call frame information");
+    dwexpr_frameref f = dwx_frameref(ctx, env, env->frame);
+    dwexpr_sld s = sld_memory(0, 0);
+    dwexpr_status st = ctx->t.cfa(ctx->user, &f, &s);
+    if (st)
+        return target_loc(ctx, st, "the CFA of the frame");
+    return push_sld(ctx, &s);
+}
+
+/* DW_OP_fbreg (seed "Memory Location Description Operations"): the frame
+ * base moved by B bytes; a register frame base acts as DW_OP_bregx R 0. */
+dwexpr_status dwx_op_fbreg(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in)
+{
+    if (!ctx->t.frame_base)
+        return dwx_ctx_fail(ctx, DWEXPR_E_UNSUPPORTED,
+                            "the target has no frame base (DW_AT_frame_base)");
+    dwexpr_frameref f = dwx_frameref(ctx, env, env->frame);
+    dwexpr_frame_base fb;
+    memset(&fb, 0, sizeof fb);
+    dwexpr_status st = ctx->t.frame_base(ctx->user, &f, &fb);
+    if (st)
+        return target_loc(ctx, st, "the frame base");
+    dwx_entry r;
+    if (fb.expr) {
+        dwx_env sub = *env;
+        if (fb.unit.addr_size)
+            sub.unit = dwx_unit_normalize(&fb.unit);
+        sub.object = NULL;
+        if ((st = dwx_eval_nested(ctx, fb.expr, fb.expr_len, &sub, DWEXPR_RESULT_LOCATION, &r, NULL,
+                              NULL))) {
+            dwx_nest_error(ctx, "in the frame base expression");
+            return st;
+        }
+    } else {
+        set_entry_slds(&r, &fb.loc, 1);
+    }
+    dwexpr_sld s = *dwx_slds(&r);
+    if (r.n == 1 && s.kind == DWEXPR_LOC_REGISTER && s.byte_offset == 0 && s.bit == 0) {
+        if ((st = dwx_breg(ctx, env, s.u.regno, 0, 0, &s)))
+            return st;
+    } else if (r.n != 1 || s.kind != DWEXPR_LOC_MEMORY) {
+        return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED,
+                            "the frame base must be a memory or register location");
+    }
+    /* as if DW_OP_LLVM_offset_uconst B (B may be negative) */
+    if ((st = dwx_sld_add_offset(ctx, &s, (int64_t)in->a, 0)))
+        return st;
+    return push_sld(ctx, &s);
+}
+
+/* DW_OP_breg*, DW_OP_bregx and DW_OP_LLVM_aspace_bregx (which pops AS). */
+dwexpr_status dwx_op_breg(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in,
+                             uint32_t base)
+{
+    dwexpr_status st;
+    uint64_t as = 0;
+    bool aspace = in->x == DWEXPR_OP_LLVM_aspace_bregx;
+    if (aspace) {
+        dwexpr_value v;
+        if ((st = need(ctx, base, 1)) || (st = dwx_to_value(ctx, env, TOP(0), &v)) ||
+            (st = dwx_need_integral(ctx, &v, "the address space")))
+            return st;
+        as = v.bits;
+    }
+    dwexpr_sld s;
+    if ((st = dwx_breg(ctx, env, in->a, (int64_t)in->b, as, &s)))
+        return st;
+    if (aspace)
+        ctx->sp--;
+    return push_sld(ctx, &s);
+}
+
+/* DW_OP_stack_value (seed "Implicit Location Description Operations"):
+ * the value's bytes become implicit storage; an implicit pointer value
+ * gives back its implicit pointer location. Evaluation goes on. */
+dwexpr_status dwx_op_stack_value(dwexpr_ctx *ctx, const dwx_env *env, uint32_t base)
+{
+    dwexpr_status st;
+    dwexpr_value v;
+    if ((st = need(ctx, base, 1)) || (st = dwx_to_value(ctx, env, TOP(0), &v)))
+        return st;
+    dwexpr_sld s;
+    if (v.is_implicit_pointer) {
+        dwexpr_aspace_info ai;
+        if ((st = dwx_aspace(ctx, &env->unit, v.ipv_aspace, &ai)))
+            return st;
+        memset(&s, 0, sizeof s);
+        s.kind = DWEXPR_LOC_IMPLICIT_POINTER;
+        s.aspace = v.ipv_aspace;
+        s.u.ptr.die = v.ipv_die;
+        s.u.ptr.disp = v.ipv_disp;
+        s.u.ptr.bits = ai.addr_bits;
+    } else {
+        uint64_t nb = (dwx_value_bits(&v) + 7) / 8;
+        uint8_t *bytes = dwx_alloc(ctx, (size_t)(nb ? nb : 1));
+        if (!bytes)
+            return dwx_ctx_fail(ctx, DWEXPR_E_NOSPACE, "out of scratch memory");
+        dwx_value_to_bytes(&env->unit, &v, bytes);
+        s = sld_implicit(bytes, dwx_value_bits(&v));
+    }
+    ctx->sp--;
+    return push_sld(ctx, &s);
+}
+
+/* DW_OP_implicit_pointer and DW_OP_LLVM_aspace_implicit_pointer: implicit
+ * pointer storage of the space's address size. */
+dwexpr_status dwx_op_implicit_pointer(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in,
+                                         uint32_t base)
+{
+    dwexpr_status st;
+    uint64_t as = 0;
+    bool aspace = in->x == DWEXPR_OP_LLVM_aspace_implicit_pointer;
+    if (aspace) {
+        dwexpr_value v;
+        if ((st = need(ctx, base, 1)) || (st = dwx_to_value(ctx, env, TOP(0), &v)) ||
+            (st = dwx_need_integral(ctx, &v, "the address space")))
+            return st;
+        if (v.bits > UINT32_MAX)
+            return dwx_ctx_fail(ctx, DWEXPR_E_BAD_ASPACE, "address space %llu is not defined",
+                                (unsigned long long)v.bits);
+        as = v.bits;
+    }
+    dwexpr_aspace_info ai;
+    if ((st = dwx_aspace(ctx, &env->unit, (uint32_t)as, &ai)))
+        return st;
+    if (aspace)
+        ctx->sp--;
+    dwexpr_sld s;
+    memset(&s, 0, sizeof s);
+    s.kind = DWEXPR_LOC_IMPLICIT_POINTER;
+    s.aspace = (uint32_t)as;
+    s.u.ptr.die = in->a;
+    s.u.ptr.disp = (int64_t)in->b;
+    s.u.ptr.bits = ai.addr_bits;
+    return push_sld(ctx, &s);
+}
+
+/* DW_OP_LLVM_extend (seed "Composite Location Description Operations"):
+ * C parts of S bits, each the popped location. */
+dwexpr_status dwx_op_extend(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in,
+                               uint32_t base)
+{
+    dwexpr_status st;
+    if ((st = need(ctx, base, 1)))
+        return st;
+    if (in->a == 0 || in->b == 0)
+        return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED, "element bit size and count must not be 0");
+    if (in->b > ctx->lim.parts)
+        return dwx_ctx_fail(ctx, DWEXPR_E_TOO_BIG, "%llu parts exceed the composite part limit",
+                            (unsigned long long)in->b);
+    dwx_entry l;
+    if ((st = dwx_to_loc(ctx, env, TOP(0), &l)))
+        return st;
+    dwexpr_sld *slds = dwx_own_slds(ctx, &l);
+    dwexpr_composite *c = new_composite(ctx, (uint32_t)in->b);
+    if (!slds || !c)
+        return dwx_ctx_fail(ctx, DWEXPR_E_NOSPACE, "out of scratch memory");
+    if ((st = check_part(ctx, slds, l.n, in->a)))
+        return st;
+    for (uint64_t i = 0; i < in->b; i++)
+        if ((st = add_part(ctx, c, in->a, slds, l.n)))
+            return st;
+    c->complete = true;
+    ctx->sp--;
+    dwexpr_sld s = sld_composite(c);
+    return push_sld(ctx, &s);
+}
+
+/* DW_OP_LLVM_select_bit_piece: part N is L1 or L0 (by bit N of the mask),
+ * moved by N*S bits. */
+dwexpr_status dwx_op_select_bit_piece(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in,
+                                         uint32_t base)
+{
+    dwexpr_status st;
+    if ((st = need(ctx, base, 3)))
+        return st;
+    if (in->a == 0 || in->b == 0)
+        return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED, "element bit size and count must not be 0");
+    if (in->b > ctx->lim.parts)
+        return dwx_ctx_fail(ctx, DWEXPR_E_TOO_BIG, "%llu parts exceed the composite part limit",
+                            (unsigned long long)in->b);
+    if (in->a > (uint64_t)INT64_MAX / in->b)
+        return dwx_ctx_fail(ctx, DWEXPR_E_TOO_BIG, "selected parts are too large");
+    dwexpr_value m;
+    if ((st = dwx_to_value(ctx, env, TOP(0), &m)))
+        return st;
+    if (m.is_implicit_pointer || !dwexpr_type_is_integral(&m.type))
+        return dwx_ctx_fail(ctx, DWEXPR_E_NOT_INTEGRAL, "the mask must be an integral value");
+    if (dwx_value_bits(&m) < in->b)
+        return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED, "a %llu-bit mask cannot select %llu parts",
+                            (unsigned long long)dwx_value_bits(&m), (unsigned long long)in->b);
+    dwx_entry l1, l0;
+    if ((st = dwx_to_loc(ctx, env, TOP(1), &l1)) || (st = dwx_to_loc(ctx, env, TOP(2), &l0)))
+        return st;
+    dwexpr_composite *c = new_composite(ctx, (uint32_t)in->b);
+    if (!c)
+        return dwx_ctx_fail(ctx, DWEXPR_E_NOSPACE, "out of scratch memory");
+    for (uint64_t i = 0; i < in->b; i++) {
+        bool one = m.wide ? (m.wide[i / 8] >> (i % 8)) & 1 : (m.bits >> i) & 1;
+        const dwx_entry *src = one ? &l1 : &l0;
+        dwexpr_sld *slds = dwx_own_slds(ctx, src);
+        if (!slds)
+            return dwx_ctx_fail(ctx, DWEXPR_E_NOSPACE, "out of scratch memory");
+        for (uint32_t k = 0; k < src->n; k++)
+            if ((st = dwx_sld_add_offset(ctx, &slds[k], 0, (int64_t)(i * in->a))))
+                return st;
+        if ((st = check_part(ctx, slds, src->n, in->a)) ||
+            (st = add_part(ctx, c, in->a, slds, src->n)))
+            return st;
+    }
+    c->complete = true;
+    ctx->sp -= 3;
+    dwexpr_sld s = sld_composite(c);
+    return push_sld(ctx, &s);
+}
