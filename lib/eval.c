@@ -351,10 +351,14 @@ dwexpr_status dwx_breg(dwexpr_ctx *ctx, const dwx_env *env, uint64_t regno, int6
     uint8_t buf[8] = {0};
     if ((st = dwx_read_loc(ctx, &loc, 0, ai.addr_bits, buf, 0, NULL)))
         return st;
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--)
-        v = (v << 8) | buf[i];
-    return dwx_aspace_loc(ctx, env, as, v + (uint64_t)b, out);
+    /* as DW_OP_regval_type R of an unsigned S-bit type: target byte order */
+    dwexpr_type t = dwx_generic_type(&env->unit);
+    t.encoding = DW_ATE_unsigned;
+    t.bits = ai.addr_bits;
+    dwexpr_value v;
+    if ((st = dwx_value_from_bits(ctx, &env->unit, &t, buf, &v)))
+        return st;
+    return dwx_aspace_loc(ctx, env, as, v.bits + (uint64_t)b, out);
 }
 
 /* Look a DIE up for DW_OP_call*, implicit pointers, variable values. */

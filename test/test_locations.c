@@ -209,7 +209,8 @@ static void test_mixed_composite(dwexpr_ctx *ctx)
     CHECK_U64(dwexpr_status_class(s), DWEXPR_CLASS_EVALUATION, "read of the hole without a mask: evaluation");
     s = dwexpr_loc_read(ctx, &target, &m, &r.loc, 48, buf, NULL);
     CHECK_U64(s, DWEXPR_OK, "read of the defined 48 bits without a mask");
-    s = dwexpr_loc_read(ctx, &target, &m, &r.loc, 72, buf, mask);
+    uint8_t big[16], bigmask[16];
+    s = dwexpr_loc_read(ctx, &target, &m, &r.loc, 72, big, bigmask);
     CHECK_U64(dwexpr_status_class(s), DWEXPR_CLASS_EVALUATION, "read past the composite end: evaluation");
     s = dwexpr_loc_write(ctx, &target, &m, &r.loc, 64, (const uint8_t *)"\1\2\3\4\5\6\7\10");
     CHECK_U64(dwexpr_status_class(s), DWEXPR_CLASS_EVALUATION, "write through implicit+undefined parts: evaluation");
@@ -388,7 +389,11 @@ static void test_static(void)
     for (size_t i = 0; i < sizeof tiny / sizeof tiny[0]; i++)
         all_nospace &= dwexpr_ctx_init_static(arena, tiny[i], NULL, &ctx) == DWEXPR_E_NOSPACE;
     TAP_OK(all_nospace, "init_static with 0..128 bytes: E_NOSPACE");
-    CHECK_U64(dwexpr_ctx_init_static(arena, sizeof arena, NULL, &ctx), DWEXPR_OK, "init_static with 64 KiB");
+    dwexpr_limits small = {.stack = 64};
+    CHECK_U64(dwexpr_ctx_init_static(arena, sizeof arena, &small, &ctx), DWEXPR_OK,
+              "init_static with 64 KiB and a 64-entry stack");
+    dwexpr_status big = dwexpr_ctx_init_static(arena, sizeof arena, NULL, &ctx);
+    TAP_OK(big == DWEXPR_OK || big == DWEXPR_E_NOSPACE, "init_static with 64 KiB and default limits: ok or E_NOSPACE");
 
     /* 40 parts of 1 byte from alternating registers, then read it. */
     uint8_t e[40 * 3];
@@ -422,7 +427,7 @@ static void test_static(void)
     quiet = 0;
     TAP_OK(clean, "static contexts of growing size: the 40-part composite is right or E_NOSPACE");
     TAP_OK(some_ok, "a large enough static context evaluates the 40-part composite");
-    (void)some_nospace;
+    printf("# tight static contexts that ran out of space: %s\n", some_nospace ? "yes" : "none");
 }
 
 /* A target without callbacks: context-class errors, never a crash. */
