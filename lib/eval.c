@@ -581,6 +581,17 @@ dwexpr_status dwx_run(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwx_env
         }
         if (last_x)
             *last_x = in->x;
+        if (DWX_UNLIKELY(ctx->p.trace != NULL)) {
+            dwexpr_trace_event ev;
+            ev.depth = ctx->depth;
+            ev.offset = in->offset;
+            ev.id = (dwexpr_opid)in->id;
+            ev.op = prog->ops ? &prog->ops[pc - 1] : NULL;
+            if (ctx->p.trace(ctx->p.trace_arg, ctx, &ev)) {
+                st = dwx_ctx_fail(ctx, DWEXPR_E_INTERRUPTED, "evaluation interrupted");
+                goto fail;
+            }
+        }
         switch (in->x) {
         /* seed "Literal Operations": generic values, truncated to the
          * generic type size (every const* and litN decode to lit0). */
@@ -814,6 +825,28 @@ dwexpr_status dwexpr_eval(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwe
     } else {
         out->kind = DWEXPR_RESULT_VALUE;
         out->value = r.u.v;
+    }
+    return DWEXPR_OK;
+}
+
+size_t dwexpr_ctx_stack_depth(const dwexpr_ctx *ctx)
+{
+    return ctx ? ctx->sp : 0;
+}
+
+dwexpr_status dwexpr_ctx_stack_get(const dwexpr_ctx *ctx, size_t i, dwexpr_result *out)
+{
+    if (!ctx || !out || i >= ctx->sp)
+        return DWEXPR_E_USAGE;
+    const dwx_entry *e = &ctx->stack[ctx->sp - 1 - i];
+    memset(out, 0, sizeof *out);
+    if (e->is_loc) {
+        out->kind = DWEXPR_RESULT_LOCATION;
+        out->loc.count = e->n;
+        out->loc.slds = dwx_slds(e);
+    } else {
+        out->kind = DWEXPR_RESULT_VALUE;
+        out->value = e->u.v;
     }
     return DWEXPR_OK;
 }

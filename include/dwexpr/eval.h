@@ -76,6 +76,20 @@ DWEXPR_API size_t dwexpr_program_count(const dwexpr_program *prog);
 DWEXPR_API const dwexpr_op *dwexpr_program_op(const dwexpr_program *prog, size_t i);
 DWEXPR_API const dwexpr_unit *dwexpr_program_unit(const dwexpr_program *prog);
 
+/* One step of an evaluation, as a trace hook sees it. */
+typedef struct dwexpr_trace_event {
+    unsigned depth;        /* 0 = the top-level expression; >0 inside calls,
+                              entry values, frame bases, implicit pointers */
+    uint32_t offset;       /* byte offset of the operation in its expression */
+    dwexpr_opid id;        /* the operation about to run */
+    const dwexpr_op *op;   /* its decoded form (NULL inside nested blocks) */
+} dwexpr_trace_event;
+
+/* Called before every operation; the stack can be inspected with
+ * dwexpr_ctx_stack_depth / dwexpr_ctx_stack_get. Returning non-zero stops
+ * the evaluation with E_INTERRUPTED (class limit). */
+typedef int (*dwexpr_trace_fn)(void *arg, const dwexpr_ctx *ctx, const dwexpr_trace_event *ev);
+
 /* What one evaluation is for (seed "DWARF Expression Evaluation Context").
  * Zero-initialize, then set what is known. */
 typedef struct dwexpr_eval_params {
@@ -93,7 +107,19 @@ typedef struct dwexpr_eval_params {
     size_t initial_count;
     /* initial stack entry i is initial_locs[i] if initial_locs != NULL and
      * initial_locs[i].count > 0, else initial_values[i] */
+    dwexpr_trace_fn trace;           /* optional: called before each operation */
+    void *trace_arg;
 } dwexpr_eval_params;
+
+/* Number of entries on CTX's stack (during a trace callback, or after a
+ * failed evaluation: the stack as the failing operation found it). */
+DWEXPR_API size_t dwexpr_ctx_stack_depth(const dwexpr_ctx *ctx);
+/* Entry I counted from the top (0 = top) as a result: a value or a
+ * location (pointing into CTX, valid until the stack changes). An
+ * incomplete composite shows as a location whose composite has
+ * complete == false. E_USAGE when I is out of range. */
+DWEXPR_API dwexpr_status dwexpr_ctx_stack_get(const dwexpr_ctx *ctx, size_t i,
+                                              dwexpr_result *out);
 
 /* Evaluate PROG. On success fills OUT (which points into CTX). On failure
  * returns the status and dwexpr_ctx_error(ctx) has the details. */

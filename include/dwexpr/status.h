@@ -75,7 +75,8 @@ typedef enum dwexpr_class {
     X(E_NOT_FOUND, TARGET, "the target has no such entry")                     \
     X(E_USAGE, USAGE, "invalid argument")                                      \
     X(E_NOMEM, LIMIT, "out of memory")                                         \
-    X(E_SYNTAX, USAGE, "text form does not parse")
+    X(E_SYNTAX, USAGE, "text form does not parse")                             \
+    X(E_INTERRUPTED, LIMIT, "evaluation interrupted")
 
 typedef enum dwexpr_status {
 #define DWX_X(n, c, m) DWEXPR_##n,

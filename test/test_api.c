@@ -1,0 +1,124 @@
+/* test/test_api.c: the C API around an evaluation: the trace hook and
+ * stack inspection, interruption, and reuse of one program across
+ * contexts. */
+#include <stdlib.h>
+#include "dwexpr.h"
+#include "tap.h"
+
+/* Everything build() allocated, released at the end. */
+static void *owned[16];
+static dwexpr_program *progs[16];
+static int nowned;
+
+/* Assemble TEXT for a generic64 unit and decode it. */
+static dwexpr_program *build(const char *text)
+{
+    static const dwexpr_unit unit = {.addr_size = 8, .offset_size = 4, .version = 5};
+    uint8_t bytes[256];
+    size_t len = 0;
+    dwexpr_error err;
+    dwexpr_program *prog = NULL;
+    if (dwexpr_asm(text, &unit, NULL, bytes, sizeof bytes, &len, &err) != DWEXPR_OK)
+        return NULL;
+    /* the program borrows block operands: keep the bytes alive */
+    uint8_t *copy = malloc(len ? len : 1);
+    memcpy(copy, bytes, len);
+    owned[nowned] = copy;
+    if (dwexpr_program_decode(copy, len, &unit, &prog, &err) != DWEXPR_OK)
+        prog = NULL;
+    progs[nowned++] = prog;
+    return prog;
+}
+
+typedef struct trace_log {
+    int steps;
+    int stop_after;          /* interrupt when steps reaches this (0: never) */
+    size_t depth_before[16]; /* stack depth seen before each step */
+    uint32_t offsets[16];
+    dwexpr_opid ids[16];
+    uint64_t top_value[16];  /* top entry's value before each step, if any */
+} trace_log;
+
+static int on_step(void *arg, const dwexpr_ctx *ctx, const dwexpr_trace_event *ev)
+{
+    trace_log *log = arg;
+    if (log->steps < 16) {
+        log->depth_before[log->steps] = dwexpr_ctx_stack_depth(ctx);
+        log->offsets[log->steps] = ev->offset;
+        log->ids[log->steps] = ev->id;
+        dwexpr_result top;
+        log->top_value[log->steps] =
+            dwexpr_ctx_stack_get(ctx, 0, &top) == DWEXPR_OK && top.kind == DWEXPR_RESULT_VALUE
+                ? top.value.bits
+                : UINT64_MAX;
+    }
+    log->steps++;
+    return log->stop_after && log->steps >= log->stop_after;
+}
+
+int main(void)
+{
+    dwexpr_ctx *ctx = NULL;
+    dwexpr_ctx_new(NULL, &ctx);
+    dwexpr_result res;
+
+    /* The hook sees every operation, in order, with the stack before it. */
+    dwexpr_program *p = build("DW_OP_lit1 DW_OP_const1u 200 DW_OP_plus");
+    TAP_OK(p != NULL, "program builds");
+    trace_log log;
+    memset(&log, 0, sizeof log);
+    dwexpr_eval_params params;
+    memset(&params, 0, sizeof params);
+    params.trace = on_step;
+    params.trace_arg = &log;
+    dwexpr_status st = dwexpr_eval(ctx, p, NULL, NULL, &params, &res);
+    CHECK_U64(st, DWEXPR_OK, "traced evaluation succeeds");
+    CHECK_U64(res.value.bits, 201, "and gives 1 + 200");
+    CHECK_U64(log.steps, 3, "one trace event per operation");
+    CHECK_U64(log.offsets[0], 0, "first event at offset 0");
+    CHECK_U64(log.offsets[1], 1, "second at offset 1");
+    CHECK_U64(log.offsets[2], 3, "third at offset 3 (after the 1-byte operand)");
+    CHECK_U64(log.ids[2], DWEXPR_OP_plus, "third is DW_OP_plus");
+    CHECK_U64(log.depth_before[0], 0, "stack empty before the first operation");
+    CHECK_U64(log.depth_before[2], 2, "two entries before DW_OP_plus");
+    CHECK_U64(log.top_value[2], 200, "top entry before DW_OP_plus is 200");
+
+    /* Returning non-zero stops the evaluation: class limit, E_INTERRUPTED. */
+    dwexpr_program *loop = build("DW_OP_skip -3");
+    memset(&log, 0, sizeof log);
+    log.stop_after = 10;
+    st = dwexpr_eval(ctx, loop, NULL, NULL, &params, &res);
+    CHECK_U64(st, DWEXPR_E_INTERRUPTED, "a trace hook can interrupt an endless loop");
+    CHECK_U64(dwexpr_status_class(st), DWEXPR_CLASS_LIMIT, "interruption is class limit");
+    CHECK_U64(log.steps, 10, "after exactly the steps it allowed");
+    CHECK_U64(dwexpr_ctx_error(ctx)->offset, 0, "the error names the skip's offset");
+
+    /* Nested evaluations report their depth. */
+    dwexpr_program *ev = build("DW_OP_entry_value 2 0x3396 DW_OP_lit1 DW_OP_plus");
+    memset(&log, 0, sizeof log);
+    st = dwexpr_eval(ctx, ev, NULL, NULL, &params, &res);
+    CHECK_U64(st, DWEXPR_OK, "entry value of a constant expression");
+    CHECK_U64(res.value.bits, 4, "is the constant 3, plus one");
+    CHECK_U64(log.steps, 5, "outer 3 operations and inner 2 are traced");
+
+    /* Stack inspection bounds. */
+    CHECK_U64(dwexpr_ctx_stack_get(ctx, 99, &res), DWEXPR_E_USAGE, "out-of-range entry is usage");
+    CHECK_U64(dwexpr_ctx_stack_get(NULL, 0, &res), DWEXPR_E_USAGE, "NULL context is usage");
+
+    /* One program, two contexts: identical results. */
+    dwexpr_ctx *other = NULL;
+    dwexpr_ctx_new(NULL, &other);
+    dwexpr_result r1, r2;
+    params.trace = NULL;
+    dwexpr_eval(ctx, p, NULL, NULL, &params, &r1);
+    dwexpr_eval(other, p, NULL, NULL, &params, &r2);
+    CHECK_U64(r1.value.bits, r2.value.bits, "a program is shared between contexts");
+
+    dwexpr_ctx_free(other);
+    dwexpr_ctx_free(ctx);
+    for (int i = 0; i < nowned; i++) {
+        dwexpr_program_free(progs[i]);
+        free(owned[i]);
+    }
+    return TAP_DONE();
+}
