@@ -9,6 +9,9 @@
 #include "dwexpr/target.h"
 #include "dwexpr/eval.h"
 #include "dwexpr/text.h"
+#include "dwexpr/amdgpu.h"
+#include "dwexpr/attrs.h"
+#include "dwexpr/cfi.h"
 
 #define DWEXPR_VERSION_MAJOR 0
 #define DWEXPR_VERSION_MINOR 1

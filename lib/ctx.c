@@ -147,13 +147,17 @@ void *dwx_alloc_cb(void *ctx, size_t size)
 
 void dwx_set_target(dwexpr_ctx *ctx, const dwexpr_target *t, void *user)
 {
-    memset(&ctx->t, 0, sizeof ctx->t);
-    if (t) {
-        size_t n = t->size < sizeof ctx->t ? t->size : sizeof ctx->t;
-        memcpy(&ctx->t, t, n);
-    }
-    ctx->t.size = sizeof ctx->t;
     ctx->user = user;
+    if (t && t->size >= sizeof(dwexpr_target)) {
+        ctx->t = t; /* the common case: used in place, nothing copied */
+        return;
+    }
+    /* an older caller's shorter struct: its own size, the rest NULL */
+    memset(&ctx->t_copy, 0, sizeof ctx->t_copy);
+    if (t)
+        memcpy(&ctx->t_copy, t, t->size);
+    ctx->t_copy.size = sizeof ctx->t_copy;
+    ctx->t = &ctx->t_copy;
 }
 
 dwexpr_status dwx_ctx_fail(dwexpr_ctx *ctx, dwexpr_status s, const char *fmt, ...)

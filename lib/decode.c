@@ -369,38 +369,189 @@ static dwexpr_status decode_at(const dstate *s, size_t pos, dwexpr_op *op, dwexp
 }
 
 /* The operation the evaluator runs for ID (lib/dwx.h: families folded,
- * GNU spellings mapped to their DWARF 5 operations). */
+ * GNU spellings mapped to their DWARF 5 operations), as a constant
+ * expression so the fast decode table below is built at compile time. */
+#define DWX_IN(id, lo, hi) ((id) >= DWEXPR_OP_##lo && (id) <= DWEXPR_OP_##hi)
+#define DWX_FOLD(id)                                                                   \
+    (DWX_IN(id, lit0, lit31) || DWX_IN(id, const1u, consts) ? DWEXPR_OP_lit0           \
+     : DWX_IN(id, reg0, reg31) || (id) == DWEXPR_OP_regx    ? DWEXPR_OP_reg0           \
+     : DWX_IN(id, breg0, breg31) || (id) == DWEXPR_OP_bregx ? DWEXPR_OP_breg0          \
+     : (id) == DWEXPR_OP_GNU_push_tls_address ? DWEXPR_OP_form_tls_address             \
+     : (id) == DWEXPR_OP_GNU_implicit_pointer ? DWEXPR_OP_implicit_pointer              \
+     : (id) == DWEXPR_OP_GNU_entry_value      ? DWEXPR_OP_entry_value                   \
+     : (id) == DWEXPR_OP_GNU_const_type       ? DWEXPR_OP_const_type                    \
+     : (id) == DWEXPR_OP_GNU_regval_type      ? DWEXPR_OP_regval_type                   \
+     : (id) == DWEXPR_OP_GNU_deref_type       ? DWEXPR_OP_deref_type                    \
+     : (id) == DWEXPR_OP_GNU_convert          ? DWEXPR_OP_convert                       \
+     : (id) == DWEXPR_OP_GNU_reinterpret      ? DWEXPR_OP_reinterpret                   \
+     : (id) == DWEXPR_OP_GNU_addr_index       ? DWEXPR_OP_addrx                         \
+     : (id) == DWEXPR_OP_GNU_const_index      ? DWEXPR_OP_constx                        \
+     : (id) == DWEXPR_OP_GNU_encoded_addr     ? DWEXPR_OP_addr                          \
+     : (id) == DWEXPR_OP_LLVM_nop             ? DWEXPR_OP_nop                           \
+                                              : (id))
+/* The number a litN / regN / bregN carries in its opcode. */
+#define DWX_IMM(id)                                                                    \
+    (DWX_IN(id, lit0, lit31)     ? (id) - DWEXPR_OP_lit0                               \
+     : DWX_IN(id, reg0, reg31)   ? (id) - DWEXPR_OP_reg0                               \
+     : DWX_IN(id, breg0, breg31) ? (id) - DWEXPR_OP_breg0                              \
+                                 : 0)
+#define DWX_HAS_IMM(id) (DWX_IN(id, lit0, lit31) || DWX_IN(id, reg0, reg31) || DWX_IN(id, breg0, breg31))
+
 static uint16_t fold_id(dwexpr_opid id)
 {
-    if (id >= DWEXPR_OP_lit0 && id <= DWEXPR_OP_lit31)
-        return DWEXPR_OP_lit0;
-    if (id >= DWEXPR_OP_reg0 && id <= DWEXPR_OP_reg31)
-        return DWEXPR_OP_reg0;
-    if (id >= DWEXPR_OP_breg0 && id <= DWEXPR_OP_breg31)
-        return DWEXPR_OP_breg0;
-    switch (id) {
-    case DWEXPR_OP_const1u: case DWEXPR_OP_const1s:
-    case DWEXPR_OP_const2u: case DWEXPR_OP_const2s:
-    case DWEXPR_OP_const4u: case DWEXPR_OP_const4s:
-    case DWEXPR_OP_const8u: case DWEXPR_OP_const8s:
-    case DWEXPR_OP_constu: case DWEXPR_OP_consts:
-        return DWEXPR_OP_lit0;
-    case DWEXPR_OP_regx: return DWEXPR_OP_reg0;
-    case DWEXPR_OP_bregx: return DWEXPR_OP_breg0;
-    case DWEXPR_OP_GNU_push_tls_address: return DWEXPR_OP_form_tls_address;
-    case DWEXPR_OP_GNU_implicit_pointer: return DWEXPR_OP_implicit_pointer;
-    case DWEXPR_OP_GNU_entry_value: return DWEXPR_OP_entry_value;
-    case DWEXPR_OP_GNU_const_type: return DWEXPR_OP_const_type;
-    case DWEXPR_OP_GNU_regval_type: return DWEXPR_OP_regval_type;
-    case DWEXPR_OP_GNU_deref_type: return DWEXPR_OP_deref_type;
-    case DWEXPR_OP_GNU_convert: return DWEXPR_OP_convert;
-    case DWEXPR_OP_GNU_reinterpret: return DWEXPR_OP_reinterpret;
-    case DWEXPR_OP_GNU_addr_index: return DWEXPR_OP_addrx;
-    case DWEXPR_OP_GNU_const_index: return DWEXPR_OP_constx;
-    case DWEXPR_OP_GNU_encoded_addr: return DWEXPR_OP_addr;
-    case DWEXPR_OP_LLVM_nop: return DWEXPR_OP_nop;
-    default: return (uint16_t)id;
+    return (uint16_t)DWX_FOLD(id);
+}
+
+/* ---- the fast path (no public ops, little-endian units) ----
+ * One table entry per opcode byte and DW_OP_LLVM_* encoding: the folded
+ * operation, its operand layout + 1 (0: take the general path, which also
+ * produces every error) and the number carried in the opcode. Blocks,
+ * DIE references and the DW_OP_LLVM_user prefix take the general path. */
+typedef struct fast_op {
+    uint16_t id, x;
+    uint8_t layout; /* dwexpr_operands + 1; 0 = general path */
+    uint8_t imm;
+    uint8_t has_imm;
+} fast_op;
+
+#define DWX_FAST_LAYOUT(o)                                                              \
+    (DWEXPR_OPND_##o == DWEXPR_OPND_BLOCK || DWEXPR_OPND_##o == DWEXPR_OPND_CONST_TYPE ||  \
+             DWEXPR_OPND_##o == DWEXPR_OPND_REF || DWEXPR_OPND_##o == DWEXPR_OPND_REF_SLEB || \
+             DWEXPR_OPND_##o == DWEXPR_OPND_ENCODED_ADDR                                  \
+         ? 0                                                                            \
+         : DWEXPR_OPND_##o + 1)
+/* In the llvm-user encoding the provisional bytes 0xe1..0xec are no
+ * operation of ours (vendor bytes): the general path reports them. */
+#define DWX_FAST_ENTRY(n, c, llvm_user)                                                 \
+    [(c) ? (c) : 256 + DWEXPR_OP_##n] = {                                                \
+        DWEXPR_OP_##n, DWX_FOLD(DWEXPR_OP_##n),                                          \
+        (llvm_user && (c) >= 0xe1 && (c) <= 0xec) || !(c) ? 0 : DWX_FAST_LAYOUT_OF_##n,  \
+        DWX_IMM(DWEXPR_OP_##n), DWX_HAS_IMM(DWEXPR_OP_##n)},
+
+enum {
+#define DWX_X(n, c, s, o, d) DWX_FAST_LAYOUT_OF_##n = DWX_FAST_LAYOUT(o),
+    DWEXPR_OPS(DWX_X)
+#undef DWX_X
+};
+
+static const fast_op fast_tab[2][256 + DWEXPR_OP_COUNT] = {
+    [DWEXPR_EXT_LLVM_USER] = {
+#define DWX_X(n, c, s, o, d) DWX_FAST_ENTRY(n, c, 1)
+        DWEXPR_OPS(DWX_X)
+#undef DWX_X
+    },
+    [DWEXPR_EXT_PROVISIONAL] = {
+#define DWX_X(n, c, s, o, d) DWX_FAST_ENTRY(n, c, 0)
+        DWEXPR_OPS(DWX_X)
+#undef DWX_X
+    },
+};
+
+/* Unsigned LEB128 at *P (fast path): false when it needs the general path. */
+static inline bool fast_uleb(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+    const uint8_t *q = *p;
+    uint64_t r = 0;
+    for (unsigned shift = 0; shift < 63; shift += 7) {
+        if (q >= end)
+            return false;
+        uint8_t b = *q++;
+        r |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            *v = r;
+            *p = q;
+            return true;
+        }
     }
+    return false;
+}
+
+/* Signed LEB128 at *P (fast path): false when it needs the general path. */
+static inline bool fast_sleb(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+    const uint8_t *q = *p;
+    uint64_t r = 0;
+    for (unsigned shift = 0; shift < 63; shift += 7) {
+        if (q >= end)
+            return false;
+        uint8_t b = *q++;
+        r |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            shift += 7;
+            if (shift < 64 && (b & 0x40))
+                r |= ~(uint64_t)0 << shift;
+            *v = r;
+            *p = q;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Little-endian fixed-size operand (fast path). */
+static inline bool fast_fixed(const uint8_t **p, const uint8_t *end, unsigned n, uint64_t *v)
+{
+    if ((size_t)(end - *p) < n)
+        return false;
+    uint64_t r = 0;
+    for (unsigned i = 0; i < n; i++)
+        r |= (uint64_t)(*p)[i] << (8 * i);
+    *p += n;
+    *v = r;
+    return true;
+}
+
+/* Decode the operation at POS into IN by the table; returns its size, or 0
+ * when the general path must decode it (or report its error). */
+static size_t fast_one(const uint8_t *base, const uint8_t *end, size_t pos,
+                       const dwexpr_unit *u, dwx_insn *in)
+{
+    const uint8_t *p = base + pos;
+    const fast_op *f = &fast_tab[u->ext_encoding & 1][*p++];
+    if (!f->layout)
+        return 0;
+    uint64_t v0 = 0, v1 = 0;
+    bool ok = true;
+    switch ((dwexpr_operands)(f->layout - 1)) {
+    case DWEXPR_OPND_NONE: break;
+    case DWEXPR_OPND_ADDR: ok = fast_fixed(&p, end, u->addr_size, &v0); break;
+    case DWEXPR_OPND_U8: ok = fast_fixed(&p, end, 1, &v0); break;
+    case DWEXPR_OPND_S8: ok = fast_fixed(&p, end, 1, &v0); v0 = sext(v0, 1); break;
+    case DWEXPR_OPND_U16: ok = fast_fixed(&p, end, 2, &v0); break;
+    case DWEXPR_OPND_S16:
+    case DWEXPR_OPND_SKIP: ok = fast_fixed(&p, end, 2, &v0); v0 = sext(v0, 2); break;
+    case DWEXPR_OPND_U32: ok = fast_fixed(&p, end, 4, &v0); break;
+    case DWEXPR_OPND_S32: ok = fast_fixed(&p, end, 4, &v0); v0 = sext(v0, 4); break;
+    case DWEXPR_OPND_U64:
+    case DWEXPR_OPND_S64: ok = fast_fixed(&p, end, 8, &v0); break;
+    case DWEXPR_OPND_ULEB: ok = fast_uleb(&p, end, &v0) && v0 <= UINT32_MAX; break;
+    case DWEXPR_OPND_SLEB: ok = fast_sleb(&p, end, &v0); break;
+    case DWEXPR_OPND_ULEB_SLEB:
+        ok = fast_uleb(&p, end, &v0) && v0 <= UINT32_MAX && fast_sleb(&p, end, &v1);
+        break;
+    case DWEXPR_OPND_ULEB_ULEB:
+        ok = fast_uleb(&p, end, &v0) && v0 <= UINT32_MAX && fast_uleb(&p, end, &v1);
+        break;
+    case DWEXPR_OPND_U8_ULEB: ok = fast_fixed(&p, end, 1, &v0) && fast_uleb(&p, end, &v1); break;
+    default: return 0;
+    }
+    if (!ok)
+        return 0; /* the general path reports the problem precisely */
+    in->x = f->x;
+    in->id = f->id;
+    in->offset = (uint32_t)pos;
+    if (f->has_imm) {
+        in->a = f->imm;
+        in->b = v0;
+    } else {
+        in->a = v0;
+        in->b = v1;
+    }
+    in->c = 0;
+    in->blk = NULL;
+    in->blen = 0;
+    in->sub = NULL;
+    return (size_t)(p - (base + pos));
 }
 
 /* Build the executable form of OP (branch targets are resolved later). */
@@ -513,13 +664,27 @@ static dwexpr_status decode_prog(const uint8_t *bytes, size_t len, const dwexpr_
     prog->len = len;
     prog->heap = false;
     prog->count = 0;
+    /* the table-driven path serves evaluation-only decodes (no public ops)
+     * of little-endian units; everything else is decoded in full */
+    const bool fast = ops == NULL && !u->big_endian;
+    bool branches = false;
     while (pos < len) {
+        if (fast) {
+            size_t n = fast_one(bytes, s.end, pos, u, &insns[count]);
+            if (n) {
+                branches |= insns[count].x == DWEXPR_OP_skip || insns[count].x == DWEXPR_OP_bra;
+                prog->count = ++count;
+                pos += n;
+                continue;
+            }
+        }
         dwexpr_op *op = ops ? &ops[count] : &tmp;
         dwexpr_status st = decode_at(&s, pos, op, err);
         if (st != DWEXPR_OK)
             return st;
         dwx_insn *in = &insns[count];
         fold(op, u, in);
+        branches |= in->x == DWEXPR_OP_skip || in->x == DWEXPR_OP_bra;
         count++;
         prog->count = count; /* what a failed decode must release */
         if (in->x == DWEXPR_OP_entry_value && alloc) {
@@ -533,7 +698,7 @@ static dwexpr_status decode_prog(const uint8_t *bytes, size_t len, const dwexpr_
     /* DWARF 5 2.5.1.5: a branch must land on the first byte of an
      * operation or just past the last one; checked once every operation
      * boundary is known. */
-    for (size_t i = 0; i < count; i++) {
+    for (size_t i = 0; branches && i < count; i++) {
         dwx_insn *in = &insns[i];
         if (in->x != DWEXPR_OP_skip && in->x != DWEXPR_OP_bra)
             continue;

@@ -103,6 +103,12 @@ struct dwexpr_arch {
     bool big_endian;
     const char *(*reg_name)(uint32_t regno);
     uint32_t (*reg_size)(uint32_t regno, unsigned addr_size);
+    /* CFI default rule of a register no CIE/FDE instruction mentions
+     * (DWARF 5 6.4.1: undefined unless the ABI says otherwise): a
+     * dwexpr_cfi_rule_kind; DWEXPR_CFI_VAL_OFFSET means val_offset(0),
+     * the stack pointer column (the CFA is the caller's stack pointer).
+     * NULL: every register is undefined. */
+    int (*cfi_default_rule)(uint32_t regno);
 };
 
 #endif

@@ -16,10 +16,10 @@ dwexpr_sld *dwx_own_slds(dwexpr_ctx *ctx, const dwx_entry *e)
 dwexpr_frameref dwx_frameref(const dwexpr_ctx *ctx, const dwx_env *env, uint32_t frame)
 {
     dwexpr_frameref f;
-    f.thread = ctx->p.thread;
-    f.lane = ctx->p.lane;
+    f.thread = ctx->p->thread;
+    f.lane = ctx->p->lane;
     f.frame = frame;
-    f.ctx = (uint16_t)((ctx->p.ctx & (DWEXPR_CTX_THREAD | DWEXPR_CTX_LANE)) | DWEXPR_CTX_FRAME);
+    f.ctx = (uint16_t)((ctx->p->ctx & (DWEXPR_CTX_THREAD | DWEXPR_CTX_LANE)) | DWEXPR_CTX_FRAME);
     (void)env;
     return f;
 }
@@ -81,9 +81,13 @@ dwexpr_status dwx_to_loc(dwexpr_ctx *ctx, const dwx_env *env, const dwx_entry *e
                                 (unsigned)v->ipv_aspace);
         return dwx_resolve_ipv(ctx, env, v->ipv_die, v->ipv_disp, out);
     }
-    if (!dwexpr_type_is_integral(&v->type) || v->type.lanes > 1)
+    /* Only a value of the generic type converts; converting any integral
+     * type is the seed's note, an alternative it does not adopt. */
+    if (v->type.encoding != DWEXPR_ATE_GENERIC)
         return dwx_ctx_fail(ctx, DWEXPR_E_NOT_LOCATION,
-                            "a non-integral value is not a location description");
+                            "a typed value (%u-bit, DW_ATE 0x%x) is not a location description; "
+                            "only generic values convert (DW_OP_convert 0 first)",
+                            (unsigned)v->type.bits, (unsigned)v->type.encoding);
     uint64_t a = v->bits & dwx_mask(8u * env->unit.addr_size);
     dwexpr_sld s = sld_memory(0, a);
     out->is_loc = 1;
@@ -130,12 +134,12 @@ dwexpr_status dwx_base_type(dwexpr_ctx *ctx, const dwx_env *env, uint64_t die,
         return dwx_ctx_fail(ctx, DWEXPR_E_BAD_TYPE,
                             "type offset 0 does not name a DW_TAG_base_type entry");
     }
-    if (!ctx->t.base_type)
+    if (!ctx->t->base_type)
         return dwx_ctx_fail(ctx, DWEXPR_E_UNSUPPORTED,
                             "the target cannot look up base type DIE 0x%llx",
                             (unsigned long long)die);
     memset(t, 0, sizeof *t);
-    dwexpr_status st = ctx->t.base_type(ctx->user, &env->unit, die, t);
+    dwexpr_status st = ctx->t->base_type(ctx->user, &env->unit, die, t);
     if (st == DWEXPR_E_NOT_FOUND)
         return dwx_ctx_fail(ctx, DWEXPR_E_BAD_TYPE,
                             "DIE 0x%llx is not a DW_TAG_base_type entry of the unit",
@@ -165,18 +169,18 @@ dwexpr_status dwx_reg_loc(dwexpr_ctx *ctx, const dwx_env *env, uint64_t regno, u
         memset(out, 0, sizeof *out);
         out->kind = DWEXPR_LOC_REGISTER;
         out->u.regno = (uint32_t)regno;
-        out->thread = ctx->p.thread;
-        out->ctx = (uint16_t)(ctx->p.ctx & (DWEXPR_CTX_THREAD | DWEXPR_CTX_FRAME));
+        out->thread = ctx->p->thread;
+        out->ctx = (uint16_t)(ctx->p->ctx & (DWEXPR_CTX_THREAD | DWEXPR_CTX_FRAME));
         return DWEXPR_OK;
     }
-    if (!ctx->t.register_location)
+    if (!ctx->t->register_location)
         return dwx_ctx_fail(ctx, DWEXPR_E_UNSUPPORTED,
                             "register %u of frame %u needs unwinding, which the target does not "
                             "provide",
                             (unsigned)regno, (unsigned)frame);
     dwexpr_frameref f = dwx_frameref(ctx, env, frame);
     memset(out, 0, sizeof *out);
-    dwexpr_status st = ctx->t.register_location(ctx->user, &f, (uint32_t)regno, out);
+    dwexpr_status st = ctx->t->register_location(ctx->user, &f, (uint32_t)regno, out);
     if (st == DWEXPR_E_NOT_FOUND || st == DWEXPR_E_NO_CONTEXT)
         return dwx_ctx_fail(ctx, DWEXPR_E_NO_CONTEXT, "frame %u is not known to the target",
                             (unsigned)frame);
@@ -312,21 +316,21 @@ dwexpr_status dwx_aspace_loc(dwexpr_ctx *ctx, const dwx_env *env, uint64_t as, u
         return st;
     *out = sld_memory((uint32_t)as, a & dwx_mask(ai.addr_bits));
     if (ai.per_thread) {
-        if (!(ctx->p.ctx & DWEXPR_CTX_THREAD))
+        if (!(ctx->p->ctx & DWEXPR_CTX_THREAD))
             return dwx_ctx_fail(ctx, DWEXPR_E_NO_CONTEXT,
                                 "address space %u is per thread, and no thread is given",
                                 (unsigned)as);
         out->ctx |= DWEXPR_CTX_THREAD;
-        out->thread = ctx->p.thread;
+        out->thread = ctx->p->thread;
     }
     if (ai.per_lane) {
-        if (!(ctx->p.ctx & DWEXPR_CTX_LANE))
+        if (!(ctx->p->ctx & DWEXPR_CTX_LANE))
             return dwx_ctx_fail(ctx, DWEXPR_E_NO_CONTEXT,
                                 "address space %u is per lane, and no lane is given",
                                 (unsigned)as);
-        out->ctx |= DWEXPR_CTX_LANE | (ctx->p.ctx & DWEXPR_CTX_THREAD);
-        out->lane = ctx->p.lane;
-        out->thread = ctx->p.thread;
+        out->ctx |= DWEXPR_CTX_LANE | (ctx->p->ctx & DWEXPR_CTX_THREAD);
+        out->lane = ctx->p->lane;
+        out->thread = ctx->p->thread;
     }
     return DWEXPR_OK;
 }
@@ -365,13 +369,13 @@ dwexpr_status dwx_breg(dwexpr_ctx *ctx, const dwx_env *env, uint64_t regno, int6
 dwexpr_status dwx_find_die(dwexpr_ctx *ctx, const dwx_env *env, uint64_t off, bool section,
                               dwexpr_die *d)
 {
-    if (!ctx->t.die)
+    if (!ctx->t->die)
         return dwx_ctx_fail(ctx, DWEXPR_E_UNSUPPORTED,
                             "the target cannot look up debugging information entries "
                             "(DIE 0x%llx)",
                             (unsigned long long)off);
     memset(d, 0, sizeof *d);
-    dwexpr_status st = ctx->t.die(ctx->user, &env->unit, off, section, d);
+    dwexpr_status st = ctx->t->die(ctx->user, &env->unit, off, section, d);
     if (st == DWEXPR_E_NOT_FOUND)
         return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED,
                             "DIE 0x%llx does not exist", (unsigned long long)off);
@@ -581,13 +585,13 @@ dwexpr_status dwx_run(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwx_env
         }
         if (last_x)
             *last_x = in->x;
-        if (DWX_UNLIKELY(ctx->p.trace != NULL)) {
+        if (DWX_UNLIKELY(ctx->p->trace != NULL)) {
             dwexpr_trace_event ev;
             ev.depth = ctx->depth;
             ev.offset = in->offset;
             ev.id = (dwexpr_opid)in->id;
             ev.op = prog->ops ? &prog->ops[pc - 1] : NULL;
-            if (ctx->p.trace(ctx->p.trace_arg, ctx, &ev)) {
+            if (ctx->p->trace(ctx->p->trace_arg, ctx, &ev)) {
                 st = dwx_ctx_fail(ctx, DWEXPR_E_INTERRUPTED, "evaluation interrupted");
                 goto fail;
             }
@@ -607,11 +611,11 @@ dwexpr_status dwx_run(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwx_env
             break;
         case DWEXPR_OP_const_type: st = dwx_op_const_type(ctx, env, in); break;
         case DWEXPR_OP_LLVM_push_lane:
-            if (!(ctx->p.ctx & DWEXPR_CTX_LANE)) {
+            if (!(ctx->p->ctx & DWEXPR_CTX_LANE)) {
                 st = dwx_ctx_fail(ctx, DWEXPR_E_NO_CONTEXT, "no current lane is given");
                 break;
             }
-            v = generic_value(u, ctx->p.lane);
+            v = generic_value(u, ctx->p->lane);
             st = push_value(ctx, &v);
             break;
 
@@ -756,38 +760,41 @@ fail:
     return st;
 }
 
-dwexpr_status dwexpr_eval(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwexpr_target *target,
-                          void *user, const dwexpr_eval_params *params, dwexpr_result *out)
+/* Reset CTX for a new evaluation (the arena is reset by the caller). */
+static void eval_begin(dwexpr_ctx *ctx, const dwexpr_target *target, void *user,
+                       const dwexpr_eval_params *params)
 {
-    if (!ctx || !prog || !out)
-        return DWEXPR_E_USAGE;
-    dwx_arena_reset(ctx);
     dwx_set_target(ctx, target, user);
-    memset(&ctx->err, 0, sizeof ctx->err);
+    ctx->err.status = DWEXPR_OK;
     ctx->err.offset = -1;
     ctx->err.opcode = -1;
+    ctx->err.op_name = NULL;
+    ctx->err.message[0] = 0;
     ctx->steps = 0;
     ctx->depth = 0;
     ctx->sp = 0;
-    if (params)
-        ctx->p = *params;
-    else
-        memset(&ctx->p, 0, sizeof ctx->p);
-    memset(out, 0, sizeof *out);
+    static const dwexpr_eval_params none;
+    ctx->p = params ? params : &none;
+}
 
+/* Evaluate PROG on the prepared CTX and hand out the result. */
+static dwexpr_status eval_program(dwexpr_ctx *ctx, const dwexpr_program *prog,
+                                  dwexpr_result *out)
+{
+    memset(out, 0, sizeof *out);
     dwx_env env;
-    env.unit = dwx_unit_normalize(&prog->unit);
+    env.unit = prog->unit;
     ctx->addr_size = env.unit.addr_size;
-    env.frame = ctx->p.frame;
-    env.has_pc = ctx->p.has_pc;
-    env.pc = ctx->p.pc;
-    env.object = ctx->p.object;
+    env.frame = ctx->p->frame;
+    env.has_pc = ctx->p->has_pc;
+    env.pc = ctx->p->pc;
+    env.object = ctx->p->object;
 
     dwexpr_status st;
     /* seed "DWARF Operation Expressions": the initial stack is pushed in
      * the order given. */
-    for (size_t i = 0; i < ctx->p.initial_count; i++) {
-        const dwexpr_loc *l = ctx->p.initial_locs ? &ctx->p.initial_locs[i] : NULL;
+    for (size_t i = 0; i < ctx->p->initial_count; i++) {
+        const dwexpr_loc *l = ctx->p->initial_locs ? &ctx->p->initial_locs[i] : NULL;
         if (l && l->count > 0) {
             dwx_entry e;
             e.is_loc = 1;
@@ -796,8 +803,8 @@ dwexpr_status dwexpr_eval(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwe
             if (e.n == 1)
                 e.u.one = l->slds[0];
             st = push(ctx, &e);
-        } else if (ctx->p.initial_values) {
-            dwexpr_value v = ctx->p.initial_values[i];
+        } else if (ctx->p->initial_values) {
+            dwexpr_value v = ctx->p->initial_values[i];
             if (v.type.bits == 0)
                 v.type = dwx_generic_type(&env.unit);
             if (v.type.lanes == 0)
@@ -813,20 +820,57 @@ dwexpr_status dwexpr_eval(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwe
     if ((st = dwx_run(ctx, prog, &env, 0, NULL)))
         return st;
     dwx_entry r;
-    if ((st = finish(ctx, 0, &env, ctx->p.result_kind, &r)))
+    if ((st = finish(ctx, 0, &env, ctx->p->result_kind, &r)))
         return st;
     if (r.is_loc) {
-        dwexpr_sld *slds = dwx_own_slds(ctx, &r);
-        if (!slds)
-            return dwx_ctx_fail(ctx, DWEXPR_E_NOSPACE, "out of scratch memory");
         out->kind = DWEXPR_RESULT_LOCATION;
         out->loc.count = r.n;
-        out->loc.slds = slds;
+        if (r.n == 1) {
+            /* the single place lives in the context, not on the stack */
+            ctx->result_one = r.u.one;
+            out->loc.slds = &ctx->result_one;
+        } else {
+            out->loc.slds = r.many;
+        }
     } else {
         out->kind = DWEXPR_RESULT_VALUE;
         out->value = r.u.v;
     }
     return DWEXPR_OK;
+}
+
+dwexpr_status dwexpr_eval(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwexpr_target *target,
+                          void *user, const dwexpr_eval_params *params, dwexpr_result *out)
+{
+    if (!ctx || !prog || !out)
+        return DWEXPR_E_USAGE;
+    dwx_arena_reset(ctx);
+    eval_begin(ctx, target, user, params);
+    return eval_program(ctx, prog, out);
+}
+
+dwexpr_status dwexpr_eval_bytes(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
+                                const dwexpr_unit *unit, const dwexpr_target *target, void *user,
+                                const dwexpr_eval_params *params, dwexpr_result *out)
+{
+    if (!ctx || (!bytes && len) || !unit || !out)
+        return DWEXPR_E_USAGE;
+    dwx_arena_reset(ctx);
+    eval_begin(ctx, target, user, params);
+    dwexpr_unit u = dwx_unit_normalize(unit);
+    dwexpr_program prog;
+    dwx_insn *insns;
+    dwexpr_status st;
+    if (len < DWX_SMALL_PROGRAM) {
+        insns = ctx->small_code;
+    } else {
+        insns = dwx_alloc(ctx, sizeof(dwx_insn) * (len + 1));
+        if (!insns)
+            return dwx_ctx_fail(ctx, DWEXPR_E_NOSPACE, "out of scratch memory");
+    }
+    if ((st = dwx_decode(bytes, len, &u, insns, NULL, dwx_alloc_cb, ctx, &prog, &ctx->err)))
+        return st;
+    return eval_program(ctx, &prog, out);
 }
 
 size_t dwexpr_ctx_stack_depth(const dwexpr_ctx *ctx)

@@ -42,6 +42,9 @@ typedef struct dwx_env {
     const dwexpr_loc *object;
 } dwx_env;
 
+/* Expressions shorter than this many bytes decode into the context itself. */
+#define DWX_SMALL_PROGRAM 32
+
 struct dwexpr_ctx {
     dwexpr_limits lim;
     dwexpr_error err;
@@ -53,10 +56,13 @@ struct dwexpr_ctx {
     bool heap;               /* ctx itself was malloc'd */
     uint64_t steps;
     uint32_t depth;          /* nesting of calls, entry values, ... */
-    dwexpr_target t;         /* copy of the caller's callbacks */
+    const dwexpr_target *t;  /* the caller's callbacks (or t_copy) */
+    dwexpr_target t_copy;    /* a shorter (older) caller's struct, zero-extended */
     void *user;
-    dwexpr_eval_params p;
+    const dwexpr_eval_params *p; /* the caller's, valid during dwexpr_eval */
     uint8_t addr_size;       /* default address space size of the top-level unit */
+    dwexpr_sld result_one;   /* the result's place when it has one */
+    dwx_insn small_code[DWX_SMALL_PROGRAM + 1]; /* dwexpr_eval_bytes of short expressions */
 };
 
 /* Scratch allocation from the context arena, 16-byte aligned, zeroed is

@@ -37,8 +37,8 @@ dwexpr_status dwx_aspace(dwexpr_ctx *ctx, const dwexpr_unit *u, uint32_t as,
                          dwexpr_aspace_info *out)
 {
     memset(out, 0, sizeof *out);
-    if (ctx->t.aspace_info) {
-        dwexpr_status st = ctx->t.aspace_info(ctx->user, as, out);
+    if (ctx->t->aspace_info) {
+        dwexpr_status st = ctx->t->aspace_info(ctx->user, as, out);
         if (st == DWEXPR_OK) {
             if (out->addr_bits == 0 || out->addr_bits > 64)
                 out->addr_bits = 64;
@@ -83,10 +83,10 @@ static bool pos_add(const dwexpr_sld *s, uint64_t extra, uint64_t *byte, unsigne
 static dwexpr_status reg_bytes(dwexpr_ctx *ctx, uint32_t regno, uint64_t *bytes, bool *known)
 {
     *known = false;
-    if (!ctx->t.reg_size)
+    if (!ctx->t->reg_size)
         return DWEXPR_OK;
     uint32_t b = 0;
-    dwexpr_status st = ctx->t.reg_size(ctx->user, regno, &b);
+    dwexpr_status st = ctx->t->reg_size(ctx->user, regno, &b);
     if (st == DWEXPR_E_NOT_FOUND)
         return dwx_ctx_fail(ctx, DWEXPR_E_NOT_FOUND, "register %u does not exist on the target",
                             (unsigned)regno);
@@ -243,11 +243,11 @@ static dwexpr_status xfer(dwexpr_ctx *ctx, const dwexpr_sld *s, uint64_t byte, u
         m.thread = s->thread;
         m.lane = s->lane;
         m.address = byte;
-        if (write ? !ctx->t.mem_write : !ctx->t.mem_read)
+        if (write ? !ctx->t->mem_write : !ctx->t->mem_read)
             return dwx_ctx_fail(ctx, DWEXPR_E_UNSUPPORTED, "the target cannot %s memory",
                                 write ? "write" : "read");
-        st = write ? ctx->t.mem_write(ctx->user, &m, buf, count)
-                   : ctx->t.mem_read(ctx->user, &m, buf, count);
+        st = write ? ctx->t->mem_write(ctx->user, &m, buf, count)
+                   : ctx->t->mem_read(ctx->user, &m, buf, count);
         if (st)
             return dwx_ctx_fail(ctx, st == DWEXPR_E_NOT_FOUND ? DWEXPR_E_TARGET : st,
                                 "cannot %s %zu bytes of memory at 0x%llx (address space %u)",
@@ -260,11 +260,11 @@ static dwexpr_status xfer(dwexpr_ctx *ctx, const dwexpr_sld *s, uint64_t byte, u
     r.frame = s->frame;
     r.regno = s->u.regno;
     r.ctx = s->ctx;
-    if (write ? !ctx->t.reg_write : !ctx->t.reg_read)
+    if (write ? !ctx->t->reg_write : !ctx->t->reg_read)
         return dwx_ctx_fail(ctx, DWEXPR_E_UNSUPPORTED, "the target cannot %s registers",
                             write ? "write" : "read");
-    st = write ? ctx->t.reg_write(ctx->user, &r, byte, buf, count)
-               : ctx->t.reg_read(ctx->user, &r, byte, buf, count);
+    st = write ? ctx->t->reg_write(ctx->user, &r, byte, buf, count)
+               : ctx->t->reg_read(ctx->user, &r, byte, buf, count);
     if (st)
         return dwx_ctx_fail(ctx, st == DWEXPR_E_NOT_FOUND ? DWEXPR_E_TARGET : st,
                             "cannot %s register %u", write ? "write" : "read",

@@ -239,12 +239,12 @@ dwexpr_status dwx_op_form_tls(dwexpr_ctx *ctx, const dwx_env *env, uint32_t base
     if ((st = need(ctx, base, 1)) || (st = dwx_to_value(ctx, env, TOP(0), &ta)) ||
         (st = dwx_need_integral(ctx, &ta, "the thread-local storage offset")))
         return st;
-    if (!ctx->t.tls_address)
+    if (!ctx->t->tls_address)
         return dwx_ctx_fail(ctx, DWEXPR_E_UNSUPPORTED,
                             "the target cannot locate thread-local storage");
     dwexpr_frameref f = dwx_frameref(ctx, env, env->frame);
     dwexpr_sld s = sld_memory(0, 0);
-    if ((st = ctx->t.tls_address(ctx->user, &f, ta.bits, &s)))
+    if ((st = ctx->t->tls_address(ctx->user, &f, ta.bits, &s)))
         return target_loc(ctx, st, "the thread-local storage block");
     ctx->sp--;
     return push_sld(ctx, &s);
@@ -253,11 +253,11 @@ dwexpr_status dwx_op_form_tls(dwexpr_ctx *ctx, const dwx_env *env, uint32_t base
 /* DW_OP_call_frame_cfa: the CFA of the current frame, from the target. */
 dwexpr_status dwx_op_cfa(dwexpr_ctx *ctx, const dwx_env *env)
 {
-    if (!ctx->t.cfa)
+    if (!ctx->t->cfa)
         return dwx_ctx_fail(ctx, DWEXPR_E_UNSUPPORTED, "the target has no call frame information");
     dwexpr_frameref f = dwx_frameref(ctx, env, env->frame);
     dwexpr_sld s = sld_memory(0, 0);
-    dwexpr_status st = ctx->t.cfa(ctx->user, &f, &s);
+    dwexpr_status st = ctx->t->cfa(ctx->user, &f, &s);
     if (st)
         return target_loc(ctx, st, "the CFA of the frame");
     return push_sld(ctx, &s);
@@ -267,13 +267,13 @@ dwexpr_status dwx_op_cfa(dwexpr_ctx *ctx, const dwx_env *env)
  * base moved by B bytes; a register frame base acts as DW_OP_bregx R 0. */
 dwexpr_status dwx_op_fbreg(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in)
 {
-    if (!ctx->t.frame_base)
+    if (!ctx->t->frame_base)
         return dwx_ctx_fail(ctx, DWEXPR_E_UNSUPPORTED,
                             "the target has no frame base (DW_AT_frame_base)");
     dwexpr_frameref f = dwx_frameref(ctx, env, env->frame);
     dwexpr_frame_base fb;
     memset(&fb, 0, sizeof fb);
-    dwexpr_status st = ctx->t.frame_base(ctx->user, &f, &fb);
+    dwexpr_status st = ctx->t->frame_base(ctx->user, &f, &fb);
     if (st)
         return target_loc(ctx, st, "the frame base");
     dwx_entry r;

@@ -8,9 +8,9 @@
 dwexpr_status dwx_debug_addr(dwexpr_ctx *ctx, const dwx_env *env, uint64_t index,
                                 uint64_t *out)
 {
-    if (!ctx->t.debug_addr)
+    if (!ctx->t->debug_addr)
         return dwx_ctx_fail(ctx, DWEXPR_E_UNSUPPORTED, "the target has no .debug_addr entries");
-    dwexpr_status st = ctx->t.debug_addr(ctx->user, &env->unit, index, out);
+    dwexpr_status st = ctx->t->debug_addr(ctx->user, &env->unit, index, out);
     if (st == DWEXPR_E_NOT_FOUND)
         return dwx_ctx_fail(ctx, DWEXPR_E_NO_CONTEXT, ".debug_addr has no entry %llu",
                             (unsigned long long)index);
@@ -188,11 +188,11 @@ dwexpr_status dwx_op_entry_value(dwexpr_ctx *ctx, const dwx_env *env, const dwx_
 {
     const dwexpr_unit *u = &env->unit;
     dwexpr_status st;
-    if (ctx->t.entry_value) {
+    if (ctx->t->entry_value) {
         dwexpr_frameref f = dwx_frameref(ctx, env, env->frame);
         dwexpr_value v;
         memset(&v, 0, sizeof v);
-        st = ctx->t.entry_value(ctx->user, &f, in->blk, (size_t)in->blen, &v);
+        st = ctx->t->entry_value(ctx->user, &f, in->blk, (size_t)in->blen, &v);
         if (st == DWEXPR_OK)
             return push_target_value(ctx, env, &v);
         if (st != DWEXPR_E_NOT_FOUND)
@@ -202,10 +202,10 @@ dwexpr_status dwx_op_entry_value(dwexpr_ctx *ctx, const dwx_env *env, const dwx_
     sub.frame = env->frame + 1;
     sub.object = NULL;
     sub.has_pc = false;
-    if (ctx->t.frame_pc) {
+    if (ctx->t->frame_pc) {
         dwexpr_frameref f = dwx_frameref(ctx, env, sub.frame);
         uint64_t cpc;
-        if (ctx->t.frame_pc(ctx->user, &f, &cpc) == DWEXPR_OK) {
+        if (ctx->t->frame_pc(ctx->user, &f, &cpc) == DWEXPR_OK) {
             sub.has_pc = true;
             sub.pc = cpc;
         }
@@ -225,9 +225,9 @@ dwexpr_status dwx_op_entry_value(dwexpr_ctx *ctx, const dwx_env *env, const dwx_
     /* the register's contents, with the register's own size */
     const dwexpr_sld *rs = dwx_slds(&r);
     uint32_t rbytes = u->addr_size;
-    if (rs->kind == DWEXPR_LOC_REGISTER && ctx->t.reg_size) {
+    if (rs->kind == DWEXPR_LOC_REGISTER && ctx->t->reg_size) {
         uint32_t b = 0;
-        if (ctx->t.reg_size(ctx->user, rs->u.regno, &b) == DWEXPR_OK && b)
+        if (ctx->t->reg_size(ctx->user, rs->u.regno, &b) == DWEXPR_OK && b)
             rbytes = b;
     }
     dwexpr_type t = dwx_generic_type(u);
@@ -244,13 +244,13 @@ dwexpr_status dwx_op_entry_value(dwexpr_ctx *ctx, const dwx_env *env, const dwx_
 /* DW_OP_GNU_parameter_ref: the value of a call-site parameter. */
 dwexpr_status dwx_op_parameter_ref(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in)
 {
-    if (!ctx->t.parameter_ref)
+    if (!ctx->t->parameter_ref)
         return dwx_ctx_fail(ctx, DWEXPR_E_UNSUPPORTED,
                             "the target cannot resolve call-site parameters");
     dwexpr_frameref f = dwx_frameref(ctx, env, env->frame);
     dwexpr_value v;
     memset(&v, 0, sizeof v);
-    dwexpr_status st = ctx->t.parameter_ref(ctx->user, &f, &env->unit, in->a, &v);
+    dwexpr_status st = ctx->t->parameter_ref(ctx->user, &f, &env->unit, in->a, &v);
     if (st == DWEXPR_E_NOT_FOUND)
         return dwx_ctx_fail(ctx, DWEXPR_E_NO_CONTEXT, "no value for call-site parameter DIE 0x%llx",
                             (unsigned long long)in->a);

@@ -1,7 +1,9 @@
 /* examples/dwexpr/context.c: parse a context file (contract "Context
  * file") with jansson into a simulated target, and the dwexpr_target
  * callbacks that answer from it (registers per frame, memory blocks,
- * address spaces, CFA, TLS, .debug_addr, base types, DIEs, entry values). */
+ * address spaces, CFA, TLS, .debug_addr, base types, DIEs, entry values),
+ * including the simulated AMDGPU wavefront (lanes, exec, vector registers
+ * per lane, private_lane memory aliasing private_wave). */
 #include "context.h"
 
 #include <errno.h>
@@ -107,6 +109,9 @@ struct cx_state {
     cx_die *dies;
     size_t ndies;
     dwexpr_loc object;
+    bool has_exec;         /* "exec": the active lane mask */
+    uint64_t exec;
+    uint32_t wave;         /* AMDGPU wavefront size of the arch, 0 otherwise */
 };
 
 /* ---- small helpers ---- */
@@ -414,6 +419,45 @@ static void put_reg(cx_frame *f, uint32_t regno, uint8_t *bytes, uint32_t len)
     f->nregs++;
 }
 
+/* A vector register given per lane, {"lanes": [N0, N1, ...]} (contract
+ * "Context file"): the register is `lanes` elements of reg_size/lanes
+ * bytes, lane 0 at the lowest bytes (AMDGPU: a VGPR is lanes x 32 bits,
+ * AMDGPUUsage "DWARF Register Mapping"); lanes not listed are zero. */
+static int lane_contents(cli_ctx *c, const json_t *arr, const char *field, uint32_t regno,
+                         uint8_t **out, size_t *len)
+{
+    char sub[256];
+    uint32_t lanes = c->params.lanes;
+    uint32_t size = reg_size_of(c, regno, false);
+    if (!json_is_array(arr))
+        return fail(c, "context field %s.lanes: expected a list of per-lane numbers", field);
+    if (lanes == 0)
+        return fail(c, "context field %s.lanes: the number of lanes is not known (give \"lanes\" "
+                       "or an amdgpu arch)", field);
+    if (size % lanes != 0 || size / lanes == 0)
+        return fail(c, "context field %s.lanes: register %u has %u bytes, not a multiple of %u "
+                       "lanes", field, regno, size, lanes);
+    if (json_array_size(arr) > lanes)
+        return fail(c, "context field %s.lanes: %zu entries for %u lanes", field,
+                    json_array_size(arr), lanes);
+    uint32_t elem = size / lanes;
+    uint8_t *b = cx_alloc(c->st, size, 1);
+    for (size_t i = 0; i < json_array_size(arr); i++) {
+        uint64_t n;
+        bool neg = false;
+        snprintf(sub, sizeof sub, "%.120s.lanes[%zu]", field, i);
+        if (num(c, json_array_get(arr, i), sub, &n, &neg))
+            return -1;
+        for (uint32_t k = 0; k < elem; k++) {
+            uint8_t byte = k < 8 ? (uint8_t)(n >> (8 * k)) : (neg ? 0xff : 0);
+            b[i * elem + (c->unit.big_endian ? elem - 1 - k : k)] = byte;
+        }
+    }
+    *out = b;
+    *len = size;
+    return 0;
+}
+
 /* A "registers" object into frame F (whose regs array has room). */
 static int parse_registers(cli_ctx *c, const json_t *obj, const char *field, cx_frame *f)
 {
@@ -427,9 +471,12 @@ static int parse_registers(cli_ctx *c, const json_t *obj, const char *field, cx_
         snprintf(sub, sizeof sub, "%.120s.%.60s", field, key);
         if (cli_parse_u64(key, &regno) || regno > UINT32_MAX)
             return fail(c, "context field %s: register keys are DWARF register numbers", sub);
-        uint8_t *bytes;
-        size_t len;
-        if (json_is_object(v)) {
+        uint8_t *bytes = NULL;
+        size_t len = 0;
+        if (json_is_object(v) && json_object_get(v, "lanes")) {
+            if (lane_contents(c, json_object_get(v, "lanes"), sub, (uint32_t)regno, &bytes, &len))
+                return -1;
+        } else if (json_is_object(v)) {
             char sub2[256];
             snprintf(sub2, sizeof sub2, "%.120s.bytes", sub);
             if (hexfield(c, json_object_get(v, "bytes"), sub2, &bytes, &len))
@@ -875,6 +922,8 @@ static int parse_frames(cli_ctx *c, const json_t *root)
             cap += json_object_size(json_object_get(fj, "registers"));
         if (i == 0 && json_is_object(regs))
             cap += json_object_size(regs);
+        if (i == 0)
+            cap++;     /* the EXEC register made from "exec" */
         f->regs = cx_alloc(st, cap, sizeof *f->regs);
         f->capregs = cap;
         if (i == 0 && regs && parse_registers(c, regs, "registers", f))
@@ -1235,14 +1284,16 @@ static int parse_unit(cli_ctx *c, const json_t *root, const cli_overrides *ov)
     const char *arch = "generic64";
     if ((v = json_object_get(root, "arch"))) {
         if (!json_is_string(v))
-            return fail(c, "context field arch: expected a name (generic32, generic64, x86_64, ...)");
+            return fail(c, "context field arch: expected a name (generic32, generic64, x86_64, "
+                           "amdgpu-wave64, amdgpu-wave32)");
         arch = json_string_value(v);
     }
     c->arch = dwexpr_arch_find(arch);
     if (!c->arch)
         return fail(c, "context field arch: unknown architecture \"%s\" (known: generic32, "
-                       "generic64, x86_64)", arch);
+                       "generic64, x86_64, amdgpu-wave64, amdgpu-wave32)", arch);
     snprintf(c->arch_name, sizeof c->arch_name, "%s", arch);
+    c->st->wave = dwexpr_amdgpu_lanes(c->arch);
     c->unit.addr_size = (uint8_t)dwexpr_arch_addr_size(c->arch);
     if (c->unit.addr_size == 0)
         c->unit.addr_size = 8;
@@ -1318,10 +1369,16 @@ static int parse_params(cli_ctx *c, const json_t *root, const cli_overrides *ov)
             return -1;
         c->params.ctx |= DWEXPR_CTX_LANE;
     }
+    /* lanes per thread: the wavefront size unless the context says */
+    c->params.lanes = c->st->wave;
     if ((v = json_object_get(root, "lanes")) && num32(c, v, "lanes", &c->params.lanes))
         return -1;
-    if ((v = json_object_get(root, "exec")) && num(c, v, "exec", &n, NULL))
-        return -1;
+    if ((v = json_object_get(root, "exec"))) {
+        if (num(c, v, "exec", &n, NULL))
+            return -1;
+        c->st->has_exec = true;
+        c->st->exec = n;
+    }
     if ((v = json_object_get(root, "pc"))) {
         if (num(c, v, "pc", &c->params.pc, NULL))
             return -1;
@@ -1397,12 +1454,35 @@ static const cx_block *find_byte(const cx_state *st, const dwexpr_memref *m, uin
     return best;
 }
 
+/* The block and offset holding byte ADDR of access M, or NULL. On AMDGPU
+ * a private_lane byte that no aspace 5 block holds is the private_wave
+ * byte it maps to (AMDGPUUsage "Address Space Identifier": the private_lane
+ * address L of lane N is private_wave address (L/4)*W*4 + N*4 + L%4). */
+static const cx_block *find_mem(const cli_ctx *c, const dwexpr_memref *m, uint64_t addr,
+                                uint64_t *off)
+{
+    const cx_block *b = find_byte(c->st, m, addr);
+    if (!b && c->st->wave && m->aspace == DW_ASPACE_AMDGPU_private_lane &&
+        (m->ctx & DWEXPR_CTX_LANE)) {
+        dwexpr_memref w = *m;
+        w.aspace = DW_ASPACE_AMDGPU_private_wave;
+        w.ctx = (uint16_t)(m->ctx & DWEXPR_CTX_THREAD);
+        addr = dwexpr_amdgpu_private_lane_to_wave(addr & 0xffffffffu, m->lane, c->st->wave) &
+               0xffffffffu;
+        b = find_byte(c->st, &w, addr);
+    }
+    if (b)
+        *off = addr - b->address;
+    return b;
+}
+
 /* Read or write LEN bytes of simulated memory (all bytes must exist). */
 static dwexpr_status mem_access(cli_ctx *c, const dwexpr_memref *m, uint8_t *rbuf,
                                 const uint8_t *wbuf, size_t len)
 {
+    uint64_t off;
     for (size_t i = 0; i < len; i++)
-        if (!find_byte(c->st, m, m->address + i)) {
+        if (!find_mem(c, m, m->address + i, &off)) {
             if (m->ctx & DWEXPR_CTX_LANE)
                 return tfail(c, DWEXPR_E_TARGET,
                              "no memory block of the context holds 0x%" PRIx64 " in aspace %u for lane %u",
@@ -1412,8 +1492,7 @@ static dwexpr_status mem_access(cli_ctx *c, const dwexpr_memref *m, uint8_t *rbu
                          m->address + i, m->aspace);
         }
     for (size_t i = 0; i < len; i++) {
-        const cx_block *b = find_byte(c->st, m, m->address + i);
-        uint64_t off = m->address + i - b->address;
+        const cx_block *b = find_mem(c, m, m->address + i, &off);
         if (rbuf)
             rbuf[i] = b->bytes[off];
         else
@@ -1555,6 +1634,10 @@ static const dwexpr_aspace_info *find_aspace(const cli_ctx *c, uint32_t aspace,
     for (size_t i = 0; i < c->st->naspaces; i++)
         if (c->st->aspaces[i].id == aspace)
             return &c->st->aspaces[i].info;
+    /* AMDGPU: spaces 1-6 from the architecture (AMDGPUUsage "Address
+     * Space Identifier"); space 0 keeps the unit's address size */
+    if (aspace != 0 && c->st->wave)
+        return dwexpr_amdgpu_aspace_info(aspace, tmp) == DWEXPR_OK ? tmp : NULL;
     if (aspace != 0)
         return NULL;
     memset(tmp, 0, sizeof *tmp);
@@ -1867,6 +1950,38 @@ static void offer_services(cli_ctx *c, const json_t *root)
         t->frame_pc = cb_frame_pc;
 }
 
+/* "exec" on AMDGPU is also the contents of the EXEC register of frame 0
+ * (EXEC_MASK_64 / EXEC_MASK_32); a listed EXEC register must agree. */
+static int apply_exec(cli_ctx *c)
+{
+    cx_state *st = c->st;
+    if (!st->has_exec || !st->wave)
+        return 0;
+    uint32_t regno = dwexpr_amdgpu_exec_regno(c->arch);
+    uint32_t size = reg_size_of(c, regno, false);
+    uint8_t *b = encode_number(c, st->exec, false, size);
+    const cx_reg *r = find_reg(&st->frames[0], regno);
+    if (r && (r->len != size || memcmp(r->bytes, b, size) != 0))
+        return fail(c, "context fields exec and registers.%u (EXEC) disagree", regno);
+    if (!r)
+        put_reg(&st->frames[0], regno, b, size);
+    return 0;
+}
+
+/* A lane not in the execution mask is inactive (contract "exec"). */
+bool cli_ctx_lane_active(const cli_ctx *c, uint32_t lane)
+{
+    const cx_state *st = c->st;
+    if (st->has_exec)
+        return lane < 64 && ((st->exec >> lane) & 1);
+    if (st->wave) {
+        const cx_reg *r = find_reg(&st->frames[0], dwexpr_amdgpu_exec_regno(c->arch));
+        if (r)
+            return lane / 8 < r->len && ((r->bytes[lane / 8] >> (lane % 8)) & 1);
+    }
+    return true;
+}
+
 /* Parse the root object, in dependency order. */
 static int parse_root(cli_ctx *c, const json_t *root, const cli_overrides *ov)
 {
@@ -1877,7 +1992,7 @@ static int parse_root(cli_ctx *c, const json_t *root, const cli_overrides *ov)
         return -1;
     if ((v = json_object_get(root, "address_spaces")) && parse_aspaces(c, v))
         return -1;
-    if (parse_frames(c, root))
+    if (parse_frames(c, root) || apply_exec(c))
         return -1;
     if (!c->params.has_pc && c->st->frames[0].has_pc) {
         c->params.has_pc = true;

@@ -18,6 +18,7 @@ typedef struct cli_overrides {
     uint32_t lane;
     uint64_t max_steps;       /* 0: keep */
     int result_kind;          /* 0: keep; else a dwexpr_result_kind */
+    bool all_lanes;           /* --all-lanes: evaluate once per active lane */
 } cli_overrides;
 
 typedef struct cx_state cx_state;
@@ -52,6 +53,10 @@ dwexpr_status cli_assemble(const cli_ctx *c, const char *text, uint8_t **out, si
 /* Decode hex text ("70 08 06", "0x7008", "700806") into a malloc'ed
  * buffer. Returns 0, or -1 if it is not whole bytes of hex digits. */
 int cli_hex_decode(const char *s, uint8_t **out, size_t *len);
+/* Whether LANE is active: bit LANE of "exec", else (AMDGPU) of the EXEC
+ * register of frame 0, else every lane is. The lane count is
+ * c->params.lanes ("lanes", default the AMDGPU wavefront size). */
+bool cli_ctx_lane_active(const cli_ctx *c, uint32_t lane);
 /* Parse a number as the context file spells it: decimal, 0x-hex, optional
  * leading '-' (two's complement). Returns 0 or -1. */
 int cli_parse_u64(const char *s, uint64_t *out);

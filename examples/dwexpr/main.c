@@ -40,6 +40,8 @@ static const char usage_eval[] =
     "  --trace               print the disassembly of the program before the result\n"
     "                        (per-step tracing comes with the REPL)\n"
     "  --lane N              current lane (overrides the context)\n"
+    "  --all-lanes           evaluate once per active lane (\"exec\", or the EXEC\n"
+    "                        register on amdgpu, else every one of \"lanes\")\n"
     "  --addr-size N         address size in bytes (overrides the context)\n"
     "  --encoding provisional|llvm-user   how DW_OP_LLVM_* are encoded\n"
     "  --max-steps N         operation limit\n"
@@ -285,6 +287,10 @@ static int parse_opts(int argc, char **argv, bool eval, cli_opts *o)
             o->ov.lane = (uint32_t)n;
             continue;
         }
+        if (strcmp(a, "--all-lanes") == 0) {
+            o->ov.all_lanes = true;
+            continue;
+        }
         if ((r = opt_value(argc, argv, &i, "--max-steps", &v)) != 0) {
             if (r < 0)
                 goto missing;
@@ -388,57 +394,57 @@ static int report_error(const cli_opts *o, const cli_ctx *c, const dwexpr_error 
     return dwexpr_status_class(e->status) == DWEXPR_CLASS_USAGE ? EXIT_USAGE : EXIT_ERROR;
 }
 
-/* Evaluate, then read/write through the result as asked; print. */
-static int run_eval(const cli_opts *o, cli_ctx *c, const dwexpr_program *prog, json_t *program)
+/* One evaluation of PROG with C's params, then the read/write asked for
+ * (WBUF/WLEN: --write bytes). JSON mode (OBJ non-NULL): sets "ok",
+ * "result", "read" or "error" in OBJ. Human mode: prints the result and
+ * read after PREFIX (NULL: the plain single-lane form; errors then go to
+ * stderr). Returns the exit status of this evaluation. */
+static int eval_once(const cli_opts *o, cli_ctx *c, dwexpr_ctx *ctx, const dwexpr_program *prog,
+                     const uint8_t *wbuf, size_t wlen, json_t *obj, const char *prefix)
 {
-    dwexpr_ctx *ctx = NULL;
     dwexpr_result res;
     dwexpr_error e;
+    const dwexpr_error *fail = NULL;
+    uint8_t *rbuf = NULL, *mask = NULL;
+    size_t rlen = 0;
     json_t *result = NULL;
-    uint8_t *wbuf = NULL, *rbuf = NULL, *mask = NULL;
-    size_t wlen = 0, rlen = 0;
     int rc = EXIT_OKAY;
     dwexpr_status s;
 
-    if (o->write_hex && cli_hex_decode(o->write_hex, &wbuf, &wlen))
-        return usage_error(o->json, -1, "--write: expected hex bytes, e.g. --write \"2a000000\"");
-    memset(&e, 0, sizeof e);
-    s = dwexpr_ctx_new(&c->limits, &ctx);
-    if (s != DWEXPR_OK) {
-        e.status = s;
-        e.offset = -1;
-        snprintf(e.message, sizeof e.message, "cannot create an evaluation context: %s",
-                 dwexpr_strerror(s));
-        rc = report_error(o, c, &e, NULL, program);
-        goto done;
-    }
     memset(&res, 0, sizeof res);
+    memset(&e, 0, sizeof e);
+    if (obj)
+        json_object_set_new(obj, "ok", json_true());    /* keeps "ok" first */
     c->target_msg[0] = 0;
     s = dwexpr_eval(ctx, prog, &c->target, c, &c->params, &res);
     if (s != DWEXPR_OK) {
-        rc = report_error(o, c, dwexpr_ctx_error(ctx), NULL, program);
-        goto done;
+        fail = dwexpr_ctx_error(ctx);
+        goto out;
     }
     /* Results point into CTX: render them before any further use of it. */
-    if (o->json)
+    if (obj) {
         result = out_result_json(c, &res);
-    else
+        json_object_set(obj, "result", result);
+    } else if (!prefix)
         out_human_result(stdout, c, &res);
-    if ((o->write_hex || o->has_read) && res.kind != DWEXPR_RESULT_LOCATION) {
-        memset(&e, 0, sizeof e);
+    else if (!o->has_read) {
+        fputs(prefix, stdout);
+        out_human_result(stdout, c, &res);
+    }
+    if ((wbuf || o->has_read) && res.kind != DWEXPR_RESULT_LOCATION) {
         e.status = DWEXPR_E_NOT_LOCATION;
         e.offset = -1;
         snprintf(e.message, sizeof e.message, "result is a value, not a location: nothing to %s",
-                 o->write_hex ? "write" : "read");
-        rc = report_error(o, c, &e, result, program);
-        goto done;
+                 wbuf ? "write" : "read");
+        fail = &e;
+        goto out;
     }
-    if (o->write_hex) {
+    if (wbuf) {
         c->target_msg[0] = 0;
         s = dwexpr_loc_write(ctx, &c->target, c, &res.loc, 8 * (uint64_t)wlen, wbuf);
         if (s != DWEXPR_OK) {
-            rc = report_error(o, c, dwexpr_ctx_error(ctx), result, program);
-            goto done;
+            fail = dwexpr_ctx_error(ctx);
+            goto out;
         }
     }
     if (o->has_read) {
@@ -446,40 +452,125 @@ static int run_eval(const cli_opts *o, cli_ctx *c, const dwexpr_program *prog, j
         rbuf = calloc(rlen ? rlen : 1, 1);
         mask = calloc(rlen ? rlen : 1, 1);
         if (!rbuf || !mask) {
-            rc = usage_error(o->json, -1, "out of memory");
-            goto done;
+            e.status = DWEXPR_E_NOMEM;
+            e.offset = -1;
+            snprintf(e.message, sizeof e.message, "out of memory");
+            fail = &e;
+            goto out;
         }
         c->target_msg[0] = 0;
         s = dwexpr_loc_read(ctx, &c->target, c, &res.loc, o->read_bits, rbuf, mask);
         if (s != DWEXPR_OK) {
-            rc = report_error(o, c, dwexpr_ctx_error(ctx), result, program);
-            goto done;
+            fail = dwexpr_ctx_error(ctx);
+            goto out;
+        }
+        if (obj) {
+            json_object_set_new(obj, "read", out_read_json(rbuf, mask, rlen));
+        } else {
+            if (prefix)
+                fputs(prefix, stdout);
+            out_human_read(stdout, rbuf, mask, rlen, o->read_bits);
         }
     }
-    if (o->json) {
-        json_t *obj = json_pack("{s:b,s:O}", "ok", 1, "result", result);
-        if (o->has_read)
-            json_object_set_new(obj, "read", out_read_json(rbuf, mask, rlen));
-        if (o->write_hex)
-            json_object_set_new(obj, "after", cli_ctx_state_json(c));
-        if (program)
-            json_object_set(obj, "program", program);
-        out_print_json(obj);
+out:
+    if (obj) {
+        json_object_set_new(obj, "ok", json_boolean(!fail));
+        if (fail)
+            json_object_set_new(obj, "error", out_error_from(c, fail));
+    } else if (fail && prefix) {
+        fputs(prefix, stdout);
+        out_human_error(stdout, c, fail);
+    } else if (fail) {
+        fflush(stdout);
+        out_human_error(stderr, c, fail);
+    }
+    if (fail)
+        rc = dwexpr_status_class(fail->status) == DWEXPR_CLASS_USAGE ? EXIT_USAGE : EXIT_ERROR;
+    json_decref(result);
+    free(rbuf);
+    free(mask);
+    return rc;
+}
+
+/* Evaluate (once, or once per active lane with --all-lanes), read/write
+ * through the result as asked, and print (contract "dwexpr eval"). With
+ * --all-lanes the JSON is {"ok", "lanes": [{"lane": N, "ok", "result",
+ * "read" | "error"}, ...]} (plus "after" for --write: the state after
+ * every lane wrote) and the exit status is 1 if any lane failed. */
+static int run_eval(const cli_opts *o, cli_ctx *c, const dwexpr_program *prog, json_t *program)
+{
+    dwexpr_ctx *ctx = NULL;
+    uint8_t *wbuf = NULL;
+    size_t wlen = 0;
+    int rc = EXIT_OKAY;
+    json_t *obj = NULL;
+    dwexpr_status s;
+
+    if (o->write_hex && cli_hex_decode(o->write_hex, &wbuf, &wlen))
+        return usage_error(o->json, -1, "--write: expected hex bytes, e.g. --write \"2a000000\"");
+    s = dwexpr_ctx_new(&c->limits, &ctx);
+    if (s != DWEXPR_OK) {
+        dwexpr_error e;
+        memset(&e, 0, sizeof e);
+        e.status = s;
+        e.offset = -1;
+        snprintf(e.message, sizeof e.message, "cannot create an evaluation context: %s",
+                 dwexpr_strerror(s));
+        rc = report_error(o, c, &e, NULL, program);
+        goto done;
+    }
+    if (o->json)
+        obj = json_object();
+    if (!o->ov.all_lanes) {
+        rc = eval_once(o, c, ctx, prog, wbuf, wlen, obj, NULL);
     } else {
-        if (o->has_read)
-            out_human_read(stdout, rbuf, mask, rlen, o->read_bits);
-        if (o->write_hex) {
-            json_t *st = cli_ctx_state_json(c);
-            printf("after writing %zu bytes:\n", wlen);
+        json_t *lanes = o->json ? json_array() : NULL;
+        unsigned nlanes = 0, failed = 0;
+        for (uint32_t lane = 0; lane < c->params.lanes; lane++) {
+            if (!cli_ctx_lane_active(c, lane))
+                continue;
+            char prefix[32];
+            json_t *lo = o->json ? json_pack("{s:i}", "lane", (json_int_t)lane) : NULL;
+            snprintf(prefix, sizeof prefix, "lane %u: ", lane);
+            c->params.lane = lane;
+            c->params.ctx |= DWEXPR_CTX_LANE;
+            int r = eval_once(o, c, ctx, prog, wbuf, wlen, lo, prefix);
+            if (r != EXIT_OKAY) {
+                failed++;
+                if (rc == EXIT_OKAY || r == EXIT_USAGE)
+                    rc = r;
+            }
+            nlanes++;
+            if (lanes)
+                json_array_append_new(lanes, lo);
+        }
+        if (obj) {
+            json_object_set_new(obj, "ok", json_boolean(failed == 0));
+            json_object_set_new(obj, "lanes", lanes);
+        } else if (nlanes == 0) {
+            printf("no active lanes\n");
+        }
+    }
+    if (wbuf && (o->ov.all_lanes || rc == EXIT_OKAY)) {
+        json_t *st = cli_ctx_state_json(c);
+        if (obj) {
+            json_object_set_new(obj, "after", st);
+        } else {
+            if (o->ov.all_lanes)
+                printf("after writing %zu bytes in each lane:\n", wlen);
+            else
+                printf("after writing %zu bytes:\n", wlen);
             out_human_state(stdout, c, st);
             json_decref(st);
         }
     }
+    if (obj) {
+        if (program)
+            json_object_set(obj, "program", program);
+        out_print_json(obj);
+    }
 done:
-    json_decref(result);
     free(wbuf);
-    free(rbuf);
-    free(mask);
     dwexpr_ctx_free(ctx);
     return rc;
 }
@@ -506,6 +597,15 @@ static int cmd_eval(int argc, char **argv)
     }
     if (cli_ctx_load(&c, o.context, &o.ov)) {
         rc = usage_error(o.json, -1, c.err);
+        goto done;
+    }
+    if (o.ov.all_lanes && o.ov.has_lane) {
+        rc = usage_error(o.json, -1, "--lane and --all-lanes exclude each other");
+        goto done;
+    }
+    if (o.ov.all_lanes && c.params.lanes == 0) {
+        rc = usage_error(o.json, -1, "--all-lanes: the number of lanes is not known (context "
+                                     "\"lanes\", or an amdgpu arch)");
         goto done;
     }
     /* A read or write needs a location: ask for one unless told otherwise. */

@@ -127,6 +127,15 @@ DWEXPR_API dwexpr_status dwexpr_eval(dwexpr_ctx *ctx, const dwexpr_program *prog
                                      const dwexpr_target *target, void *user,
                                      const dwexpr_eval_params *params, dwexpr_result *out);
 
+/* The one-shot path: decode LEN bytes of UNIT into CTX's scratch (no
+ * malloc, no dwexpr_program) and evaluate them. The bytes must outlive the
+ * result (implicit values point into them). Decode errors are reported
+ * like evaluation errors, through dwexpr_ctx_error(ctx). */
+DWEXPR_API dwexpr_status dwexpr_eval_bytes(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
+                                           const dwexpr_unit *unit, const dwexpr_target *target,
+                                           void *user, const dwexpr_eval_params *params,
+                                           dwexpr_result *out);
+
 /* Read NBITS bits of object contents through LOC starting at its offset
  * (seed "DW_OP_deref_type": composites concatenate their parts, any one of
  * several places may be read). Bits land in BUF least significant first

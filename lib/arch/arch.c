@@ -8,6 +8,8 @@ static const struct dwexpr_arch *const arch_list[] = {
     &dwx_arch_generic32,
     &dwx_arch_generic64,
     &dwx_arch_x86_64,
+    &dwx_arch_amdgpu_wave64,
+    &dwx_arch_amdgpu_wave32,
 };
 
 /* Architecture by its context-file name, NULL if unknown. */

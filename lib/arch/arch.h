@@ -10,5 +10,7 @@
 DWX_HIDDEN extern const struct dwexpr_arch dwx_arch_generic32;
 DWX_HIDDEN extern const struct dwexpr_arch dwx_arch_generic64;
 DWX_HIDDEN extern const struct dwexpr_arch dwx_arch_x86_64;
+DWX_HIDDEN extern const struct dwexpr_arch dwx_arch_amdgpu_wave64;
+DWX_HIDDEN extern const struct dwexpr_arch dwx_arch_amdgpu_wave32;
 
 #endif

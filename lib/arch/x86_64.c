@@ -67,10 +67,24 @@ static uint32_t x86_64_reg_size(uint32_t regno, unsigned addr_size)
     return 0;
 }
 
+/* System V psABI AMD64 3.2.1 "Registers": rbx, rbp, r12-r15 are
+ * callee-saved (same value unless CFI says otherwise); rsp of the caller
+ * is the CFA (3.6.2 / DWARF 5 6.4.4: the CFA is the value of rsp at the
+ * call site); all others (incl. rip, column 16) are undefined. */
+static int x86_64_cfi_default_rule(uint32_t regno)
+{
+    switch (regno) {
+    case 3: case 6: case 12: case 13: case 14: case 15: return DWEXPR_CFI_SAME_VALUE;
+    case 7: return DWEXPR_CFI_VAL_OFFSET;
+    default: return DWEXPR_CFI_UNDEFINED;
+    }
+}
+
 const struct dwexpr_arch dwx_arch_x86_64 = {
     .name = "x86_64",
     .addr_size = 8,
     .big_endian = false,
     .reg_name = x86_64_reg_name,
     .reg_size = x86_64_reg_size,
+    .cfi_default_rule = x86_64_cfi_default_rule,
 };

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# fuzz/ci.sh: build the fuzz harnesses with clang (libFuzzer + ASan + UBSan)
+# and run each for FUZZ_SECONDS (default 60) from its committed corpus and
+# regressions. Prints one summary line per harness; exits non-zero on any
+# finding (crash, invariant failure, leak, timeout, OOM) or build failure.
+# Without clang it says so and exits 0.
+#
+#   FUZZ_SECONDS=60 FUZZ_BUILD_DIR=build-fuzz-ci fuzz/ci.sh [HARNESS...]
+#
+# Findings are kept in $FUZZ_BUILD_DIR/fuzz-findings/ (see fuzz/README.md,
+# "Findings become regression tests").
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+secs=${FUZZ_SECONDS:-60}
+build=${FUZZ_BUILD_DIR:-build-fuzz-ci}
+harnesses=("$@")
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_decode fuzz_eval fuzz_asm fuzz_context)
+
+if ! command -v clang >/dev/null 2>&1; then
+    echo "fuzz: clang not found, fuzzers not built (skipped)"
+    exit 0
+fi
+
+opts=(-Dfuzzing_engine=libfuzzer -Db_sanitize=address,undefined -Db_lundef=false
+      -Dtests=false -Dc_args=-fno-sanitize-recover=all)
+log=$(mktemp "${TMPDIR:-/tmp}/dwexpr-fuzz-build.XXXXXX")
+if [ -d "$build/meson-private" ]; then
+    meson setup --reconfigure "$build" "${opts[@]}" >"$log" 2>&1
+else
+    CC=clang meson setup "$build" "${opts[@]}" >"$log" 2>&1
+fi
+if [ $? -ne 0 ] || ! meson compile -C "$build" >>"$log" 2>&1; then
+    echo "fuzz: the fuzzers did not build:" >&2
+    tail -n 30 "$log" >&2
+    rm -f "$log"
+    exit 1
+fi
+rm -f "$log"
+
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+findings="$build/fuzz-findings"
+mkdir -p "$findings"
+status=0
+
+for h in "${harnesses[@]}"; do
+    exe="$build/fuzz/$h"
+    if [ ! -x "$exe" ]; then
+        echo "$h: not built (fuzz_context needs jansson), skipped"
+        continue
+    fi
+    dict=fuzz/dwarf.dict
+    [ "$h" = fuzz_context ] && dict=fuzz/context.dict
+    work=$(mktemp -d "${TMPDIR:-/tmp}/dwexpr-$h.XXXXXX")
+    mkdir -p "$work/corpus"
+    start=$(date +%s)
+    "$exe" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048 \
+        -print_final_stats=1 -dict="$dict" -artifact_prefix="$work/" \
+        "$work/corpus" "fuzz/corpus/$h" "fuzz/regressions/$h" >"$work/log" 2>&1
+    rc=$?
+    took=$(( $(date +%s) - start ))
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/log" | tail -n 1)
+    last=$(grep -E '^#[0-9]+.*cov: ' "$work/log" | tail -n 1)
+    cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$last")
+    ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$last")
+    arts=$(find "$work" -maxdepth 1 -type f \
+        \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \
+           -o -name 'slow-unit-*' \) | grep -v slow-unit || true)
+    if [ $rc -ne 0 ] || [ -n "$arts" ]; then
+        status=1
+        echo "$h: FAILED (exit $rc) after ${execs:-?} execs, cov ${cov:-?}, ft ${ft:-?}, ${took} s"
+        grep -E 'ERROR|invariant failed|SUMMARY' "$work/log" | head -n 5 | sed 's/^/    /'
+        for a in $arts; do
+            cp "$a" "$findings/$h-$(basename "$a")"
+            echo "    input: $findings/$h-$(basename "$a")"
+        done
+        cp "$work/log" "$findings/$h.log"
+        echo "    log: $findings/$h.log"
+    else
+        echo "$h: ok, ${execs:-?} execs, cov ${cov:-?}, ft ${ft:-?}, ${took} s"
+    fi
+    rm -rf "$work"
+done
+exit $status

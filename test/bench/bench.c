@@ -1,0 +1,325 @@
+/* test/bench/bench.c: the evaluation benchmark of ../shared/bench/README.md.
+ * Reads the corpus (addr_size hex [v=N] [bt=off:ate:size,...] per line),
+ * answers every target question with exactly the README's mock target, and
+ * prints dwexpr-cold (decode + evaluate from the bytes), dwexpr-warm
+ * (pre-decoded programs) figures, checks that both give identical results,
+ * and counts heap allocations made after the first pass. */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "dwexpr.h"
+
+/* ---- counting allocator: glibc's own entry points behind ours ---- */
+extern void *__libc_malloc(size_t);
+extern void *__libc_calloc(size_t, size_t);
+extern void *__libc_realloc(void *, size_t);
+extern void __libc_free(void *);
+static unsigned long long n_allocs;
+void *malloc(size_t n) { n_allocs++; return __libc_malloc(n); }
+void *calloc(size_t a, size_t b) { n_allocs++; return __libc_calloc(a, b); }
+void *realloc(void *p, size_t n) { n_allocs++; return __libc_realloc(p, n); }
+void free(void *p) { __libc_free(p); }
+
+/* ---- the corpus ---- */
+typedef struct bt { uint64_t off; unsigned ate, size; } bt;
+typedef struct expr {
+    uint8_t *bytes;
+    size_t len;
+    dwexpr_unit unit;
+    bt *types;
+    unsigned ntypes;
+    dwexpr_program *prog;
+} expr;
+
+static int hexval(int c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+         : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* Parse one corpus line; 0 on success. */
+static int parse_line(char *line, expr *e)
+{
+    memset(e, 0, sizeof *e);
+    char *save = NULL, *tok = strtok_r(line, " \t\n", &save);
+    if (!tok)
+        return -1;
+    e->unit.addr_size = (uint8_t)atoi(tok);
+    e->unit.offset_size = 4;
+    e->unit.version = 5;
+    if (!(tok = strtok_r(NULL, " \t\n", &save)))
+        return -1;
+    size_t n = strlen(tok) / 2;
+    e->bytes = malloc(n ? n : 1);
+    for (size_t i = 0; i < n; i++)
+        e->bytes[i] = (uint8_t)(hexval(tok[2 * i]) * 16 + hexval(tok[2 * i + 1]));
+    e->len = n;
+    while ((tok = strtok_r(NULL, " \t\n", &save))) {
+        if (strncmp(tok, "v=", 2) == 0) {
+            e->unit.version = (uint16_t)atoi(tok + 2);
+        } else if (strncmp(tok, "bt=", 3) == 0) {
+            char *s2 = NULL;
+            for (char *t = strtok_r(tok + 3, ",", &s2); t; t = strtok_r(NULL, ",", &s2)) {
+                e->types = realloc(e->types, sizeof(bt) * (e->ntypes + 1));
+                bt *b = &e->types[e->ntypes++];
+                b->off = strtoull(t, &t, 16);
+                b->ate = (unsigned)strtoul(t + 1, &t, 10);
+                b->size = (unsigned)strtoul(t + 1, NULL, 10);
+            }
+        }
+    }
+    return 0;
+}
+
+/* ---- the mock target (bench/README.md "The mock target") ---- */
+static dwexpr_status m_reg_size(void *u, uint32_t r, uint32_t *bytes)
+{
+    (void)u;
+    *bytes = (r >= 17 && r <= 32) ? 16 : 8; /* x86-64 xmm registers are 16 bytes */
+    return DWEXPR_OK;
+}
+static dwexpr_status m_reg_read(void *u, const dwexpr_regref *r, uint64_t off, void *buf,
+                                size_t len)
+{
+    (void)u;
+    uint8_t b[16] = {0};
+    uint64_t v = 0x7ffe0000u + 0x100u * (uint64_t)r->regno;
+    for (int i = 0; i < 8; i++)
+        b[i] = (uint8_t)(v >> (8 * i));
+    if (off + len > 16)
+        return DWEXPR_E_TARGET;
+    memcpy(buf, b + off, len);
+    return DWEXPR_OK;
+}
+static dwexpr_status m_mem_read(void *u, const dwexpr_memref *m, void *buf, size_t len)
+{
+    (void)u;
+    uint64_t v = m->address * 2654435761u;
+    uint8_t *o = buf;
+    for (size_t i = 0; i < len; i++)
+        o[i] = i < 8 ? (uint8_t)(v >> (8 * i)) : 0;
+    return DWEXPR_OK;
+}
+static dwexpr_status m_frame_base(void *u, const dwexpr_frameref *f, dwexpr_frame_base *out)
+{
+    (void)u; (void)f;
+    out->expr = NULL;
+    out->loc.kind = DWEXPR_LOC_MEMORY;
+    out->loc.byte_offset = 0x7fff0000u;
+    return DWEXPR_OK;
+}
+static dwexpr_status m_cfa(void *u, const dwexpr_frameref *f, dwexpr_sld *out)
+{
+    (void)u; (void)f;
+    out->kind = DWEXPR_LOC_MEMORY;
+    out->byte_offset = 0x7fff0100u;
+    return DWEXPR_OK;
+}
+static dwexpr_status m_tls(void *u, const dwexpr_frameref *f, uint64_t ta, dwexpr_sld *out)
+{
+    (void)u; (void)f;
+    out->kind = DWEXPR_LOC_MEMORY;
+    out->byte_offset = 0x7f000000u + ta;
+    return DWEXPR_OK;
+}
+static dwexpr_status m_debug_addr(void *u, const dwexpr_unit *unit, uint64_t i, uint64_t *out)
+{
+    (void)u; (void)unit;
+    *out = 0x600000u + 8 * i;
+    return DWEXPR_OK;
+}
+static dwexpr_status m_entry_value(void *u, const dwexpr_frameref *f, const uint8_t *b,
+                                   size_t len, dwexpr_value *out)
+{
+    (void)u; (void)f;
+    out->bits = 0xe0000000u + ((uint64_t)len << 8) + (len ? b[0] : 0);
+    return DWEXPR_OK; /* type left 0: generic */
+}
+static dwexpr_status m_param_ref(void *u, const dwexpr_frameref *f, const dwexpr_unit *unit,
+                                 uint64_t die, dwexpr_value *out)
+{
+    (void)u; (void)f; (void)unit;
+    out->bits = 0xa0000000u + die;
+    return DWEXPR_OK;
+}
+static dwexpr_status m_die(void *u, const dwexpr_unit *unit, uint64_t off, bool sec,
+                           dwexpr_die *out)
+{
+    (void)u; (void)unit; (void)off; (void)sec;
+    out->kind = DWEXPR_DIE_NONE; /* call*: no location, no effect */
+    return DWEXPR_OK;
+}
+static const expr *cur; /* the line whose bt= table answers base types */
+static dwexpr_status m_base_type(void *u, const dwexpr_unit *unit, uint64_t die, dwexpr_type *t)
+{
+    (void)u;
+    for (unsigned i = 0; i < cur->ntypes; i++) {
+        const bt *b = &cur->types[i];
+        if (b->off != die)
+            continue;
+        t->bits = 8 * b->size;
+        switch (b->ate) {
+        case 5: case 6: t->encoding = DW_ATE_signed; return DWEXPR_OK;
+        case 2: case 7: case 8: case 0x10: t->encoding = DW_ATE_unsigned; return DWEXPR_OK;
+        case 4:
+            if (b->size == 4 || b->size == 8) {
+                t->encoding = DW_ATE_float;
+                return DWEXPR_OK;
+            }
+            break;
+        default: break;
+        }
+        break;
+    }
+    t->encoding = DWEXPR_ATE_GENERIC; /* anything else: generic */
+    t->bits = 8u * unit->addr_size;
+    return DWEXPR_OK;
+}
+
+static const dwexpr_target mock = {
+    .size = sizeof(dwexpr_target),
+    .reg_size = m_reg_size, .reg_read = m_reg_read, .mem_read = m_mem_read,
+    .frame_base = m_frame_base, .cfa = m_cfa, .tls_address = m_tls,
+    .debug_addr = m_debug_addr, .entry_value = m_entry_value,
+    .parameter_ref = m_param_ref, .die = m_die, .base_type = m_base_type,
+};
+
+/* ---- results, for the cold/warm identity check ---- */
+typedef struct summary { int status; uint64_t a, b; } summary;
+
+static summary summarize(dwexpr_status st, const dwexpr_result *r)
+{
+    summary s = {(int)st, 0, 0};
+    if (st)
+        return s;
+    if (r->kind == DWEXPR_RESULT_VALUE) {
+        s.a = r->value.bits;
+        s.b = r->value.type.bits | ((uint64_t)r->value.type.encoding << 32);
+    } else {
+        const dwexpr_sld *l = r->loc.slds;
+        s.a = l->byte_offset * 8 + l->bit + ((uint64_t)l->kind << 60);
+        s.b = l->kind == DWEXPR_LOC_REGISTER ? l->u.regno
+            : l->kind == DWEXPR_LOC_COMPOSITE ? l->u.comp->bits
+            : l->kind == DWEXPR_LOC_IMPLICIT ? l->u.imp.bits : l->aspace;
+        s.b += (uint64_t)r->loc.count << 40;
+    }
+    return s;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* One pass over the corpus; returns errors. */
+static size_t pass(dwexpr_ctx *ctx, expr *es, size_t n, bool warm, summary *out)
+{
+    static const dwexpr_eval_params params; /* unspecified result, empty stack */
+    size_t errors = 0;
+    dwexpr_result r;
+    for (size_t i = 0; i < n; i++) {
+        cur = &es[i];
+        dwexpr_status st =
+            warm ? (es[i].prog ? dwexpr_eval(ctx, es[i].prog, &mock, NULL, &params, &r)
+                               : DWEXPR_E_TRUNCATED)
+                 : dwexpr_eval_bytes(ctx, es[i].bytes, es[i].len, &es[i].unit, &mock, NULL,
+                                     &params, &r);
+        errors += st != DWEXPR_OK;
+        if (out)
+            out[i] = summarize(st, &r);
+    }
+    return errors;
+}
+
+/* Median ns per evaluation over 5 runs of >= SECONDS each. */
+static double measure(dwexpr_ctx *ctx, expr *es, size_t n, bool warm, double seconds)
+{
+    double runs[5];
+    for (int k = 0; k < 5; k++) {
+        double t0 = now(), t;
+        size_t evals = 0;
+        do {
+            pass(ctx, es, n, warm, NULL);
+            evals += n;
+        } while ((t = now()) - t0 < seconds);
+        runs[k] = (t - t0) * 1e9 / (double)evals;
+    }
+    qsort(runs, 5, sizeof runs[0], cmp_double);
+    return runs[2];
+}
+
+int main(int argc, char **argv)
+{
+    const char *path = argc > 1 ? argv[1] : "../shared/bench/corpus.txt";
+    const char *mode = argc > 2 ? argv[2] : "time"; /* time | cold1 | cold3 | warm1 | warm3 */
+    double seconds = getenv("BENCH_SECONDS") ? atof(getenv("BENCH_SECONDS")) : 2.0;
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "bench: cannot open %s\n", path);
+        return 2;
+    }
+    size_t n = 0, cap = 0;
+    expr *es = NULL;
+    char line[8192];
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        if (n == cap)
+            es = realloc(es, sizeof *es * (cap = cap ? 2 * cap : 1024));
+        if (parse_line(line, &es[n]) == 0)
+            n++;
+    }
+    fclose(f);
+
+    size_t ops = 0;
+    for (size_t i = 0; i < n; i++) {
+        dwexpr_error err;
+        if (dwexpr_program_decode(es[i].bytes, es[i].len, &es[i].unit, &es[i].prog, &err) == 0)
+            ops += dwexpr_program_count(es[i].prog);
+    }
+    dwexpr_ctx *ctx = NULL;
+    if (dwexpr_ctx_new(NULL, &ctx))
+        return 2;
+
+    /* callgrind modes: N passes of one kind, for differential counts */
+    if (strncmp(mode, "cold", 4) == 0 || strncmp(mode, "warm", 4) == 0) {
+        int passes = atoi(mode + 4);
+        for (int k = 0; k < passes; k++)
+            pass(ctx, es, n, mode[0] == 'w', NULL);
+        printf("passes=%d n=%zu\n", passes, n);
+        return 0;
+    }
+
+    summary *cold = malloc(sizeof *cold * n), *warm = malloc(sizeof *warm * n);
+    size_t errors = pass(ctx, es, n, false, cold); /* warm-up; grows the arena */
+    pass(ctx, es, n, true, warm);
+    size_t mismatches = 0;
+    for (size_t i = 0; i < n; i++)
+        mismatches += memcmp(&cold[i], &warm[i], sizeof cold[i]) != 0;
+    unsigned long long before = n_allocs;
+    pass(ctx, es, n, false, NULL);
+    pass(ctx, es, n, true, NULL);
+    unsigned long long allocs = n_allocs - before;
+
+    double cold_ns = measure(ctx, es, n, false, seconds);
+    double warm_ns = measure(ctx, es, n, true, seconds);
+    printf("dwexpr-cold ns_per_eval=%.1f ns_per_op=%.2f evals_per_s=%.0f errors=%zu n=%zu\n",
+           cold_ns, cold_ns * n / ops, 1e9 / cold_ns, errors, n);
+    printf("dwexpr-warm ns_per_eval=%.1f ns_per_op=%.2f evals_per_s=%.0f errors=%zu n=%zu\n",
+           warm_ns, warm_ns * n / ops, 1e9 / warm_ns, errors, n);
+    printf("dwexpr-check ops=%zu cold_warm_mismatches=%zu allocs_after_first_pass=%llu\n", ops,
+           mismatches, allocs);
+    dwexpr_ctx_free(ctx);
+    return mismatches || allocs ? 1 : 0;
+}
