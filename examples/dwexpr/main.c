@@ -37,7 +37,8 @@ static const char usage_eval[] =
     "  --read BITS           read BITS bits of the object through the result location\n"
     "  --write HEX           write these bytes through the result location, show the state\n"
     "  --json                print one JSON object (contract \"Result JSON\")\n"
-    "  --trace               print the disassembly of the program before the result\n"
+    "  --trace               print each operation with the stack it finds (\"trace\" in JSON),\n"
+    "                        after the program's disassembly\n"
     "                        (per-step tracing comes with the REPL)\n"
     "  --lane N              current lane (overrides the context)\n"
     "  --all-lanes           evaluate once per active lane (\"exec\", or the EXEC\n"
@@ -321,9 +322,9 @@ static int parse_opts(int argc, char **argv, bool eval, cli_opts *o)
     return 0;
 }
 
-/* Print the decoded program, one "0x0003: DW_OP_..." line per operation,
- * to F, or append the lines to the JSON array ARR. */
-static void print_program(const dwexpr_program *prog, const cli_ctx *c, FILE *f, json_t *arr)
+/* Append the decoded program to the JSON array ARR, one "0x0003: DW_OP_..."
+ * line per operation. */
+static void print_program(const dwexpr_program *prog, const cli_ctx *c, json_t *arr)
 {
     size_t n = dwexpr_program_count(prog);
     for (size_t i = 0; i < n; i++) {
@@ -331,10 +332,7 @@ static void print_program(const dwexpr_program *prog, const cli_ctx *c, FILE *f,
         char text[512], line[560];
         dwexpr_op_format(op, c->arch, text, sizeof text);
         snprintf(line, sizeof line, "0x%04x: %s", (unsigned)op->offset, text);
-        if (arr)
-            json_array_append_new(arr, json_string(line));
-        else
-            fprintf(f, "%s\n", line);
+        json_array_append_new(arr, json_string(line));
     }
 }
 
@@ -394,6 +392,53 @@ static int report_error(const cli_opts *o, const cli_ctx *c, const dwexpr_error 
     return dwexpr_status_class(e->status) == DWEXPR_CLASS_USAGE ? EXIT_USAGE : EXIT_ERROR;
 }
 
+/* --trace: one line (or JSON object) per operation, with the stack it
+ * finds. The stack is listed top first. */
+typedef struct trace_state {
+    const cli_ctx *c;
+    json_t *steps;     /* JSON mode: the "trace" array; else NULL */
+    const char *prefix;
+} trace_state;
+
+static int trace_step(void *arg, const dwexpr_ctx *ctx, const dwexpr_trace_event *ev)
+{
+    trace_state *ts = arg;
+    char text[256];
+    if (ev->op)
+        dwexpr_op_format(ev->op, ts->c->arch, text, sizeof text);
+    else
+        snprintf(text, sizeof text, "%s", dwexpr_op_info(ev->id)->name);
+    size_t depth = dwexpr_ctx_stack_depth(ctx);
+    if (ts->steps) {
+        json_t *stack = json_array();
+        for (size_t i = 0; i < depth; i++) {
+            dwexpr_result r;
+            if (dwexpr_ctx_stack_get(ctx, i, &r) == DWEXPR_OK)
+                json_array_append_new(stack, out_result_json(ts->c, &r));
+        }
+        json_array_append_new(ts->steps, json_pack("{s:i,s:i,s:s,s:o}", "depth", (int)ev->depth,
+                                                   "offset", (json_int_t)ev->offset, "op", text,
+                                                   "stack", stack));
+        return 0;
+    }
+    printf("%s%*s0x%04x: %-32s stack(%zu)", ts->prefix ? ts->prefix : "", 2 * (int)ev->depth, "",
+           (unsigned)ev->offset, text, depth);
+    for (size_t i = 0; i < depth && i < 4; i++) {
+        dwexpr_result r;
+        if (dwexpr_ctx_stack_get(ctx, i, &r) != DWEXPR_OK)
+            break;
+        json_t *j = out_result_json(ts->c, &r);
+        char *d = json_dumps(j, JSON_COMPACT);
+        printf("%s %s", i ? " |" : ":", d ? d : "?");
+        free(d);
+        json_decref(j);
+    }
+    if (depth > 4)
+        printf(" | ...");
+    putchar('\n');
+    return 0;
+}
+
 /* One evaluation of PROG with C's params, then the read/write asked for
  * (WBUF/WLEN: --write bytes). JSON mode (OBJ non-NULL): sets "ok",
  * "result", "read" or "error" in OBJ. Human mode: prints the result and
@@ -416,7 +461,18 @@ static int eval_once(const cli_opts *o, cli_ctx *c, dwexpr_ctx *ctx, const dwexp
     if (obj)
         json_object_set_new(obj, "ok", json_true());    /* keeps "ok" first */
     c->target_msg[0] = 0;
+    trace_state ts = {c, NULL, prefix};
+    if (o->trace) {
+        /* per-step trace through the library's hook */
+        if (obj)
+            ts.steps = json_array();
+        c->params.trace = trace_step;
+        c->params.trace_arg = &ts;
+    }
     s = dwexpr_eval(ctx, prog, &c->target, c, &c->params, &res);
+    c->params.trace = NULL;
+    if (ts.steps)
+        json_object_set_new(obj, "trace", ts.steps);
     if (s != DWEXPR_OK) {
         fail = dwexpr_ctx_error(ctx);
         goto out;
@@ -619,10 +675,10 @@ static int cmd_eval(int argc, char **argv)
         rc = report_error(&o, &c, &e, NULL, NULL);
         goto done;
     }
+    /* --trace: the JSON form also lists the program; the human form shows
+     * each operation as it runs (trace_step) */
     if (o.trace && o.json)
-        print_program(prog, &c, NULL, program = json_array());
-    else if (o.trace)
-        print_program(prog, &c, stdout, NULL);
+        print_program(prog, &c, program = json_array());
     rc = run_eval(&o, &c, prog, program);
 done:
     json_decref(program);

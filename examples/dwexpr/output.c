@@ -138,14 +138,16 @@ static json_t *type_json(const dwexpr_type *t)
 
 static json_t *loc_json(const dwexpr_loc *l);
 
-/* Add "thread"/"lane"/"frame" as the SLD's context flags say. */
+/* Add "thread"/"lane"/"frame" as the SLD's context flags say. A register
+ * of the top frame is the register itself: "frame" appears only for a
+ * caller frame's storage (frame > 0). */
 static void ctx_fields(json_t *o, const dwexpr_sld *s)
 {
     if (s->ctx & DWEXPR_CTX_THREAD)
         json_object_set_new(o, "thread", u64_json(s->thread));
     if (s->ctx & DWEXPR_CTX_LANE)
         json_object_set_new(o, "lane", json_integer(s->lane));
-    if (s->ctx & DWEXPR_CTX_FRAME)
+    if ((s->ctx & DWEXPR_CTX_FRAME) && s->frame != 0)
         json_object_set_new(o, "frame", json_integer(s->frame));
 }
 
