@@ -1653,6 +1653,34 @@ static uint64_t rng(void)
     return rng_state;
 }
 
+/* The table-driven decode (no public ops: what dwexpr_eval_bytes and
+ * nested blocks use) must agree with the full decode on every input:
+ * same status and offset, same executable operations. */
+static int fast_path_differs(const uint8_t *b, size_t n, const dwexpr_unit *u)
+{
+    dwx_insn full[32], fast[32];
+    dwexpr_op ops[32];
+    struct dwexpr_program pf, pq;
+    dwexpr_error ef, eq;
+    memset(full, 0, sizeof full);
+    memset(fast, 0, sizeof fast);
+    dwexpr_status sf = dwx_decode(b, n, u, full, ops, NULL, NULL, &pf, &ef);
+    dwexpr_status sq = dwx_decode(b, n, u, fast, NULL, NULL, NULL, &pq, &eq);
+    if (sf != sq)
+        return 1;
+    if (sf != DWEXPR_OK)
+        return ef.offset != eq.offset;
+    if (pf.count != pq.count)
+        return 1;
+    for (size_t i = 0; i <= pf.count; i++) {
+        const dwx_insn *x = &full[i], *y = &fast[i];
+        if (x->x != y->x || x->id != y->id || x->offset != y->offset ||
+            (i < pf.count && (x->a != y->a || x->b != y->b || x->blen != y->blen)))
+            return 1;
+    }
+    return 0;
+}
+
 /* Random byte strings: decode never misbehaves; what decodes also
  * disassembles and assembles back; what fails to decode fails disasm the
  * same way (branches aside). */
@@ -1665,7 +1693,7 @@ static void test_random(void)
         0xa8, 0xe0, 0xe1, 0xe4, 0xe8, 0xe9, 0xeb, 0xf1, 0xf3, 0xf4, 0xf5, 0xfa, 0xfd,
         0x00, 0x01, 0x02, 0x04, 0x7f, 0x80, 0x81, 0xff};
     const dwexpr_arch *x86 = dwexpr_arch_find("x86_64");
-    int decoded = 0, failed = 0, badclass = 0, rtbad = 0, mismatch = 0;
+    int decoded = 0, failed = 0, badclass = 0, rtbad = 0, mismatch = 0, fastbad = 0;
     char why[1024];
     for (int iter = 0; iter < 40000; iter++) {
         uint8_t b[24];
@@ -1677,6 +1705,8 @@ static void test_random(void)
                 b[i] = (uint8_t)((r >> 24) % 6);   /* small lengths and offsets */
         }
         dwexpr_unit u = unit_of((int)(rng() % UNITS));
+        if (fast_path_differs(b, n, &u) && fastbad++ < 5)
+            printf("#   fast decode differs on %s\n", tohex(b, n));
         dwexpr_error err;
         dwexpr_status st = decode_exact(b, n, &u, NULL, &err);
         if (st == DWEXPR_OK) {
@@ -1710,6 +1740,7 @@ static void test_random(void)
     OK(badclass == 0, "random failures are decode / bad branch / depth only");
     OK(rtbad == 0, "random valid expressions round-trip through text (%d bad)", rtbad);
     OK(mismatch == 0, "disasm fails where decode fails, at the same offset (%d bad)", mismatch);
+    OK(fastbad == 0, "the table-driven decode agrees with the full decode (%d bad)", fastbad);
 }
 
 /* ---- architectures ---- */
