@@ -1,7 +1,6 @@
 /* lib/value.c: typed values: arithmetic, logical and relational operations
  * (DWARF 5 section 2.5.1.4 and 2.5.1.5, kept by the seed), conversions
  * (DWARF 5 section 2.5.1.6) and moving values to and from storage bits. */
-#include <math.h>
 #include "evalint.h"
 
 dwexpr_type dwx_generic_type(const dwexpr_unit *u)
@@ -79,6 +78,12 @@ static double as_double(const dwexpr_value *v)
     double d;
     memcpy(&d, &v->bits, sizeof d);
     return d;
+}
+
+/* 2^N as a double, 0 <= N <= 64, without libm. */
+static double pow2(uint32_t n)
+{
+    return n >= 64 ? 18446744073709551616.0 : (double)((uint64_t)1 << n);
 }
 
 static uint64_t from_double(double d, uint32_t bits)
@@ -323,20 +328,17 @@ dwexpr_status dwx_value_convert(dwexpr_ctx *ctx, const dwexpr_value *a, const dw
     if (f_float && t_float) {
         r->bits = from_double(as_double(a), t->bits);
     } else if (f_float) {
-        /* Truncate toward zero; a value the type cannot hold is an error
-         * rather than a silent wrong answer. */
-        double d = trunc(as_double(a));
-        bool ok;
-        if (is_signed_type(t)) {
-            double lo = -ldexp(1.0, (int)t->bits - 1), hi = ldexp(1.0, (int)t->bits - 1);
-            ok = d >= lo && d < hi;
-            if (ok)
-                r->bits = (uint64_t)(int64_t)d & dwx_mask(t->bits);
-        } else {
-            ok = d >= 0 && d < ldexp(1.0, (int)t->bits);
-            if (ok)
-                r->bits = (uint64_t)d & dwx_mask(t->bits);
-        }
+        /* Truncate toward zero (what a C cast does); a value the type
+         * cannot hold is an error rather than a silent wrong answer. The
+         * bounds are checked before the cast, on the untruncated value:
+         * trunc(d) >= lo  <=>  d > lo - 1, and trunc(d) < hi  <=>  d < hi;
+         * NaN fails every comparison. */
+        double d = as_double(a);
+        double hi = pow2(t->bits - (is_signed_type(t) ? 1 : 0));
+        double lo = is_signed_type(t) ? -hi : 0.0;
+        bool ok = d > lo - 1.0 && d < hi;
+        if (ok)
+            r->bits = (is_signed_type(t) ? (uint64_t)(int64_t)d : (uint64_t)d) & dwx_mask(t->bits);
         if (!ok)
             return dwx_ctx_fail(ctx, DWEXPR_E_EVALUATION,
                                 "floating-point value does not fit the %u-bit integer type",
