@@ -1,0 +1,137 @@
+/* adapters/libdwarf/elf.c: just enough ELF to reach raw section bytes
+ * (.debug_loclists, .debug_loc, .debug_rnglists, .debug_ranges,
+ * .debug_addr and their .dwo twins), which libdwarf 20210528 only hands
+ * out decoded. The file is mapped read-only; ELF32/ELF64, either order. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ld_int.h"
+
+#define SHF_COMPRESSED_FLAG 0x800
+
+/* Read an unsigned of SIZE bytes at OFF of E (0 when out of bounds). */
+static uint64_t rd(const ld_elf *e, uint64_t off, unsigned size)
+{
+    ld_cursor c;
+    if (off > e->size)
+        return 0;
+    c.p = e->map + off;
+    c.end = e->map + e->size;
+    c.big = e->big;
+    c.bad = false;
+    return ld_get_u(&c, size);
+}
+
+/* Map PATH and check its ELF header. Returns 0, or -1 with WHY set. */
+int ld_elf_open(ld_elf *e, const char *path, char *why, size_t cap)
+{
+    memset(e, 0, sizeof *e);
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        snprintf(why, cap, "%s: cannot open", path);
+        return -1;
+    }
+    struct stat sb;
+    if (fstat(fd, &sb) != 0 || sb.st_size < 52) {
+        close(fd);
+        snprintf(why, cap, "%s: not an ELF file", path);
+        return -1;
+    }
+    void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (m == MAP_FAILED) {
+        snprintf(why, cap, "%s: cannot map", path);
+        return -1;
+    }
+    e->map = m;
+    e->size = (size_t)sb.st_size;
+    const uint8_t *h = e->map;
+    if (h[0] != 0x7f || h[1] != 'E' || h[2] != 'L' || h[3] != 'F' || (h[4] != 1 && h[4] != 2) ||
+        (h[5] != 1 && h[5] != 2)) {
+        snprintf(why, cap, "%s: not an ELF file", path);
+        ld_elf_close(e);
+        return -1;
+    }
+    e->is64 = h[4] == 2;
+    e->big = h[5] == 2;
+    e->machine = (uint16_t)rd(e, 18, 2);
+    if (e->is64) {
+        e->shoff = rd(e, 0x28, 8);
+        e->shentsize = (uint16_t)rd(e, 0x3a, 2);
+        e->shnum = (uint16_t)rd(e, 0x3c, 2);
+        e->shstrndx = (uint16_t)rd(e, 0x3e, 2);
+    } else {
+        e->shoff = rd(e, 0x20, 4);
+        e->shentsize = (uint16_t)rd(e, 0x2e, 2);
+        e->shnum = (uint16_t)rd(e, 0x30, 2);
+        e->shstrndx = (uint16_t)rd(e, 0x32, 2);
+    }
+    if (e->shoff >= e->size || e->shentsize < (e->is64 ? 64 : 40) ||
+        (uint64_t)e->shnum * e->shentsize > e->size - e->shoff) {
+        e->shnum = 0; /* no usable section table */
+    }
+    return 0;
+}
+
+void ld_elf_close(ld_elf *e)
+{
+    if (e->map)
+        munmap(e->map, e->size);
+    memset(e, 0, sizeof *e);
+}
+
+/* Section header I: name offset, flags, file offset, size, type. */
+static void shdr(const ld_elf *e, unsigned i, uint64_t *name, uint64_t *flags, uint64_t *off,
+                 uint64_t *size, uint64_t *type)
+{
+    uint64_t b = e->shoff + (uint64_t)i * e->shentsize;
+    *name = rd(e, b, 4);
+    *type = rd(e, b + 4, 4);
+    if (e->is64) {
+        *flags = rd(e, b + 8, 8);
+        *off = rd(e, b + 0x18, 8);
+        *size = rd(e, b + 0x20, 8);
+    } else {
+        *flags = rd(e, b + 8, 4);
+        *off = rd(e, b + 0x10, 4);
+        *size = rd(e, b + 0x14, 4);
+    }
+}
+
+ld_section ld_elf_section(const ld_elf *e, const char *name)
+{
+    ld_section s;
+    memset(&s, 0, sizeof s);
+    if (!e->map || e->shnum == 0 || e->shstrndx >= e->shnum)
+        return s;
+    uint64_t n, fl, stroff, strsize, ty;
+    shdr(e, e->shstrndx, &n, &fl, &stroff, &strsize, &ty);
+    if (stroff > e->size || strsize > e->size - stroff)
+        return s;
+    size_t want = strlen(name);
+    for (unsigned i = 1; i < e->shnum; i++) {
+        uint64_t off, size;
+        shdr(e, i, &n, &fl, &off, &size, &ty);
+        if (n >= strsize || strsize - n <= want)
+            continue;
+        const char *sn = (const char *)e->map + stroff + n;
+        if (memcmp(sn, name, want) != 0 || sn[want] != 0)
+            continue;
+        s.present = true;
+        if (ty == 8 /* SHT_NOBITS */) {
+            s.data = NULL;
+            s.size = 0;
+            return s;
+        }
+        if (off > e->size || size > e->size - off)
+            return s; /* truncated file: present, no bytes */
+        s.data = e->map + off;
+        s.size = size;
+        s.compressed = (fl & SHF_COMPRESSED_FLAG) != 0;
+        return s;
+    }
+    return s;
+}

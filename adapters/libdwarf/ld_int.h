@@ -1,0 +1,206 @@
+/* adapters/libdwarf/ld_int.h: internals of the libdwarf adapter shared by
+ * its files (not installed): the opened files and their raw sections, the
+ * unit table, scopes, call sites, caches and the allocation pool. */
+#ifndef DWEXPR_LD_INT_H
+#define DWEXPR_LD_INT_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <dwarf.h>
+#include <libdwarf.h>
+
+#include <dwexpr/adapter_libdwarf.h>
+
+#if defined(__GNUC__)
+#  define LD_HIDDEN __attribute__((visibility("hidden")))
+#  define LD_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#  define LD_HIDDEN
+#  define LD_PRINTF(a, b)
+#endif
+
+/* DWARF constants libdwarf 20210528's dwarf.h may lack. */
+#define LD_AT_LLVM_vector_size_seed 0x3e0c   /* seed table */
+#define LD_AT_LLVM_vector_size 0x3e13        /* current LLVM */
+#define LD_LLE_GNU_view_pair 0x09            /* DW_LLE_GNU_view_pair (gcc) */
+
+/* ---- allocation pool: everything handed out lives until close ---- */
+typedef struct ld_chunk ld_chunk;
+typedef struct ld_pool {
+    ld_chunk *head;
+} ld_pool;
+
+LD_HIDDEN void *ld_pool_alloc(ld_pool *p, size_t size);   /* zeroed, 16-aligned; NULL on OOM */
+LD_HIDDEN char *ld_pool_strdup(ld_pool *p, const char *s); /* NULL stays NULL */
+LD_HIDDEN void ld_pool_free(ld_pool *p);
+
+/* ---- growable arrays of fixed-size elements ---- */
+typedef struct ld_vec {
+    void *v;
+    size_t n, cap, elem;
+} ld_vec;
+LD_HIDDEN void *ld_vec_push(ld_vec *v);  /* zeroed new element, NULL on OOM */
+LD_HIDDEN void ld_vec_free(ld_vec *v);
+
+/* ---- hash map: two 64-bit keys to a pointer ---- */
+typedef struct ld_map_slot {
+    uint64_t k1, k2;
+    void *val;
+    bool used;
+} ld_map_slot;
+typedef struct ld_map {
+    ld_map_slot *slots;
+    size_t n, cap;
+} ld_map;
+LD_HIDDEN void *ld_map_get(const ld_map *m, uint64_t k1, uint64_t k2);
+LD_HIDDEN bool ld_map_put(ld_map *m, uint64_t k1, uint64_t k2, void *val);
+LD_HIDDEN void ld_map_free(ld_map *m);
+
+/* ---- one ELF file (lib/elf.c) ---- */
+typedef struct ld_section {
+    const uint8_t *data;
+    uint64_t size;
+    bool present;
+    bool compressed;      /* SHF_COMPRESSED: not readable raw */
+} ld_section;
+
+typedef struct ld_elf {
+    uint8_t *map;
+    size_t size;
+    bool is64, big;
+    uint16_t machine;
+    uint64_t shoff;
+    uint16_t shnum, shentsize, shstrndx;
+} ld_elf;
+
+LD_HIDDEN int ld_elf_open(ld_elf *e, const char *path, char *why, size_t cap);
+LD_HIDDEN void ld_elf_close(ld_elf *e);
+/* The section called NAME (present false when there is none). */
+LD_HIDDEN ld_section ld_elf_section(const ld_elf *e, const char *name);
+
+/* A bounded reader over section bytes. */
+typedef struct ld_cursor {
+    const uint8_t *p, *end;
+    bool big;
+    bool bad;             /* ran past the end */
+} ld_cursor;
+LD_HIDDEN uint64_t ld_get_u(ld_cursor *c, unsigned size);
+LD_HIDDEN uint64_t ld_get_uleb(ld_cursor *c);
+LD_HIDDEN int64_t ld_get_sleb(ld_cursor *c);
+
+/* ---- the files: main ELF and .dwo ---- */
+typedef struct ld_file {
+    char *path;
+    ld_elf elf;
+    Dwarf_Debug dbg;
+    bool elf_ok;
+} ld_file;
+
+/* ---- units ---- */
+typedef struct ld_unit {
+    dwexpr_libdwarf_unit pub;
+    size_t file;           /* index into ld->files of the DIEs */
+    uint64_t hdr;          /* unit header offset in that file's .debug_info */
+    uint64_t end;          /* offset just past the unit */
+    uint64_t dwo_id;
+    bool has_dwo_id;
+    ld_vec btypes;         /* dwexpr_libdwarf_base_type */
+} ld_unit;
+
+/* ---- scopes ---- */
+typedef struct ld_scope {
+    dwexpr_libdwarf_scope pub;   /* first: the public view */
+    size_t file;
+    unsigned depth;              /* 0 for a unit */
+    bool no_ranges;              /* block without pc information: transparent */
+} ld_scope;
+
+/* ---- call sites ---- */
+typedef struct ld_csparam {
+    uint64_t die;
+    uint32_t regno;              /* DW_AT_location DW_OP_regN/regx; UINT32_MAX otherwise */
+    const uint8_t *loc;          /* DW_AT_location bytes */
+    size_t loc_len;
+    uint64_t param;              /* DW_AT_call_parameter / DW_AT_abstract_origin, 0 none */
+    bool has_value;
+} ld_csparam;
+
+typedef struct ld_callsite {
+    uint64_t return_pc;          /* DW_AT_call_return_pc, or DW_AT_low_pc (GNU) */
+    uint64_t die;
+    size_t unit;
+    uint64_t origin;             /* callee DIE, 0 unknown */
+    const ld_scope *scope;
+    ld_csparam *params;
+    size_t nparams;
+} ld_callsite;
+
+/* ---- the adapter ---- */
+struct dwexpr_libdwarf {
+    ld_pool pool;
+    ld_file *files;              /* [0] the main file, then .dwo files */
+    size_t nfiles, capfiles;
+    ld_vec units;                /* ld_unit */
+    ld_vec vars;                 /* dwexpr_libdwarf_var */
+    ld_vec scopes;               /* ld_scope * (non-unit scopes) */
+    ld_vec callsites;            /* ld_callsite, sorted by return_pc after open */
+    ld_map attrs;                /* (file<<48|die, at) -> dwexpr_libdwarf_attr */
+    ld_map dies;                 /* (file, off) -> dwexpr_die (DIE service) */
+    ld_map btype_cache;          /* (unit, unit-relative off) -> dwexpr_type or NULL */
+    ld_map tnames;               /* (file, off) -> ld_tinfo */
+    uint64_t load_bias;
+    char arch[24];
+};
+
+/* Fill ERR with status S and a message; returns S. */
+LD_HIDDEN dwexpr_status ld_fail(dwexpr_error *err, dwexpr_status s, const char *fmt, ...)
+    LD_PRINTF(3, 4);
+/* A libdwarf error: its message into ERR (as E_TARGET), released. */
+LD_HIDDEN dwexpr_status ld_dwfail(Dwarf_Debug dbg, Dwarf_Error e, dwexpr_error *err,
+                                  const char *what);
+/* Drop a libdwarf error object (after DW_DLV_ERROR when the caller does not care). */
+LD_HIDDEN void ld_drop(Dwarf_Debug dbg, Dwarf_Error e);
+
+LD_HIDDEN ld_unit *ld_unit_at(const dwexpr_libdwarf *ld, size_t i);
+/* The unit of file FILE that holds .debug_info offset OFF, or SIZE_MAX. */
+LD_HIDDEN size_t ld_unit_of(const dwexpr_libdwarf *ld, size_t file, uint64_t off);
+/* Entry INDEX of .debug_addr for unit U (DW_AT_addr_base). */
+LD_HIDDEN dwexpr_status ld_debug_addr(const dwexpr_libdwarf *ld, const ld_unit *u,
+                                      uint64_t index, uint64_t *out, dwexpr_error *err);
+/* The DIE at OFF of FILE (caller deallocates with dwarf_dealloc_die). */
+LD_HIDDEN dwexpr_status ld_offdie(dwexpr_libdwarf *ld, size_t file, uint64_t off, Dwarf_Die *out,
+                                  dwexpr_error *err);
+
+/* ---- lists (lists.c) ---- */
+/* Read the location list of unit U for attribute form FORM with value V
+ * (sec_offset / data4 / data8: an offset; loclistx: an index). */
+LD_HIDDEN dwexpr_status ld_read_loclist(dwexpr_libdwarf *ld, const ld_unit *u, uint16_t form,
+                                        uint64_t v, dwexpr_libdwarf_attr *out,
+                                        dwexpr_error *err);
+/* Read the range list of unit U (DW_AT_ranges with FORM and value V) into
+ * pool memory. */
+LD_HIDDEN dwexpr_status ld_read_ranges(dwexpr_libdwarf *ld, const ld_unit *u, uint16_t form,
+                                       uint64_t v, dwexpr_libdwarf_range **out, size_t *n,
+                                       dwexpr_error *err);
+
+/* ---- DIE reading helpers (dwexpr_libdwarf.c) ---- */
+LD_HIDDEN bool ld_die_udata(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, Dwarf_Half at,
+                            uint64_t *out);
+LD_HIDDEN bool ld_die_ref(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, Dwarf_Half at,
+                          uint64_t *out);
+LD_HIDDEN bool ld_die_flag(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, Dwarf_Half at);
+/* The base type at unit-relative OFF of unit UNIT (cached). */
+LD_HIDDEN dwexpr_status ld_base_type(dwexpr_libdwarf *ld, size_t unit, uint64_t off,
+                                     dwexpr_type *out);
+/* Size in bytes of type TYPE (section offset in FILE), 0 if unknown. */
+LD_HIDDEN uint64_t ld_type_bytes(dwexpr_libdwarf *ld, size_t unit, uint64_t type);
+/* The call site of the caller whose return address is RET, or NULL. */
+LD_HIDDEN const ld_callsite *ld_callsite_at(const dwexpr_libdwarf *ld, uint64_t ret);
+/* The innermost scope holding PC (internal view). */
+LD_HIDDEN const ld_scope *ld_scope_at(const dwexpr_libdwarf *ld, uint64_t pc);
+
+#endif
