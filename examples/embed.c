@@ -11,6 +11,7 @@ static const uint8_t mem[16] = {[8] = 0x2a};               /* 0x1008 holds 42 */
 /* Register contents from regs[] (no reg_size callback: sizes unknown). */
 static dwexpr_status reg_read(void *user, const dwexpr_regref *r, uint64_t off, void *buf, size_t len)
 {
+    (void)user;
     if (r->regno >= 8 || off > 8 || len > 8 - off)
         return DWEXPR_E_TARGET;
     memcpy(buf, regs[r->regno] + off, len);
@@ -20,6 +21,7 @@ static dwexpr_status reg_read(void *user, const dwexpr_regref *r, uint64_t off, 
 /* Memory from mem[], address space 0 only. */
 static dwexpr_status mem_read(void *user, const dwexpr_memref *m, void *buf, size_t len)
 {
+    (void)user;
     uint64_t off = m->address - 0x1000;
     if (m->aspace != 0 || m->address < 0x1000 || off > sizeof mem || len > sizeof mem - off)
         return DWEXPR_E_TARGET;
