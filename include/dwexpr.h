@@ -12,6 +12,7 @@
 #include "dwexpr/amdgpu.h"
 #include "dwexpr/attrs.h"
 #include "dwexpr/cfi.h"
+#include "dwexpr/elf.h"
 
 #define DWEXPR_VERSION_MAJOR 0
 #define DWEXPR_VERSION_MINOR 1

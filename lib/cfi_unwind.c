@@ -239,8 +239,9 @@ static dwexpr_status eval_cfi(dwexpr_unwinder *uw, uint32_t frame, const uint8_t
         const dwexpr_op *op = dwexpr_program_op(prog, i);
         if (!dwexpr_cfi_op_allowed(op->id)) {
             const dwexpr_opinfo *oi = dwexpr_op_info(op->id);
+            int64_t at = (int64_t)op->offset;
             dwexpr_program_free(prog);
-            s = uw_fail(uw, DWEXPR_E_ILL_FORMED, (int64_t)op->offset,
+            s = uw_fail(uw, DWEXPR_E_ILL_FORMED, at,
                         "CFI expression at 0x%llx: %s is not allowed in call frame "
                         "information (seed \"Call Frame Instructions\")",
                         (unsigned long long)eoff, oi ? oi->name : "?");
@@ -592,8 +593,8 @@ dwexpr_status dwexpr_unwinder_register_location(dwexpr_unwinder *uw, uint32_t in
 {
     if (!uw || !out)
         return DWEXPR_E_USAGE;
-    dwexpr_unwind_frame fr;
-    dwexpr_status s = dwexpr_unwinder_frame(uw, index, &fr);
+    /* no frame details: computing the CFA here could loop back to us */
+    dwexpr_status s = dwexpr_unwinder_frame(uw, index, NULL);
     if (s)
         return s;
     return reg_loc(uw, index, regno, out);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmds.h"
 #include "context.h"
 #include "output.h"
 
@@ -20,6 +21,8 @@ static const char usage_main[] =
     "  asm     assemble the text form into bytes (space-separated hex)\n"
     "  disasm  print the text form of expression bytes, one operation per line\n"
     "  ops     list every operation dwexpr knows\n"
+    "  frames  the call stack of a core file or stopped process (--core / --pid)\n"
+    "  cfi     dump the call frame information of an ELF file (--pc: the row)\n"
     "\n"
     "`dwexpr COMMAND --help` describes a command's options.\n";
 
@@ -880,6 +883,10 @@ int main(int argc, char **argv)
         return cmd_asm(argc - 2, argv + 2);
     if (strcmp(cmd, "disasm") == 0)
         return cmd_disasm(argc - 2, argv + 2);
+    if (strcmp(cmd, "frames") == 0)
+        return cmd_frames(argc - 2, argv + 2);
+    if (strcmp(cmd, "cfi") == 0)
+        return cmd_cfi(argc - 2, argv + 2);
     if (strcmp(cmd, "ops") == 0)
         return cmd_ops(argc - 2, argv + 2);
     complain("unknown command \"%s\"", cmd);

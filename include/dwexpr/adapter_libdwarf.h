@@ -210,6 +210,20 @@ DWEXPR_API const dwexpr_libdwarf_scope *dwexpr_libdwarf_scope_function(
 DWEXPR_API bool dwexpr_libdwarf_var_visible(const dwexpr_libdwarf_var *v,
                                             const dwexpr_libdwarf_scope *inner);
 
+/* A type DIE, as far as listings need it. */
+typedef struct dwexpr_libdwarf_type_info {
+    uint16_t tag;              /* DW_TAG_* */
+    const char *name;          /* C spelling ("struct point *") */
+    uint64_t bytes;            /* static size; 0 when unknown or dynamic */
+    uint64_t target;           /* DW_AT_type: pointee, element, aliased type; 0 none */
+    uint16_t encoding;         /* base types (through typedefs and qualifiers): DW_ATE_* */
+} dwexpr_libdwarf_type_info;
+
+/* Type TYPE (.debug_info offset in unit UNIT's file). E_NOT_FOUND. */
+DWEXPR_API dwexpr_status dwexpr_libdwarf_type_get(dwexpr_libdwarf *ld, size_t unit,
+                                                  uint64_t type,
+                                                  dwexpr_libdwarf_type_info *out);
+
 /* ---- the DWARF services of a target ---- */
 
 /* How DW_OP_entry_value finds the value a register had on entry. */
@@ -359,6 +373,17 @@ DWEXPR_API dwexpr_status dwexpr_libdwarf_eval_bound(dwexpr_libdwarf_binding *b, 
                                                     const dwexpr_loc *object,
                                                     const dwexpr_eval_params *where,
                                                     int64_t *value, dwexpr_error *err);
+
+/* The size in bytes of type TYPE of unit UNIT, computing dynamic array
+ * bounds and sizes (DW_AT_count, DW_AT_upper_bound, DW_AT_lower_bound,
+ * DW_AT_byte_size as expressions or references; VLAs) with
+ * dwexpr_libdwarf_eval_bound; OBJECT (may be NULL) is the object of that
+ * type. *BYTES is 0 when the size cannot be known. */
+DWEXPR_API dwexpr_status dwexpr_libdwarf_type_size(dwexpr_libdwarf_binding *b, dwexpr_ctx *ctx,
+                                                   size_t unit, uint64_t type,
+                                                   const dwexpr_loc *object,
+                                                   const dwexpr_eval_params *where,
+                                                   uint64_t *bytes, dwexpr_error *err);
 
 /* Deep-copy LOC (composites, implicit bytes) into malloc'ed storage that
  * OUT then owns; release it with dwexpr_libdwarf_loc_free. E_NOMEM. */

@@ -1,0 +1,64 @@
+/* dwexpr/adapter_libunwind.h: a host target for real x86-64 processes
+ * through libunwind: a live stopped process (libunwind-ptrace) or a core
+ * file (libunwind-coredump). It gives frame-0 registers and memory (the
+ * inner target of a dwexpr_unwinder), libunwind's own frames, the mapped
+ * files, and a cross-check of dwexpr's CFI unwinding against libunwind. */
+#ifndef DWEXPR_ADAPTER_LIBUNWIND_H
+#define DWEXPR_ADAPTER_LIBUNWIND_H
+
+#include <dwexpr.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct dwexpr_unw dwexpr_unw;
+
+/* A file mapped into the process (from the core's NT_FILE note or
+ * /proc/PID/maps). */
+typedef struct dwexpr_unw_mapping {
+    uint64_t start, end, file_offset;
+    const char *path;
+} dwexpr_unw_mapping;
+
+/* One frame as libunwind sees it. */
+typedef struct dwexpr_unw_frame {
+    uint64_t pc, sp;
+    bool signal_frame;
+} dwexpr_unw_frame;
+
+/* Open core file CORE (EXE, may be NULL, is the main executable when the
+ * core names it differently). libunwind walks the stack once here (at
+ * most MAX_FRAMES, 0 = 256). E_NOT_FOUND / E_TARGET with ERR's message. */
+DWEXPR_API dwexpr_status dwexpr_unw_open_core(const char *core, const char *exe,
+                                              uint32_t max_frames, dwexpr_unw **out,
+                                              dwexpr_error *err);
+/* Attach to process PID with ptrace (it stops until dwexpr_unw_close). */
+DWEXPR_API dwexpr_status dwexpr_unw_open_pid(int pid, uint32_t max_frames, dwexpr_unw **out,
+                                             dwexpr_error *err);
+/* Detach / release (NULL is fine). */
+DWEXPR_API void dwexpr_unw_close(dwexpr_unw *u);
+
+/* The target (user = the dwexpr_unw): registers 0-16 of every libunwind
+ * frame (frame 0 = the thread's registers), memory of the process, and
+ * libunwind's answers for cfa / register_location / frame_pc. Static. */
+DWEXPR_API const dwexpr_target *dwexpr_unw_target(void);
+
+DWEXPR_API size_t dwexpr_unw_frame_count(const dwexpr_unw *u);
+DWEXPR_API const dwexpr_unw_frame *dwexpr_unw_frame_at(const dwexpr_unw *u, size_t i);
+DWEXPR_API size_t dwexpr_unw_mapping_count(const dwexpr_unw *u);
+DWEXPR_API const dwexpr_unw_mapping *dwexpr_unw_mapping_at(const dwexpr_unw *u, size_t i);
+
+/* Compare dwexpr's frames (UW, whose inner target is this adapter) with
+ * libunwind's: the pc of every frame, the CFA of frame i with libunwind's
+ * stack pointer of frame i+1, and the number of frames. Each
+ * disagreement is a line in REPORT (CAP bytes, NUL-terminated);
+ * *CHECKED counts compared frames, *BAD disagreements. DWEXPR_OK when
+ * they agree, E_EVALUATION otherwise. */
+DWEXPR_API dwexpr_status dwexpr_unw_crosscheck(dwexpr_unw *u, dwexpr_unwinder *uw, char *report,
+                                               size_t cap, unsigned *checked, unsigned *bad);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

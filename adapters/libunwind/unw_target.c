@@ -1,0 +1,678 @@
+/* adapters/libunwind/unw_target.c: the libunwind host target: a core file
+ * (libunwind-coredump) or a live process (libunwind-ptrace) as a
+ * dwexpr_target, libunwind's frames, and the cross-check against dwexpr's
+ * own CFI unwinder. x86-64 only (DWARF and libunwind numbers agree 0-16). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <libunwind.h>
+#include <libunwind-coredump.h>
+#include <libunwind-ptrace.h>
+#include "dwexpr/adapter_libunwind.h"
+
+enum { NREGS = 17 };
+
+typedef struct ufr {
+    dwexpr_unw_frame pub;
+    unw_cursor_t cur;
+    uint8_t vals[NREGS][8];        /* implicit values handed out */
+} ufr;
+
+/* A mapped file: its bytes (for memory a core does not hold, and for
+ * its .eh_frame_hdr), load bias and address range. */
+typedef struct umod {
+    const char *path;              /* owned by the mapping list */
+    uint8_t *bytes;
+    size_t size;
+    dwexpr_elf *elf;
+    uint64_t bias, lo, hi;
+} umod;
+
+struct dwexpr_unw {
+    unw_addr_space_t as;
+    unw_accessors_t acc;           /* ours: memory and unwind tables, registers forwarded */
+    umod *mods;
+    size_t nmods;
+    void *ui;
+    bool core;
+    int pid;
+    bool attached;
+    dwexpr_elf *core_elf;
+    ufr *frames;
+    size_t nframes;
+    dwexpr_unw_mapping *maps;
+    size_t nmaps;
+    char **paths;
+};
+
+/* Fill ERR with S and a message. */
+static dwexpr_status fail(dwexpr_error *err, dwexpr_status s, const char *fmt, ...)
+{
+    if (!err)
+        return s;
+    memset(err, 0, sizeof *err);
+    err->status = s;
+    err->offset = -1;
+    err->opcode = -1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+static dwexpr_status add_map(dwexpr_unw *u, uint64_t start, uint64_t end, uint64_t off,
+                             const char *path)
+{
+    dwexpr_unw_mapping *m = realloc(u->maps, (u->nmaps + 1) * sizeof *m);
+    if (!m)
+        return DWEXPR_E_NOMEM;
+    u->maps = m;
+    char **p = realloc(u->paths, (u->nmaps + 1) * sizeof *p);
+    if (!p)
+        return DWEXPR_E_NOMEM;
+    u->paths = p;
+    size_t n = strlen(path);
+    char *copy = malloc(n + 1);
+    if (!copy)
+        return DWEXPR_E_NOMEM;
+    memcpy(copy, path, n + 1);
+    u->paths[u->nmaps] = copy;
+    m[u->nmaps].start = start;
+    m[u->nmaps].end = end;
+    m[u->nmaps].file_offset = off;
+    m[u->nmaps].path = copy;
+    u->nmaps++;
+    return DWEXPR_OK;
+}
+
+/* Read a whole file (NULL on failure). */
+static uint8_t *slurp(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    uint8_t *b = malloc(cap);
+    while (b) {
+        if (n == cap) {
+            uint8_t *nb = realloc(b, cap * 2);
+            if (!nb) {
+                free(b);
+                b = NULL;
+                break;
+            }
+            b = nb;
+            cap *= 2;
+        }
+        size_t r = fread(b + n, 1, cap - n, f);
+        if (!r)
+            break;
+        n += r;
+    }
+    fclose(f);
+    *size = n;
+    return b;
+}
+
+/* One module per distinct mapped file. */
+static void load_mods(dwexpr_unw *u)
+{
+    for (size_t i = 0; i < u->nmaps; i++) {
+        const dwexpr_unw_mapping *m = &u->maps[i];
+        umod *have = NULL;
+        for (size_t k = 0; k < u->nmods; k++)
+            if (strcmp(u->mods[k].path, m->path) == 0)
+                have = &u->mods[k];
+        if (have) {
+            have->lo = m->start < have->lo ? m->start : have->lo;
+            have->hi = m->end > have->hi ? m->end : have->hi;
+            continue;
+        }
+        size_t size;
+        uint8_t *b = slurp(m->path, &size);
+        dwexpr_elf *elf;
+        uint64_t bias;
+        if (!b)
+            continue;
+        if (dwexpr_elf_open_mem(b, size, &elf, NULL)) {
+            free(b);
+            continue;
+        }
+        if (dwexpr_elf_load_bias(elf, m->start, m->file_offset, 4096, &bias)) {
+            dwexpr_elf_free(elf);
+            free(b);
+            continue;
+        }
+        umod *nm = realloc(u->mods, (u->nmods + 1) * sizeof *nm);
+        if (!nm) {
+            dwexpr_elf_free(elf);
+            free(b);
+            return;
+        }
+        u->mods = nm;
+        umod *md = &u->mods[u->nmods++];
+        md->path = m->path;
+        md->bytes = b;
+        md->size = size;
+        md->elf = elf;
+        md->bias = dwexpr_elf_type(elf) == 2 ? 0 : bias;
+        md->lo = m->start;
+        md->hi = m->end;
+    }
+}
+
+/* Memory of a core: its PT_LOAD contents, else the mapped file's bytes
+ * (text and read-only data are usually not in a core). */
+static int core_mem(dwexpr_unw *u, uint64_t addr, uint8_t *out, size_t len)
+{
+    if (dwexpr_elf_read_vaddr(u->core_elf, addr, out, len) == DWEXPR_OK)
+        return 0;
+    for (size_t i = 0; i < u->nmaps; i++) {
+        const dwexpr_unw_mapping *m = &u->maps[i];
+        if (addr < m->start || addr + len > m->end)
+            continue;
+        for (size_t k = 0; k < u->nmods; k++) {
+            if (strcmp(u->mods[k].path, m->path) != 0)
+                continue;
+            uint64_t off = m->file_offset + (addr - m->start);
+            if (off > u->mods[k].size || len > u->mods[k].size - off)
+                return -UNW_EINVAL;
+            memcpy(out, u->mods[k].bytes + off, len);
+            return 0;
+        }
+    }
+    return -UNW_EINVAL;
+}
+
+/* libunwind accessor: one word of memory. */
+static int a_access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *val, int write,
+                        void *arg)
+{
+    dwexpr_unw *u = arg;
+    if (!u->core)
+        return _UPT_access_mem(as, addr, val, write, u->ui);
+    if (write)
+        return -UNW_EINVAL;
+    uint8_t b[sizeof *val];
+    int r = core_mem(u, addr, b, sizeof b);
+    if (r)
+        return r;
+    memcpy(val, b, sizeof b);
+    return 0;
+}
+
+static int a_access_reg(unw_addr_space_t as, unw_regnum_t reg, unw_word_t *val, int write,
+                        void *arg)
+{
+    dwexpr_unw *u = arg;
+    return u->core ? _UCD_access_reg(as, reg, val, write, u->ui)
+                   : _UPT_access_reg(as, reg, val, write, u->ui);
+}
+
+static int a_access_fpreg(unw_addr_space_t as, unw_regnum_t reg, unw_fpreg_t *val, int write,
+                          void *arg)
+{
+    dwexpr_unw *u = arg;
+    return u->core ? _UCD_access_fpreg(as, reg, val, write, u->ui)
+                   : _UPT_access_fpreg(as, reg, val, write, u->ui);
+}
+
+static int a_resume(unw_addr_space_t as, unw_cursor_t *c, void *arg)
+{
+    (void)as;
+    (void)c;
+    (void)arg;
+    return -UNW_EINVAL;
+}
+
+static int a_get_dyn_info_list_addr(unw_addr_space_t as, unw_word_t *dil, void *arg)
+{
+    (void)as;
+    (void)dil;
+    (void)arg;
+    return -UNW_ENOINFO;
+}
+
+static void a_put_unwind_info(unw_addr_space_t as, unw_proc_info_t *pi, void *arg)
+{
+    (void)as;
+    (void)arg;
+    free(pi->unwind_info);
+    pi->unwind_info = NULL;
+}
+
+static int a_get_proc_name(unw_addr_space_t as, unw_word_t ip, char *buf, size_t len,
+                           unw_word_t *off, void *arg)
+{
+    dwexpr_unw *u = arg;
+    (void)as;
+    for (size_t k = 0; k < u->nmods; k++) {
+        const char *name;
+        uint64_t o;
+        if (ip >= u->mods[k].lo && ip < u->mods[k].hi &&
+            dwexpr_elf_symbolize(u->mods[k].elf, ip - u->mods[k].bias, &name, &o) == DWEXPR_OK) {
+            snprintf(buf, len, "%s", name);
+            *off = o;
+            return 0;
+        }
+    }
+    return -UNW_ENOINFO;
+}
+
+/* libunwind's own search of an .eh_frame_hdr table in target memory
+ * (exported by libunwind-x86_64, not declared in its headers). */
+extern int _Ux86_64_dwarf_search_unwind_table(unw_addr_space_t as, unw_word_t ip,
+                                              unw_dyn_info_t *di, unw_proc_info_t *pi,
+                                              int need_unwind_info, void *arg);
+
+/* libunwind accessor: the unwind table of the module holding IP, found
+ * through the file's .eh_frame_hdr at its load address (what
+ * _UPT_find_proc_info does; _UCD's assumes text maps at file offset 0). */
+static int a_find_proc_info(unw_addr_space_t as, unw_word_t ip, unw_proc_info_t *pi,
+                            int need_unwind_info, void *arg)
+{
+    dwexpr_unw *u = arg;
+    for (size_t k = 0; k < u->nmods; k++) {
+        umod *m = &u->mods[k];
+        if (ip < m->lo || ip >= m->hi)
+            continue;
+        dwexpr_elf_section h;
+        if (dwexpr_elf_find_section(m->elf, ".eh_frame_hdr", &h) || !h.data || h.size < 12)
+            return -UNW_ENOINFO;
+        /* LSB .eh_frame_hdr: version, encodings, eh_frame_ptr, fde_count, table */
+        if (h.data[0] != 1 || h.data[2] != 0x03 || h.data[3] != 0x3b)
+            return -UNW_ENOINFO;
+        uint64_t count = (uint64_t)h.data[8] | (uint64_t)h.data[9] << 8 |
+                         (uint64_t)h.data[10] << 16 | (uint64_t)h.data[11] << 24;
+        unw_dyn_info_t di;
+        memset(&di, 0, sizeof di);
+        di.start_ip = m->lo;
+        di.end_ip = m->hi;
+        di.format = UNW_INFO_FORMAT_REMOTE_TABLE;
+        di.u.rti.segbase = h.addr + m->bias;
+        di.u.rti.table_data = h.addr + m->bias + 12;
+        di.u.rti.table_len = count * 8 / sizeof(unw_word_t);
+        return _Ux86_64_dwarf_search_unwind_table(as, ip, &di, pi, need_unwind_info, arg);
+    }
+    return -UNW_ENOINFO;
+}
+
+/* Our accessors: libunwind's for registers, ours for memory and tables. */
+static void set_accessors(dwexpr_unw *u)
+{
+    memset(&u->acc, 0, sizeof u->acc);
+    u->acc.find_proc_info = a_find_proc_info;
+    u->acc.put_unwind_info = a_put_unwind_info;
+    u->acc.get_dyn_info_list_addr = a_get_dyn_info_list_addr;
+    u->acc.access_mem = a_access_mem;
+    u->acc.access_reg = a_access_reg;
+    u->acc.access_fpreg = a_access_fpreg;
+    u->acc.resume = a_resume;
+    u->acc.get_proc_name = a_get_proc_name;
+}
+
+/* Walk the stack with libunwind once, keeping a cursor per frame. */
+static dwexpr_status walk(dwexpr_unw *u, uint32_t max, dwexpr_error *err)
+{
+    if (!max)
+        max = 256;
+    u->frames = calloc(max, sizeof *u->frames);
+    if (!u->frames)
+        return DWEXPR_E_NOMEM;
+    unw_cursor_t c;
+    load_mods(u);
+    set_accessors(u);
+    u->as = unw_create_addr_space(&u->acc, 0);
+    if (!u->as)
+        return fail(err, DWEXPR_E_NOMEM, "libunwind: unw_create_addr_space failed");
+    int r = unw_init_remote(&c, u->as, u);
+    if (r < 0)
+        return fail(err, DWEXPR_E_TARGET, "libunwind: unw_init_remote: %s", unw_strerror(r));
+    for (;;) {
+        ufr *f = &u->frames[u->nframes++];
+        f->cur = c;
+        unw_word_t ip = 0, sp = 0;
+        unw_get_reg(&c, UNW_REG_IP, &ip);
+        unw_get_reg(&c, UNW_REG_SP, &sp);
+        f->pub.pc = ip;
+        f->pub.sp = sp;
+        f->pub.signal_frame = unw_is_signal_frame(&c) > 0;
+        if (u->nframes == max)
+            break;
+        r = unw_step(&c);
+        if (r <= 0)
+            break;
+    }
+    return DWEXPR_OK;
+}
+
+dwexpr_status dwexpr_unw_open_core(const char *core, const char *exe, uint32_t max_frames,
+                                   dwexpr_unw **out, dwexpr_error *err)
+{
+    if (!core || !out)
+        return DWEXPR_E_USAGE;
+    *out = NULL;
+    dwexpr_unw *u = calloc(1, sizeof *u);
+    if (!u)
+        return DWEXPR_E_NOMEM;
+    u->core = true;
+    dwexpr_status s = dwexpr_elf_open_file(core, &u->core_elf, err);
+    if (s)
+        goto bad;
+    if (dwexpr_elf_type(u->core_elf) != 4 || dwexpr_elf_machine(u->core_elf) != 62) {
+        s = fail(err, DWEXPR_E_USAGE, "%s is not an x86-64 core file", core);
+        goto bad;
+    }
+    u->ui = _UCD_create(core);
+    if (!u->ui) {
+        s = fail(err, DWEXPR_E_TARGET, "libunwind: _UCD_create(%s) failed", core);
+        goto bad;
+    }
+    /* the files behind the core's mappings (NT_FILE): for libunwind's
+     * own lookups and for dwexpr's CFI */
+    dwexpr_elf_mapping m;
+    const char *first = NULL;
+    for (size_t i = 0; dwexpr_elf_core_mapping(u->core_elf, i, &m) == DWEXPR_OK; i++) {
+        if (!first)
+            first = m.path;
+        const char *path = (exe && first && strcmp(m.path, first) == 0) ? exe : m.path;
+        if ((s = add_map(u, m.start, m.end, m.file_offset, path)))
+            goto bad;
+    }
+    if ((s = walk(u, max_frames, err)))
+        goto bad;
+    *out = u;
+    return DWEXPR_OK;
+bad:
+    dwexpr_unw_close(u);
+    return s;
+}
+
+dwexpr_status dwexpr_unw_open_pid(int pid, uint32_t max_frames, dwexpr_unw **out,
+                                  dwexpr_error *err)
+{
+    if (pid <= 0 || !out)
+        return DWEXPR_E_USAGE;
+    *out = NULL;
+    dwexpr_unw *u = calloc(1, sizeof *u);
+    if (!u)
+        return DWEXPR_E_NOMEM;
+    u->pid = pid;
+    dwexpr_status s;
+    if (ptrace(PTRACE_ATTACH, pid, NULL, NULL) != 0) {
+        s = fail(err, DWEXPR_E_TARGET, "ptrace(ATTACH, %d): %s", pid, strerror(errno));
+        goto bad;
+    }
+    u->attached = true;
+    int status;
+    if (waitpid(pid, &status, __WALL) < 0) {
+        s = fail(err, DWEXPR_E_TARGET, "waitpid(%d): %s", pid, strerror(errno));
+        goto bad;
+    }
+    char mp[64];
+    snprintf(mp, sizeof mp, "/proc/%d/maps", pid);
+    FILE *f = fopen(mp, "r");
+    if (f) {
+        char line[4096];
+        while (fgets(line, sizeof line, f)) {
+            unsigned long long a, b, off;
+            char perms[8];
+            int pos = 0;
+            if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &a, &b, perms, &off, &pos) < 4 ||
+                !pos)
+                continue;
+            char *path = line + pos;
+            path[strcspn(path, "\n")] = 0;
+            if (path[0] == '/' && (s = add_map(u, a, b, off, path))) {
+                fclose(f);
+                goto bad;
+            }
+        }
+        fclose(f);
+    }
+    u->ui = _UPT_create(pid);
+    if (!u->ui) {
+        s = fail(err, DWEXPR_E_TARGET, "libunwind: cannot set up ptrace unwinding");
+        goto bad;
+    }
+    if ((s = walk(u, max_frames, err)))
+        goto bad;
+    *out = u;
+    return DWEXPR_OK;
+bad:
+    dwexpr_unw_close(u);
+    return s;
+}
+
+void dwexpr_unw_close(dwexpr_unw *u)
+{
+    if (!u)
+        return;
+    if (u->as)
+        unw_destroy_addr_space(u->as);
+    if (u->ui)
+        u->core ? _UCD_destroy(u->ui) : _UPT_destroy(u->ui);
+    if (u->attached)
+        ptrace(PTRACE_DETACH, u->pid, NULL, NULL);
+    for (size_t k = 0; k < u->nmods; k++) {
+        dwexpr_elf_free(u->mods[k].elf);
+        free(u->mods[k].bytes);
+    }
+    free(u->mods);
+    for (size_t i = 0; i < u->nmaps; i++)
+        free(u->paths[i]);
+    free(u->paths);
+    free(u->maps);
+    free(u->frames);
+    dwexpr_elf_free(u->core_elf);
+    free(u);
+}
+
+size_t dwexpr_unw_frame_count(const dwexpr_unw *u) { return u->nframes; }
+const dwexpr_unw_frame *dwexpr_unw_frame_at(const dwexpr_unw *u, size_t i)
+{
+    return i < u->nframes ? &u->frames[i].pub : NULL;
+}
+size_t dwexpr_unw_mapping_count(const dwexpr_unw *u) { return u->nmaps; }
+const dwexpr_unw_mapping *dwexpr_unw_mapping_at(const dwexpr_unw *u, size_t i)
+{
+    return i < u->nmaps ? &u->maps[i] : NULL;
+}
+
+/* ---- the target ---- */
+
+static dwexpr_status t_reg_size(void *user, uint32_t regno, uint32_t *bytes)
+{
+    (void)user;
+    if (regno >= NREGS)
+        return DWEXPR_E_NOT_FOUND;
+    *bytes = 8;
+    return DWEXPR_OK;
+}
+
+/* Register REGNO's value in libunwind frame F. */
+static dwexpr_status reg_value(dwexpr_unw *u, uint32_t f, uint32_t regno, uint64_t *v)
+{
+    if (f >= u->nframes || regno >= NREGS)
+        return DWEXPR_E_NOT_FOUND;
+    unw_word_t w;
+    if (unw_get_reg(&u->frames[f].cur, (unw_regnum_t)regno, &w) < 0)
+        return DWEXPR_E_TARGET;
+    *v = w;
+    return DWEXPR_OK;
+}
+
+static dwexpr_status t_reg_read(void *user, const dwexpr_regref *r, uint64_t off, void *buf,
+                                size_t len)
+{
+    uint64_t v;
+    dwexpr_status s = reg_value(user, r->frame, r->regno, &v);
+    if (s)
+        return s;
+    if (off > 8 || len > 8 - off)
+        return DWEXPR_E_TARGET;
+    uint8_t b[8];
+    for (int i = 0; i < 8; i++)
+        b[i] = (uint8_t)(v >> (8 * i));
+    memcpy(buf, b + off, len);
+    return DWEXPR_OK;
+}
+
+static dwexpr_status t_mem_read(void *user, const dwexpr_memref *m, void *buf, size_t len)
+{
+    dwexpr_unw *u = user;
+    if (m->aspace != 0)
+        return DWEXPR_E_NOT_FOUND;
+    uint8_t *out = buf;
+    if (u->core)
+        return core_mem(u, m->address, out, len) ? DWEXPR_E_TARGET : DWEXPR_OK;
+    uint64_t a = m->address;
+    while (len) {
+        /* libunwind moves whole aligned words (style-anchors §3) */
+        uint64_t base = a & ~(uint64_t)7;
+        unw_word_t w;
+        if (a_access_mem(u->as, (unw_word_t)base, &w, 0, u) < 0)
+            return DWEXPR_E_TARGET;
+        size_t k = (size_t)(a - base), n = 8 - k;
+        if (n > len)
+            n = len;
+        for (size_t i = 0; i < n; i++)
+            out[i] = (uint8_t)(w >> (8 * (k + i)));
+        out += n;
+        a += n;
+        len -= n;
+    }
+    return DWEXPR_OK;
+}
+
+/* libunwind's CFA of frame F: the stack pointer of its caller (x86-64
+ * psABI: the CFA is rsp before the call). */
+static dwexpr_status t_cfa(void *user, const dwexpr_frameref *f, dwexpr_sld *out)
+{
+    dwexpr_unw *u = user;
+    if (f->frame + 1 >= u->nframes)
+        return DWEXPR_E_NOT_FOUND;
+    memset(out, 0, sizeof *out);
+    out->kind = DWEXPR_LOC_MEMORY;
+    out->byte_offset = u->frames[f->frame + 1].pub.sp;
+    return DWEXPR_OK;
+}
+
+static dwexpr_status t_register_location(void *user, const dwexpr_frameref *f, uint32_t regno,
+                                         dwexpr_sld *out)
+{
+    dwexpr_unw *u = user;
+    if (f->frame >= u->nframes || regno >= NREGS)
+        return DWEXPR_E_NOT_FOUND;
+    ufr *fr = &u->frames[f->frame];
+    unw_save_loc_t sl;
+    memset(out, 0, sizeof *out);
+    if (unw_get_save_loc(&fr->cur, (int)regno, &sl) == 0 && sl.type == UNW_SLT_MEMORY) {
+        out->kind = DWEXPR_LOC_MEMORY;
+        out->byte_offset = sl.u.addr;
+        return DWEXPR_OK;
+    }
+    uint64_t v;
+    if (reg_value(u, f->frame, regno, &v)) {
+        out->kind = DWEXPR_LOC_UNDEFINED;
+        return DWEXPR_OK;
+    }
+    for (int i = 0; i < 8; i++)
+        fr->vals[regno][i] = (uint8_t)(v >> (8 * i));
+    out->kind = DWEXPR_LOC_IMPLICIT;
+    out->u.imp.data = fr->vals[regno];
+    out->u.imp.bits = 64;
+    return DWEXPR_OK;
+}
+
+static dwexpr_status t_frame_pc(void *user, const dwexpr_frameref *f, uint64_t *pc)
+{
+    dwexpr_unw *u = user;
+    if (f->frame >= u->nframes)
+        return DWEXPR_E_NOT_FOUND;
+    *pc = u->frames[f->frame].pub.pc;
+    return DWEXPR_OK;
+}
+
+static const dwexpr_target unw_target = {
+    .size = sizeof(dwexpr_target),
+    .reg_size = t_reg_size,
+    .reg_read = t_reg_read,
+    .mem_read = t_mem_read,
+    .cfa = t_cfa,
+    .register_location = t_register_location,
+    .frame_pc = t_frame_pc,
+};
+
+const dwexpr_target *dwexpr_unw_target(void)
+{
+    return &unw_target;
+}
+
+/* ---- cross-check ---- */
+
+dwexpr_status dwexpr_unw_crosscheck(dwexpr_unw *u, dwexpr_unwinder *uw, char *report, size_t cap,
+                                    unsigned *checked, unsigned *bad)
+{
+    size_t used = 0;
+    unsigned nchk = 0, nbad = 0;
+    if (cap)
+        report[0] = 0;
+#define SAY(...)                                                                  \
+    do {                                                                          \
+        if (used < cap) {                                                         \
+            int w_ = snprintf(report + used, cap - used, __VA_ARGS__);            \
+            used += w_ > 0 ? (size_t)w_ : 0;                                      \
+        }                                                                         \
+        nbad++;                                                                   \
+    } while (0)
+    uint32_t i = 0;
+    for (;; i++) {
+        dwexpr_unwind_frame f;
+        dwexpr_status s = dwexpr_unwinder_frame(uw, i, &f);
+        if (s) {
+            if (s != DWEXPR_E_NOT_FOUND)
+                SAY("frame %u: dwexpr stopped: %s\n", (unsigned)i,
+                    dwexpr_unwinder_error(uw)->message);
+            break;
+        }
+        if (i >= u->nframes) {
+            SAY("frame %u: dwexpr has it (pc 0x%llx), libunwind does not\n", (unsigned)i,
+                (unsigned long long)f.pc);
+            continue;
+        }
+        nchk++;
+        if (f.pc != u->frames[i].pub.pc)
+            SAY("frame %u: pc 0x%llx (dwexpr) != 0x%llx (libunwind)\n", (unsigned)i,
+                (unsigned long long)f.pc, (unsigned long long)u->frames[i].pub.pc);
+        if (i + 1 < u->nframes) {
+            uint64_t want = u->frames[i + 1].pub.sp;
+            if (!f.has_cfa)
+                SAY("frame %u: dwexpr has no CFA, libunwind's is 0x%llx\n", (unsigned)i,
+                    (unsigned long long)want);
+            else if (f.cfa.byte_offset != want)
+                SAY("frame %u: CFA 0x%llx (dwexpr) != 0x%llx (libunwind)\n", (unsigned)i,
+                    (unsigned long long)f.cfa.byte_offset, (unsigned long long)want);
+        }
+        if (i > 1000)
+            break;
+    }
+    if (i < u->nframes) {
+        /* libunwind goes on where dwexpr stopped */
+        SAY("frames %u..%u: libunwind has them (pc 0x%llx), dwexpr does not\n", (unsigned)i,
+            (unsigned)(u->nframes - 1), (unsigned long long)u->frames[i].pub.pc);
+    }
+#undef SAY
+    if (checked)
+        *checked = nchk;
+    if (bad)
+        *bad = nbad;
+    return nbad ? DWEXPR_E_EVALUATION : DWEXPR_OK;
+}

@@ -1,0 +1,336 @@
+/* examples/dwexpr/cmd_frames.c: `dwexpr frames`: the call stack of a core
+ * file or a stopped process, unwound by dwexpr's own CFI engine over the
+ * libunwind host target, cross-checked against libunwind (contract
+ * "dwexpr frames"). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jansson.h>
+#include <dwexpr.h>
+#include "cmds.h"
+#include "output.h"
+#ifdef DWEXPR_HAVE_LIBUNWIND
+#include <dwexpr/adapter_libunwind.h>
+#endif
+
+/* Usage text; exit status 2. */
+static int frames_usage(void)
+{
+    fputs("usage: dwexpr frames --core CORE [--json] [--max N] BINARY\n"
+          "       dwexpr frames --pid PID [--json] [--max N]\n",
+          stderr);
+    return 2;
+}
+
+#ifdef DWEXPR_HAVE_LIBUNWIND
+
+/* One mapped ELF file with its CFI. */
+typedef struct module {
+    char *path;
+    dwexpr_elf *elf;
+    uint64_t bias, lo, hi;
+    dwexpr_cfi *eh, *dbg;
+} module;
+
+typedef struct modules {
+    module *m;
+    size_t n;
+} modules;
+
+/* Open every distinct file of the mappings and its CFI (files that cannot
+ * be read are skipped: their frames cannot be unwound). */
+static void load_modules(dwexpr_unw *u, const dwexpr_arch *arch, modules *ms)
+{
+    for (size_t i = 0; i < dwexpr_unw_mapping_count(u); i++) {
+        const dwexpr_unw_mapping *mp = dwexpr_unw_mapping_at(u, i);
+        module *have = NULL;
+        for (size_t k = 0; k < ms->n; k++)
+            if (strcmp(ms->m[k].path, mp->path) == 0)
+                have = &ms->m[k];
+        if (have) {
+            if (mp->start < have->lo)
+                have->lo = mp->start;
+            if (mp->end > have->hi)
+                have->hi = mp->end;
+            continue;
+        }
+        dwexpr_elf *elf;
+        dwexpr_error e;
+        if (dwexpr_elf_open_file(mp->path, &elf, &e))
+            continue;
+        uint64_t bias = 0;
+        if (dwexpr_elf_load_bias(elf, mp->start, mp->file_offset, 4096, &bias)) {
+            dwexpr_elf_free(elf);
+            continue;
+        }
+        module *nm = realloc(ms->m, (ms->n + 1) * sizeof *nm);
+        if (!nm) {
+            dwexpr_elf_free(elf);
+            return;
+        }
+        ms->m = nm;
+        module *m = &ms->m[ms->n++];
+        memset(m, 0, sizeof *m);
+        m->path = strdup(mp->path);
+        m->elf = elf;
+        m->bias = dwexpr_elf_type(elf) == 2 ? 0 : bias; /* ET_EXEC is not relocated */
+        m->lo = mp->start;
+        m->hi = mp->end;
+        dwexpr_cfi_section s;
+        if (dwexpr_elf_cfi_section(elf, DWEXPR_CFI_EH_FRAME, m->bias, arch, &s) == DWEXPR_OK &&
+            dwexpr_cfi_open(&s, &m->eh, &e))
+            fprintf(stderr, "dwexpr: %s: .eh_frame: %s (at 0x%llx)\n", m->path, e.message,
+                    (unsigned long long)e.offset);
+        if (dwexpr_elf_cfi_section(elf, DWEXPR_CFI_DEBUG_FRAME, m->bias, arch, &s) == DWEXPR_OK &&
+            dwexpr_cfi_open(&s, &m->dbg, &e))
+            fprintf(stderr, "dwexpr: %s: .debug_frame: %s (at 0x%llx)\n", m->path, e.message,
+                    (unsigned long long)e.offset);
+    }
+}
+
+static void free_modules(modules *ms)
+{
+    for (size_t k = 0; k < ms->n; k++) {
+        dwexpr_cfi_free(ms->m[k].eh);
+        dwexpr_cfi_free(ms->m[k].dbg);
+        dwexpr_elf_free(ms->m[k].elf);
+        free(ms->m[k].path);
+    }
+    free(ms->m);
+}
+
+/* "name" or "name+0x12" for ADDR, from the ELF symbol tables; "??" */
+static void func_name(const modules *ms, uint64_t addr, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "??");
+    for (size_t k = 0; k < ms->n; k++) {
+        const module *m = &ms->m[k];
+        if (addr < m->lo || addr >= m->hi)
+            continue;
+        const char *name;
+        uint64_t off;
+        if (dwexpr_elf_symbolize(m->elf, addr - m->bias, &name, &off) == DWEXPR_OK)
+            snprintf(buf, cap, "%s", name);
+        return;
+    }
+}
+
+/* Read 64 bits through S with the unwinding target. */
+static bool read_value(dwexpr_unwinder *uw, const dwexpr_sld *s, uint64_t *v)
+{
+    dwexpr_ctx *ctx;
+    if (dwexpr_ctx_new(NULL, &ctx))
+        return false;
+    dwexpr_loc loc = {1, s};
+    uint8_t b[8] = {0};
+    bool ok = dwexpr_loc_read(ctx, dwexpr_unwinder_target(), uw, &loc, 64, b, NULL) == DWEXPR_OK;
+    dwexpr_ctx_free(ctx);
+    uint64_t x = 0;
+    for (int i = 7; i >= 0; i--)
+        x = (x << 8) | b[i];
+    *v = x;
+    return ok;
+}
+
+/* Text form of a register location. */
+static void sld_text(const dwexpr_arch *arch, const dwexpr_sld *s, char *buf, size_t cap)
+{
+    switch (s->kind) {
+    case DWEXPR_LOC_MEMORY:
+        snprintf(buf, cap, "[0x%" PRIx64 "]", s->byte_offset);
+        break;
+    case DWEXPR_LOC_REGISTER: {
+        const char *n = dwexpr_arch_reg_name(arch, s->u.regno);
+        snprintf(buf, cap, "in %s", n ? n : "?");
+        break;
+    }
+    case DWEXPR_LOC_IMPLICIT: snprintf(buf, cap, "(value)"); break;
+    case DWEXPR_LOC_UNDEFINED: snprintf(buf, cap, "<undefined>"); break;
+    default: snprintf(buf, cap, "(composite)"); break;
+    }
+}
+
+static int run_frames(dwexpr_unw *u, bool json, uint32_t max)
+{
+    const dwexpr_arch *arch = dwexpr_arch_find("x86_64");
+    modules ms = {NULL, 0};
+    load_modules(u, arch, &ms);
+    dwexpr_unwind_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.size = sizeof cfg;
+    cfg.arch = arch;
+    cfg.unit.addr_size = 8;
+    cfg.pc_regno = 16;
+    cfg.max_frames = max;
+    dwexpr_unwinder *uw;
+    if (dwexpr_unwinder_new(&cfg, dwexpr_unw_target(), u, &uw)) {
+        free_modules(&ms);
+        fputs("dwexpr: out of memory\n", stderr);
+        return 1;
+    }
+    /* .eh_frame of every module first (what the runtime uses), then
+     * .debug_frame */
+    for (size_t k = 0; k < ms.n; k++)
+        if (ms.m[k].eh)
+            dwexpr_unwinder_add_cfi(uw, ms.m[k].eh);
+    for (size_t k = 0; k < ms.n; k++)
+        if (ms.m[k].dbg)
+            dwexpr_unwinder_add_cfi(uw, ms.m[k].dbg);
+    json_t *jframes = json_array();
+    int rc = 0;
+    uint32_t i;
+    dwexpr_status st = DWEXPR_OK;
+    for (i = 0;; i++) {
+        dwexpr_unwind_frame f;
+        st = dwexpr_unwinder_frame(uw, i, &f);
+        if (st)
+            break;
+        char fn[256];
+        bool caller = i > 0;
+        if (caller) {
+            dwexpr_unwind_frame prev;
+            dwexpr_unwinder_frame(uw, i - 1, &prev);
+            caller = !prev.signal_frame;
+        }
+        func_name(&ms, caller ? f.pc - 1 : f.pc, fn, sizeof fn);
+        json_t *jf = json_object(), *jr = json_object();
+        char hex[32];
+        json_object_set_new(jf, "index", json_integer(i));
+        json_object_set_new(jf, "function", json_string(fn));
+        snprintf(hex, sizeof hex, "0x%" PRIx64, f.pc);
+        json_object_set_new(jf, "pc", json_string(hex));
+        if (f.has_cfa) {
+            snprintf(hex, sizeof hex, "0x%" PRIx64, f.cfa.byte_offset);
+            json_object_set_new(jf, "cfa", json_string(hex));
+        } else {
+            json_object_set_new(jf, "cfa", json_null());
+        }
+        if (f.signal_frame)
+            json_object_set_new(jf, "signal_frame", json_true());
+        if (!json)
+            printf("#%-2u 0x%016" PRIx64 " in %s  CFA %s%s\n", (unsigned)i, f.pc, fn,
+                   f.has_cfa ? hex : "?", f.signal_frame ? "  <signal frame>" : "");
+        for (uint32_t r = 0; r <= 16; r++) {
+            dwexpr_sld s;
+            char key[16];
+            snprintf(key, sizeof key, "%u", (unsigned)r);
+            if (dwexpr_unwinder_register_location(uw, i, r, &s)) {
+                json_object_set_new(jr, key, json_pack("{s:s,s:s}", "kind", "error", "message",
+                                                       dwexpr_unwinder_error(uw)->message));
+                continue;
+            }
+            dwexpr_result res;
+            memset(&res, 0, sizeof res);
+            res.kind = DWEXPR_RESULT_LOCATION;
+            res.loc.count = 1;
+            res.loc.slds = &s;
+            json_t *o = out_result_json(NULL, &res);
+            json_t *one = json_incref(json_array_get(json_object_get(o, "locations"), 0));
+            json_decref(o);
+            uint64_t v;
+            bool have = s.kind != DWEXPR_LOC_UNDEFINED && read_value(uw, &s, &v);
+            if (have) {
+                snprintf(hex, sizeof hex, "0x%" PRIx64, v);
+                json_object_set_new(one, "value", json_string(hex));
+            }
+            json_object_set_new(jr, key, one);
+            if (!json && s.kind != DWEXPR_LOC_UNDEFINED) {
+                char where[64];
+                const char *n = dwexpr_arch_reg_name(arch, r);
+                sld_text(arch, &s, where, sizeof where);
+                printf("      %-4s %-18s %s\n", n ? n : "?", have ? hex : "<unreadable>", where);
+            }
+        }
+        json_object_set_new(jf, "registers", jr);
+        json_array_append_new(jframes, jf);
+    }
+    json_t *top = json_object();
+    json_object_set_new(top, "frames", jframes);
+    if (st != DWEXPR_E_NOT_FOUND) {
+        const dwexpr_error *e = dwexpr_unwinder_error(uw);
+        json_object_set_new(top, "error",
+                            out_error_json(dwexpr_class_name(dwexpr_status_class(st)), -1, NULL,
+                                           e->message));
+        if (!json)
+            fprintf(stderr, "dwexpr: unwinding stopped after %u frames: %s\n", (unsigned)i,
+                    e->message);
+        rc = 1;
+    }
+    /* the issue's rule: dwexpr and libunwind agree on every frame's pc and
+     * CFA, and a disagreement is an error */
+    char report[4096];
+    unsigned checked = 0, bad = 0;
+    dwexpr_unw_crosscheck(u, uw, report, sizeof report, &checked, &bad);
+    json_t *jc = json_object(), *jd = json_array();
+    json_object_set_new(jc, "checked", json_integer(checked));
+    for (char *line = strtok(report, "\n"); line; line = strtok(NULL, "\n"))
+        json_array_append_new(jd, json_string(line));
+    json_object_set_new(jc, "disagreements", jd);
+    json_object_set_new(top, "libunwind", jc);
+    if (bad) {
+        rc = 1;
+        for (size_t k = 0; k < json_array_size(jd); k++)
+            fprintf(stderr, "dwexpr: libunwind disagrees: %s\n",
+                    json_string_value(json_array_get(jd, k)));
+    }
+    if (json)
+        out_print_json(top);
+    else {
+        printf("libunwind cross-check: %u frames compared, %u disagreements\n", checked, bad);
+        json_decref(top);
+    }
+    dwexpr_unwinder_free(uw);
+    free_modules(&ms);
+    return rc;
+}
+#endif
+
+int cmd_frames(int argc, char **argv)
+{
+    const char *core = NULL, *binary = NULL;
+    int pid = 0;
+    bool json = false;
+    uint32_t max = 256;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--core") == 0 && i + 1 < argc)
+            core = argv[++i];
+        else if (strcmp(argv[i], "--pid") == 0 && i + 1 < argc)
+            pid = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--max") == 0 && i + 1 < argc)
+            max = (uint32_t)strtoul(argv[++i], NULL, 0);
+        else if (strcmp(argv[i], "--json") == 0)
+            json = true;
+        else if (argv[i][0] == '-')
+            return frames_usage();
+        else if (!binary)
+            binary = argv[i];
+        else
+            return frames_usage();
+    }
+    if ((!core && pid <= 0) || (core && pid > 0))
+        return frames_usage();
+#ifdef DWEXPR_HAVE_LIBUNWIND
+    dwexpr_unw *u;
+    dwexpr_error e;
+    dwexpr_status st = core ? dwexpr_unw_open_core(core, binary, max, &u, &e)
+                            : dwexpr_unw_open_pid(pid, max, &u, &e);
+    if (st) {
+        if (json)
+            out_print_json(json_pack("{s:b,s:o}", "ok", 0, "error",
+                                     out_error_json("target", -1, NULL, e.message)));
+        else
+            fprintf(stderr, "dwexpr: %s\n", e.message);
+        return 2;
+    }
+    int rc = run_frames(u, json, max);
+    dwexpr_unw_close(u);
+    return rc;
+#else
+    (void)json;
+    (void)max;
+    fputs("dwexpr: frames needs the libunwind adapter, which this build does not have\n",
+          stderr);
+    return 2;
+#endif
+}
