@@ -262,7 +262,8 @@ static double measure(dwexpr_ctx *ctx, expr *es, size_t n, bool warm, double sec
 int main(int argc, char **argv)
 {
     const char *path = argc > 1 ? argv[1] : "../shared/bench/corpus.txt";
-    const char *mode = argc > 2 ? argv[2] : "time"; /* time | cold1 | cold3 | warm1 | warm3 */
+    /* time | errors | cold1 | cold3 | warm1 | warm3 (callgrind passes) */
+    const char *mode = argc > 2 ? argv[2] : "time";
     double seconds = getenv("BENCH_SECONDS") ? atof(getenv("BENCH_SECONDS")) : 2.0;
     FILE *f = fopen(path, "r");
     if (!f) {
@@ -301,6 +302,24 @@ int main(int argc, char **argv)
         return 0;
     }
 
+    if (strcmp(mode, "errors") == 0) {
+        /* list the expressions that fail, with the reason */
+        static const dwexpr_eval_params params;
+        dwexpr_result r;
+        for (size_t i = 0; i < n; i++) {
+            cur = &es[i];
+            if (dwexpr_eval_bytes(ctx, es[i].bytes, es[i].len, &es[i].unit, &mock, NULL,
+                                  &params, &r) == DWEXPR_OK)
+                continue;
+            const dwexpr_error *e = dwexpr_ctx_error(ctx);
+            printf("%u ", es[i].unit.addr_size);
+            for (size_t k = 0; k < es[i].len; k++)
+                printf("%02x", es[i].bytes[k]);
+            printf(": %s at %lld %s: %s\n", dwexpr_class_name(dwexpr_status_class(e->status)),
+                   (long long)e->offset, e->op_name ? e->op_name : "-", e->message);
+        }
+        return 0;
+    }
     summary *cold = malloc(sizeof *cold * n), *warm = malloc(sizeof *warm * n);
     size_t errors = pass(ctx, es, n, false, cold); /* warm-up; grows the arena */
     pass(ctx, es, n, true, warm);
