@@ -41,6 +41,7 @@ rm -f "$log"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 findings="$build/fuzz-findings"
+rm -rf "$findings"
 mkdir -p "$findings"
 status=0
 
@@ -55,7 +56,7 @@ for h in "${harnesses[@]}"; do
     work=$(mktemp -d "${TMPDIR:-/tmp}/dwexpr-$h.XXXXXX")
     mkdir -p "$work/corpus"
     start=$(date +%s)
-    "$exe" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048 \
+    "$exe" -max_total_time="$secs" -timeout=30 -rss_limit_mb=2048 -malloc_limit_mb=2048 \
         -print_final_stats=1 -dict="$dict" -artifact_prefix="$work/" \
         "$work/corpus" "fuzz/corpus/$h" "fuzz/regressions/$h" >"$work/log" 2>&1
     rc=$?

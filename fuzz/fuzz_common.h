@@ -44,12 +44,14 @@ static inline dwexpr_unit fz_unit(uint8_t b)
     return u;
 }
 
-/* True if S belongs to one of the classes a failure may have for valid
- * API use of the decoder (decode, ill_formed). */
+/* True if S is a failure the decoder may report for valid API use:
+ * class decode or ill_formed, or the limits on nesting (entry_value
+ * blocks more than 8 deep: E_CALL_DEPTH) and size. */
 static inline int fz_decode_class(dwexpr_status s)
 {
     dwexpr_class c = dwexpr_status_class(s);
-    return c == DWEXPR_CLASS_DECODE || c == DWEXPR_CLASS_ILL_FORMED;
+    return c == DWEXPR_CLASS_DECODE || c == DWEXPR_CLASS_ILL_FORMED ||
+           s == DWEXPR_E_CALL_DEPTH || s == DWEXPR_E_TOO_BIG || s == DWEXPR_E_NOMEM;
 }
 
 /* Disassemble LEN bytes into a malloc'ed string (*OUT, NULL on a decode
@@ -69,7 +71,7 @@ static inline dwexpr_status fz_disasm(const uint8_t *b, size_t len, const dwexpr
     char *text = malloc(need + 1);
     FZ_CHECK(text != NULL, "out of memory");
     s = dwexpr_disasm(b, len, u, arch, text, need + 1, &need2, &e);
-    if (s != DWEXPR_OK && dwexpr_status_class(s) == DWEXPR_CLASS_DECODE) {
+    if (s != DWEXPR_OK && s != DWEXPR_E_NOSPACE && fz_decode_class(s)) {
         free(text);
         return s;
     }

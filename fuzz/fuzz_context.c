@@ -1,16 +1,15 @@
-/* fuzz/fuzz_context.c: libFuzzer harness for the dwexpr CLI's context
- * JSON loader and the whole `dwexpr eval` path: examples/dwexpr/main.c is
- * compiled with -Dmain=dwexpr_cli_main (fuzz/meson.build) and run with an
- * argv built from the input, over dwexpr_cli_core. Input: 3 option bytes,
- * the context JSON, a NUL, and the expression (text, or hex as with -x).
- *
+/* fuzz/fuzz_context.c: libFuzzer harness for the dwexpr CLI's context JSON
+ * loader and the whole `dwexpr eval` path, run through examples/dwexpr/
+ * main.c itself (compiled with -Dmain=dwexpr_cli_main, fuzz/meson.build). */
+
+/* Input: 3 option bytes, the context JSON, a NUL, and the expression (text,
+ * or hex as with -x); the CLI runs with an argv built from them:
  *   o0  0 -x (hex expression), 1 --json, 2 --trace, 3-4 --result
  *       (none/value/location/none), 5 --read, 6 --write, 7 --lane
  *   o1  --read bits (o1 * 3 + 1) / --write bytes (o1 % 16 + 1) / --lane o1 % 72
  *   o2  0-1 --addr-size (none/4/8/2), 2-3 --encoding (none/provisional/
  *       llvm-user/none), 4 --max-steps 1000 (else 100000), 5 --all-lanes,
  *       6 expression split into words at spaces
- *
  * stdout is captured: with --json it must hold exactly one JSON object
  * whose "ok" is true exactly when the exit status is 0; the exit status is
  * 0, 1 or 2. stderr is discarded during the call (sanitizer reports still
@@ -70,6 +69,7 @@ static int run_cli(int argc, char **argv, char **out, size_t *outlen)
     *outlen = (size_t)n;
     return rc;
 }
+
 
 /* Build the argv of `dwexpr eval` from the input and check the outcome. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -174,6 +174,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *out = NULL;
     size_t outlen = 0;
     int rc = run_cli(argc, argv, &out, &outlen);
+    if (getenv("FUZZ_VERBOSE"))
+        fprintf(stderr, "exit %d: %.200s\n", rc, out);
     FZ_CHECK(rc == 0 || rc == 1 || rc == 2, "exit status %d", rc);
     if (json) {
         json_error_t jerr;

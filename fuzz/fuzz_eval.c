@@ -1,7 +1,9 @@
-/* fuzz/fuzz_eval.c: libFuzzer harness for evaluation and for reading and
- * writing through result locations, against a deterministic mock target
- * whose registers and memory are hashes of (seed, place) with a
- * copy-on-write overlay for writes. The input chooses the unit, the
+/* fuzz/fuzz_eval.c: libFuzzer harness for dwexpr_eval / dwexpr_eval_bytes
+ * and for reading and writing through result locations, against a
+ * deterministic mock target chosen by the input (fuzz/README.md). */
+
+/* The mock target: registers and memory are hashes of (seed, place), with
+ * a copy-on-write overlay for writes. The input chooses the unit, the
  * evaluation context, the limits, the initial stack, the object, the DIE
  * table (exprloc / loclist / const_value callees) and the expression.
  *
@@ -17,7 +19,7 @@
  *   h6  0-2 initial stack entries, 3-5 object kind, 6-7 read size
  *   h7  lane number (bit 7: may be outside the lane count)
  *   h8  0-3 debug_addr entries, 4-5 frame base kind, 6-7 implicit limit
- *   h9  0-1 static context size, 2-4 pc page
+ *   h9  0-1 static context size, 2-4 pc page, 5-7 interrupt test
  *   2 bytes per initial stack entry, 2 bytes for the object
  *   L   expression length (0 = the rest of the input), then L bytes
  *   records, each [tag][len][len bytes]: the DIE table (tag 0-1 kind
@@ -213,19 +215,22 @@ static dwexpr_status reg_xfer(mock *m, const dwexpr_regref *r, uint64_t offset, 
     return xfer(m, k, buf, len, write);
 }
 
+/* Callback: read register bytes. */
 static dwexpr_status cb_reg_read(void *user, const dwexpr_regref *r, uint64_t offset, void *buf,
                                  size_t len)
 {
     return reg_xfer(user, r, offset, buf, len, false);
 }
 
+/* Callback: write register bytes (into the overlay). */
 static dwexpr_status cb_reg_write(void *user, const dwexpr_regref *r, uint64_t offset,
                                   const void *buf, size_t len)
 {
     return reg_xfer(user, r, offset, (void *)(uintptr_t)buf, len, true);
 }
 
-/* Address space facts: AMDGPU's, or hashed ones for spaces 1..3. */
+/* Address space facts: AMDGPU's (the library's table), or hashed ones
+ * for spaces 1..3. */
 static bool aspace_of(const mock *m, uint32_t as, dwexpr_aspace_info *out)
 {
     memset(out, 0, sizeof *out);
@@ -233,16 +238,8 @@ static bool aspace_of(const mock *m, uint32_t as, dwexpr_aspace_info *out)
         out->addr_bits = (uint8_t)(m->amdgpu ? 64 : 8 * m->unit.addr_size);
         return true;
     }
-    if (m->amdgpu) {
-        switch (as) {
-        case 1: out->addr_bits = 64; return true;
-        case 2: out->addr_bits = 32; return true;
-        case 3: out->addr_bits = 32; out->per_thread = true; return true;
-        case 5: out->addr_bits = 32; out->per_lane = true; return true;
-        case 6: out->addr_bits = 32; out->per_thread = true; return true;
-        default: return false;
-        }
-    }
+    if (m->amdgpu)
+        return dwexpr_amdgpu_aspace_info(as, out) == DWEXPR_OK;
     if (as > 3)
         return false;
     static const uint8_t bits[4] = {16, 32, 64, 32};
@@ -253,6 +250,7 @@ static bool aspace_of(const mock *m, uint32_t as, dwexpr_aspace_info *out)
     return true;
 }
 
+/* Callback: address space facts. */
 static dwexpr_status cb_aspace_info(void *user, uint32_t as, dwexpr_aspace_info *out)
 {
     return aspace_of(user, as, out) ? DWEXPR_OK : DWEXPR_E_NOT_FOUND;
@@ -284,11 +282,13 @@ static dwexpr_status mem_xfer(mock *m, const dwexpr_memref *r, void *buf, size_t
     return xfer(m, k, buf, len, write);
 }
 
+/* Callback: read memory. */
 static dwexpr_status cb_mem_read(void *user, const dwexpr_memref *r, void *buf, size_t len)
 {
     return mem_xfer(user, r, buf, len, false);
 }
 
+/* Callback: write memory (into the overlay). */
 static dwexpr_status cb_mem_write(void *user, const dwexpr_memref *r, const void *buf, size_t len)
 {
     return mem_xfer(user, r, (void *)(uintptr_t)buf, len, true);
@@ -332,6 +332,7 @@ static void register_sld(const dwexpr_frameref *f, uint32_t frame, uint32_t regn
     }
 }
 
+/* Callback: DW_OP_form_tls_address (some offsets have no answer). */
 static dwexpr_status cb_tls_address(void *user, const dwexpr_frameref *f, uint64_t ta,
                                     dwexpr_sld *out)
 {
@@ -342,6 +343,7 @@ static dwexpr_status cb_tls_address(void *user, const dwexpr_frameref *f, uint64
     return DWEXPR_OK;
 }
 
+/* Callback: the CFA of frames 0..3, a memory location. */
 static dwexpr_status cb_cfa(void *user, const dwexpr_frameref *f, dwexpr_sld *out)
 {
     mock *m = user;
@@ -399,6 +401,7 @@ static dwexpr_value generic_value(const dwexpr_unit *u, uint64_t v)
     return r;
 }
 
+/* Callback: entry value shortcut for a quarter of the blocks. */
 static dwexpr_status cb_entry_value(void *user, const dwexpr_frameref *f, const uint8_t *block,
                                     size_t len, dwexpr_value *out)
 {
@@ -433,6 +436,7 @@ static bool mock_type(const mock *m, uint64_t die, dwexpr_type *t)
     return true;
 }
 
+/* Callback: the base type at DIE. */
 static dwexpr_status cb_base_type(void *user, const dwexpr_unit *unit, uint64_t die,
                                   dwexpr_type *out)
 {
@@ -478,6 +482,7 @@ static dwexpr_status cb_die(void *user, const dwexpr_unit *unit, uint64_t offset
     return DWEXPR_OK;
 }
 
+/* Callback: .debug_addr entries below the input's count. */
 static dwexpr_status cb_debug_addr(void *user, const dwexpr_unit *unit, uint64_t index,
                                    uint64_t *out)
 {
@@ -488,6 +493,7 @@ static dwexpr_status cb_debug_addr(void *user, const dwexpr_unit *unit, uint64_t
     return DWEXPR_OK;
 }
 
+/* Callback: the frame base as the input chose it. */
 static dwexpr_status cb_frame_base(void *user, const dwexpr_frameref *f, dwexpr_frame_base *out)
 {
     mock *m = user;
@@ -516,6 +522,7 @@ static dwexpr_status cb_frame_base(void *user, const dwexpr_frameref *f, dwexpr_
     }
 }
 
+/* Callback: the pc of frame F. */
 static dwexpr_status cb_frame_pc(void *user, const dwexpr_frameref *f, uint64_t *pc)
 {
     mock *m = user;
@@ -526,6 +533,7 @@ static dwexpr_status cb_frame_pc(void *user, const dwexpr_frameref *f, uint64_t 
     return DWEXPR_OK;
 }
 
+/* Callback: DW_OP_GNU_parameter_ref, half of the DIEs answer. */
 static dwexpr_status cb_parameter_ref(void *user, const dwexpr_frameref *f,
                                       const dwexpr_unit *unit, uint64_t die, dwexpr_value *out)
 {
@@ -641,6 +649,7 @@ typedef struct blob {
     size_t budget;         /* nodes left: shared composites can be a DAG */
 } blob;
 
+/* Append N bytes to O. */
 static void put(blob *o, const void *p, size_t n)
 {
     if (o->n + n > o->cap) {
@@ -656,6 +665,7 @@ static void put(blob *o, const void *p, size_t n)
     o->n += n;
 }
 
+/* Append a 64-bit number to O. */
 static void put64(blob *o, uint64_t v)
 {
     put(o, &v, sizeof v);
@@ -714,6 +724,7 @@ static void put_sld(blob *o, const dwexpr_sld *s)
     }
 }
 
+/* Serialize a location description (all its places). */
 static void put_loc(blob *o, const dwexpr_loc *l)
 {
     put64(o, l->count);
@@ -722,10 +733,11 @@ static void put_loc(blob *o, const dwexpr_loc *l)
 }
 
 /* Serialize the outcome of an evaluation (result or error details). */
-static void put_outcome(blob *o, dwexpr_status st, const dwexpr_ctx *ctx, const dwexpr_result *r)
+static void put_outcome_n(blob *o, dwexpr_status st, const dwexpr_ctx *ctx,
+                          const dwexpr_result *r, size_t budget)
 {
     o->n = 0;
-    o->budget = 1u << 16;
+    o->budget = budget;
     put64(o, st);
     if (st != DWEXPR_OK) {
         const dwexpr_error *e = dwexpr_ctx_error(ctx);
@@ -764,6 +776,12 @@ static void put_outcome(blob *o, dwexpr_status st, const dwexpr_ctx *ctx, const 
     }
 }
 
+/* put_outcome_n with room for 2^16 places. */
+static void put_outcome(blob *o, dwexpr_status st, const dwexpr_ctx *ctx, const dwexpr_result *r)
+{
+    put_outcome_n(o, st, ctx, r, 1u << 16);
+}
+
 /* True if the location (recursively) has a single place everywhere. */
 static bool single_place(const dwexpr_loc *l, unsigned *budget)
 {
@@ -796,23 +814,70 @@ static bool eval_class_ok(dwexpr_status s)
     }
 }
 
-/* Evaluate and check the step bound and the error record. */
+/* Evaluate PROG, or BYTES with dwexpr_eval_bytes when PROG is NULL, and
+ * check the class, the step bound and the error record. */
 static dwexpr_status eval_checked(dwexpr_ctx *ctx, const dwexpr_program *prog,
-                                  const dwexpr_target *t, mock *m,
-                                  const dwexpr_eval_params *pp, dwexpr_result *res)
+                                  const uint8_t *bytes, size_t len, const dwexpr_target *t,
+                                  mock *m, const dwexpr_eval_params *pp, dwexpr_result *res)
 {
     m->in_eval = true;
-    dwexpr_status st = dwexpr_eval(ctx, prog, t, m, pp, res);
+    dwexpr_status st = prog ? dwexpr_eval(ctx, prog, t, m, pp, res)
+                            : dwexpr_eval_bytes(ctx, bytes, len, &m->unit, t, m, pp, res);
     m->in_eval = false;
     FZ_CHECK(eval_class_ok(st), "eval failed with %s (class %s): %s", dwexpr_status_name(st),
              dwexpr_class_name(dwexpr_status_class(st)), dwexpr_ctx_error(ctx)->message);
     FZ_CHECK(ctx->steps <= ctx->lim.steps + (st == DWEXPR_E_STEPS ? 1 : 0),
              "%llu steps with a limit of %llu (%s)", (unsigned long long)ctx->steps,
              (unsigned long long)ctx->lim.steps, dwexpr_status_name(st));
-    if (st != DWEXPR_OK)
+    if (st != DWEXPR_OK) {
         FZ_CHECK(dwexpr_ctx_error(ctx)->status == st, "error record says %s, eval returned %s",
                  dwexpr_status_name(dwexpr_ctx_error(ctx)->status), dwexpr_status_name(st));
+        /* the stack as the failing operation found it can be inspected */
+        size_t n = dwexpr_ctx_stack_depth(ctx);
+        dwexpr_result e;
+        FZ_CHECK(n <= ctx->lim.stack, "%zu entries on a %u-entry stack", n,
+                 (unsigned)ctx->lim.stack);
+        for (size_t i = 0; i < n && i < 8; i++)
+            FZ_CHECK(dwexpr_ctx_stack_get(ctx, i, &e) == DWEXPR_OK, "stack entry %zu", i);
+    }
     return st;
+}
+
+/* What the trace hook checks and counts. */
+typedef struct trace_state {
+    const dwexpr_limits *lim;
+    uint64_t count;        /* operations seen */
+    uint64_t stop_at;      /* interrupt at this operation (0: never) */
+    blob scratch;
+} trace_state;
+
+/* Trace hook: sane events, an inspectable stack within its limit, and an
+ * operation count within the step limit. */
+static int trace_cb(void *arg, const dwexpr_ctx *ctx, const dwexpr_trace_event *ev)
+{
+    trace_state *ts = arg;
+    ts->count++;
+    FZ_CHECK(ts->count <= ts->lim->steps, "operation %llu with a step limit of %llu",
+             (unsigned long long)ts->count, (unsigned long long)ts->lim->steps);
+    FZ_CHECK((unsigned)ev->id < DWEXPR_OP_COUNT, "trace op id %d", (int)ev->id);
+    FZ_CHECK(ev->depth <= ts->lim->calls + 1, "trace depth %u with a call limit of %u",
+             ev->depth, (unsigned)ts->lim->calls);
+    if (ev->op)
+        FZ_CHECK(ev->op->offset == ev->offset && ev->op->id == ev->id,
+                 "trace event at 0x%x names the operation at 0x%x", (unsigned)ev->offset,
+                 (unsigned)ev->op->offset);
+    size_t n = dwexpr_ctx_stack_depth(ctx);
+    FZ_CHECK(n <= ts->lim->stack, "%zu entries on a %u-entry stack", n, (unsigned)ts->lim->stack);
+    for (size_t i = 0; i < n && i < 16; i++) {
+        dwexpr_result r;
+        dwexpr_status s = dwexpr_ctx_stack_get(ctx, i, &r);
+        FZ_CHECK(s == DWEXPR_OK, "stack entry %zu of %zu: %s", i, n, dwexpr_status_name(s));
+        if (i < 2)
+            put_outcome_n(&ts->scratch, s, NULL, &r, 16);
+    }
+    dwexpr_result r;
+    FZ_CHECK(dwexpr_ctx_stack_get(ctx, n, &r) == DWEXPR_E_USAGE, "stack entry past the top");
+    return ts->stop_at && ts->count == ts->stop_at;
 }
 
 /* FUZZ_VERBOSE set in the environment: say what each step did (stderr). */
@@ -882,7 +947,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static mock m;
     static _Alignas(16) unsigned char sbuf[32768];
-    static const uint64_t steps_of[4] = {20000, 1000, 50, 300000};
+    static const uint64_t steps_of[4] = {20000, 1000, 50, 100000};
     static const uint32_t stack_of[4] = {64, 16, 4, 512};
     static const uint32_t calls_of[4] = {8, 3, 1, 32};
     static const uint32_t parts_of[4] = {64, 8, 2, 1024};
@@ -1030,25 +1095,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     dwexpr_program *prog = NULL;
     dwexpr_error derr;
     dwexpr_status ds = dwexpr_program_decode(bytes, elen, &m.unit, &prog, &derr);
-    if (ds != DWEXPR_OK) {
-        if (verbose())
-            fprintf(stderr, "decode %zu bytes: %s\n", elen, dwexpr_status_name(ds));
-        FZ_CHECK(fz_decode_class(ds), "decode failed with %s", dwexpr_status_name(ds));
-        free(bytes);
-        return 0;
-    }
-
     dwexpr_target t = make_target(&m);
     dwexpr_ctx *ctx = NULL;
     dwexpr_status st = dwexpr_ctx_new(&lim, &ctx);
     FZ_CHECK(st == DWEXPR_OK, "ctx_new: %s", dwexpr_status_name(st));
     dwexpr_result res;
+    if (ds != DWEXPR_OK) {
+        if (verbose())
+            fprintf(stderr, "decode %zu bytes: %s\n", elen, dwexpr_status_name(ds));
+        FZ_CHECK(fz_decode_class(ds), "decode failed with %s", dwexpr_status_name(ds));
+        /* the one-shot path reports the same decode failure */
+        st = eval_checked(ctx, NULL, bytes, elen, &t, &m, &pp, &res);
+        FZ_CHECK(st == ds, "decode fails with %s, eval_bytes with %s", dwexpr_status_name(ds),
+                 dwexpr_status_name(st));
+        dwexpr_ctx_free(ctx);
+        free(bytes);
+        return 0;
+    }
     blob b1 = {0}, b2 = {0};
 
     /* evaluate twice on the same context: the same outcome */
-    st = eval_checked(ctx, prog, &t, &m, &pp, &res);
+    st = eval_checked(ctx, prog, NULL, 0, &t, &m, &pp, &res);
     put_outcome(&b1, st, ctx, &res);
-    dwexpr_status st2 = eval_checked(ctx, prog, &t, &m, &pp, &res);
+    dwexpr_status st2 = eval_checked(ctx, prog, NULL, 0, &t, &m, &pp, &res);
     put_outcome(&b2, st2, ctx, &res);
     if (verbose())
         fprintf(stderr, "eval %zu bytes: %s%s%s\n", elen, dwexpr_status_name(st),
@@ -1058,8 +1127,52 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
              "evaluating twice differs: %s then %s", dwexpr_status_name(st),
              dwexpr_status_name(st2));
 
+    /* with a trace hook that inspects the stack: the same outcome, and
+     * at most the step limit of operations */
+    trace_state ts;
+    memset(&ts, 0, sizeof ts);
+    ts.lim = &lim;
+    dwexpr_eval_params tp = pp;
+    tp.trace = trace_cb;
+    tp.trace_arg = &ts;
+    st2 = eval_checked(ctx, prog, NULL, 0, &t, &m, &tp, &res);
+    put_outcome(&b2, st2, ctx, &res);
+    FZ_CHECK(st == st2 && b1.n == b2.n && memcmp(b1.b, b2.b, b1.n) == 0,
+             "a trace hook changes the outcome: %s then %s", dwexpr_status_name(st),
+             dwexpr_status_name(st2));
+    free(ts.scratch.b);
+    if (h[9] >> 5) {
+        /* interrupted at operation K: E_INTERRUPTED, or the same outcome
+         * when the evaluation has fewer operations */
+        uint64_t ran = ts.count;
+        memset(&ts, 0, sizeof ts);
+        ts.lim = &lim;
+        ts.stop_at = 1 + h3(m.seed, 0x57, h[9], 0) % (ran + 1);
+        st2 = eval_checked(ctx, prog, NULL, 0, &t, &m, &tp, &res);
+        if (ts.stop_at <= ran) {
+            FZ_CHECK(st2 == DWEXPR_E_INTERRUPTED, "interrupted at %llu of %llu: %s",
+                     (unsigned long long)ts.stop_at, (unsigned long long)ran,
+                     dwexpr_status_name(st2));
+            FZ_CHECK(ts.count == ts.stop_at, "%llu trace events after interrupting at %llu",
+                     (unsigned long long)ts.count, (unsigned long long)ts.stop_at);
+        } else {
+            put_outcome(&b2, st2, ctx, &res);
+            FZ_CHECK(st == st2 && b1.n == b2.n && memcmp(b1.b, b2.b, b1.n) == 0,
+                     "a trace hook that does not stop changes the outcome");
+        }
+        free(ts.scratch.b);
+    }
+
+    /* the one-shot path: the same outcome */
+    st2 = eval_checked(ctx, NULL, bytes, elen, &t, &m, &pp, &res);
+    put_outcome(&b2, st2, ctx, &res);
+    FZ_CHECK(st == st2 && b1.n == b2.n && memcmp(b1.b, b2.b, b1.n) == 0,
+             "eval_bytes gives %s, decode + eval %s", dwexpr_status_name(st2),
+             dwexpr_status_name(st));
+
     /* read through a location result, write it back: the target is unchanged */
-    if (st == DWEXPR_OK && res.kind == DWEXPR_RESULT_LOCATION) {
+    st2 = eval_checked(ctx, prog, NULL, 0, &t, &m, &pp, &res);
+    if (st2 == DWEXPR_OK && res.kind == DWEXPR_RESULT_LOCATION) {
         uint64_t nbits;
         switch ((h[6] >> 6) & 3) {
         case 0: nbits = 64; break;
@@ -1080,12 +1193,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     dwexpr_ctx *sctx = NULL;
     size_t ssize = static_of[h[9] & 3];
     if (dwexpr_ctx_init_static(sbuf, ssize, &lim, &sctx) == DWEXPR_OK) {
-        dwexpr_status st3 = eval_checked(sctx, prog, &t, &m, &pp, &res);
-        if (st3 != DWEXPR_E_NOSPACE) {
+        for (int oneshot = 0; oneshot < 2; oneshot++) {
+            dwexpr_status st3 = oneshot
+                ? eval_checked(sctx, NULL, bytes, elen, &t, &m, &pp, &res)
+                : eval_checked(sctx, prog, NULL, 0, &t, &m, &pp, &res);
+            if (st3 == DWEXPR_E_NOSPACE)
+                continue;
             put_outcome(&b2, st3, sctx, &res);
             FZ_CHECK(st3 == st && b1.n == b2.n && memcmp(b1.b, b2.b, b1.n) == 0,
-                     "a static context (%zu bytes) gives %s, a heap context %s", ssize,
-                     dwexpr_status_name(st3), dwexpr_status_name(st));
+                     "a static context (%zu bytes%s) gives %s, a heap context %s", ssize,
+                     oneshot ? ", eval_bytes" : "", dwexpr_status_name(st3),
+                     dwexpr_status_name(st));
         }
     }
     free(b1.b);

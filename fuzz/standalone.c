@@ -56,6 +56,10 @@ static int run_file(const char *path)
     LLVMFuzzerTestOneInput(in, n);
     free(in);
     replayed++;
+    /* TAP: one result per replayed input (an invariant failure aborts
+     * before its line, so the run fails) */
+    printf("ok %lu - %s\n", replayed, path);
+    fflush(stdout);
     return 0;
 }
 
@@ -110,6 +114,8 @@ int main(int argc, char **argv)
         if (run_path(argv[i]))
             rc = 1;
     }
-    printf("standalone: replayed %lu inputs%s\n", replayed, rc ? " (some paths failed)" : "");
+    if (rc)
+        printf("not ok %lu - some corpus paths could not be read\n", ++replayed);
+    printf("# standalone: replayed %lu inputs\n1..%lu\n", replayed, replayed);
     return rc;
 }

@@ -193,6 +193,9 @@ LD_HIDDEN bool ld_die_udata(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, Dwarf
 LD_HIDDEN bool ld_die_ref(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, Dwarf_Half at,
                           uint64_t *out);
 LD_HIDDEN bool ld_die_flag(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, Dwarf_Half at);
+/* The type DIE of the DIE at OFF of unit UNIT's file (through
+ * DW_AT_abstract_origin), 0 if none. */
+LD_HIDDEN uint64_t ld_die_type(dwexpr_libdwarf *ld, size_t unit, uint64_t off);
 /* The base type at unit-relative OFF of unit UNIT (cached). */
 LD_HIDDEN dwexpr_status ld_base_type(dwexpr_libdwarf *ld, size_t unit, uint64_t off,
                                      dwexpr_type *out);

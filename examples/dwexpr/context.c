@@ -1373,6 +1373,11 @@ static int parse_params(cli_ctx *c, const json_t *root, const cli_overrides *ov)
     c->params.lanes = c->st->wave;
     if ((v = json_object_get(root, "lanes")) && num32(c, v, "lanes", &c->params.lanes))
         return -1;
+    /* a lane count is a SIMD width: bound it so --all-lanes stays finite
+     * (fuzz/regressions/fuzz_context/all-lanes-huge-lane-count) */
+    if (c->params.lanes > CLI_MAX_LANES)
+        return fail(c, "context field lanes: %u is more than %u lanes", c->params.lanes,
+                    (unsigned)CLI_MAX_LANES);
     if ((v = json_object_get(root, "exec"))) {
         if (num(c, v, "exec", &n, NULL))
             return -1;

@@ -4,6 +4,9 @@
 #ifndef DWEXPR_CLI_CONTEXT_H
 #define DWEXPR_CLI_CONTEXT_H
 
+/* Most lanes a simulated thread may have ("lanes", --all-lanes). */
+#define CLI_MAX_LANES 4096
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -149,6 +149,16 @@ DWEXPR_API dwexpr_status dwexpr_libdwarf_attr_get(dwexpr_libdwarf *ld, size_t un
                                                   uint16_t at, dwexpr_libdwarf_attr *out,
                                                   dwexpr_error *err);
 
+/* The first DIE of unit UNIT (in DIE order) named NAME with tag TAG (0:
+ * any tag): *OUT gets its .debug_info offset. E_NOT_FOUND. */
+DWEXPR_API dwexpr_status dwexpr_libdwarf_find_die(dwexpr_libdwarf *ld, size_t unit,
+                                                  const char *name, uint16_t tag, uint64_t *out);
+/* Child number INDEX (0-based, counting only children with tag TAG; TAG 0
+ * counts all) of the DIE at PARENT. E_NOT_FOUND. */
+DWEXPR_API dwexpr_status dwexpr_libdwarf_child_die(dwexpr_libdwarf *ld, size_t unit,
+                                                   uint64_t parent, uint16_t tag, size_t index,
+                                                   uint64_t *out);
+
 /* ---- scopes and variables ---- */
 
 typedef enum dwexpr_libdwarf_scope_kind {

@@ -1,0 +1,1928 @@
+/* adapters/libdwarf/dwexpr_libdwarf.c: opening an ELF file with libdwarf,
+ * the unit table (split DWARF .dwo included), one walk over every DIE tree
+ * that collects scopes, variables, base types and call sites, attribute
+ * values (constants, expressions, location lists, references) and C type
+ * names and sizes. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ld_int.h"
+
+/* ---- small DIE readers ---- */
+
+/* Attribute AT of D (caller releases with dwarf_dealloc_attribute). */
+static bool get_attr(Dwarf_Debug dbg, Dwarf_Die d, Dwarf_Half at, Dwarf_Attribute *a)
+{
+    Dwarf_Error e = NULL;
+    int r = dwarf_attr(d, at, a, &e);
+    if (r == DW_DLV_ERROR)
+        ld_drop(dbg, e);
+    return r == DW_DLV_OK;
+}
+
+/* The form of A as written (0 on error). */
+static Dwarf_Half form_of(Dwarf_Debug dbg, Dwarf_Attribute a)
+{
+    Dwarf_Half f = 0;
+    Dwarf_Error e = NULL;
+    if (dwarf_whatform(a, &f, &e) == DW_DLV_ERROR) {
+        ld_drop(dbg, e);
+        return 0;
+    }
+    return f;
+}
+
+/* An unsigned reading of a constant or offset-like attribute value. */
+static bool attr_u(Dwarf_Debug dbg, Dwarf_Attribute a, Dwarf_Half form, uint64_t *out)
+{
+    Dwarf_Error e = NULL;
+    if (form == DW_FORM_sdata || form == DW_FORM_implicit_const) {
+        Dwarf_Signed s;
+        if (dwarf_formsdata(a, &s, &e) == DW_DLV_OK) {
+            *out = (uint64_t)s;
+            return true;
+        }
+        ld_drop(dbg, e);
+        return false;
+    }
+    Dwarf_Unsigned u;
+    if (dwarf_formudata(a, &u, &e) == DW_DLV_OK) {
+        *out = u;
+        return true;
+    }
+    ld_drop(dbg, e);
+    e = NULL;
+    Dwarf_Off o;
+    if (dwarf_global_formref(a, &o, &e) == DW_DLV_OK) {
+        *out = o;
+        return true;
+    }
+    ld_drop(dbg, e);
+    return false;
+}
+
+bool ld_die_udata(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, Dwarf_Half at, uint64_t *out)
+{
+    Dwarf_Debug dbg = ld->files[file].dbg;
+    Dwarf_Attribute a;
+    if (!get_attr(dbg, d, at, &a))
+        return false;
+    bool ok = attr_u(dbg, a, form_of(dbg, a), out);
+    dwarf_dealloc_attribute(a);
+    return ok;
+}
+
+bool ld_die_ref(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, Dwarf_Half at, uint64_t *out)
+{
+    Dwarf_Debug dbg = ld->files[file].dbg;
+    Dwarf_Attribute a;
+    if (!get_attr(dbg, d, at, &a))
+        return false;
+    Dwarf_Off o;
+    Dwarf_Error e = NULL;
+    int r = dwarf_global_formref(a, &o, &e);
+    if (r == DW_DLV_ERROR)
+        ld_drop(dbg, e);
+    dwarf_dealloc_attribute(a);
+    if (r != DW_DLV_OK)
+        return false;
+    *out = o;
+    return true;
+}
+
+bool ld_die_flag(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, Dwarf_Half at)
+{
+    Dwarf_Debug dbg = ld->files[file].dbg;
+    Dwarf_Attribute a;
+    if (!get_attr(dbg, d, at, &a))
+        return false;
+    Dwarf_Bool b = 0;
+    Dwarf_Error e = NULL;
+    if (dwarf_formflag(a, &b, &e) == DW_DLV_ERROR)
+        ld_drop(dbg, e);
+    dwarf_dealloc_attribute(a);
+    return b != 0;
+}
+
+/* A string attribute, copied into the pool (NULL if absent). */
+static const char *die_string(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, Dwarf_Half at)
+{
+    Dwarf_Debug dbg = ld->files[file].dbg;
+    Dwarf_Attribute a;
+    if (!get_attr(dbg, d, at, &a))
+        return NULL;
+    char *s = NULL;
+    Dwarf_Error e = NULL;
+    if (dwarf_formstring(a, &s, &e) == DW_DLV_ERROR) {
+        ld_drop(dbg, e);
+        s = NULL;
+    }
+    const char *r = ld_pool_strdup(&ld->pool, s);
+    dwarf_dealloc_attribute(a);
+    return r;
+}
+
+static Dwarf_Half die_tag(Dwarf_Debug dbg, Dwarf_Die d)
+{
+    Dwarf_Half t = 0;
+    Dwarf_Error e = NULL;
+    if (dwarf_tag(d, &t, &e) == DW_DLV_ERROR)
+        ld_drop(dbg, e);
+    return t;
+}
+
+static uint64_t die_offset(Dwarf_Debug dbg, Dwarf_Die d)
+{
+    Dwarf_Off o = 0;
+    Dwarf_Error e = NULL;
+    if (dwarf_dieoffset(d, &o, &e) == DW_DLV_ERROR)
+        ld_drop(dbg, e);
+    return o;
+}
+
+dwexpr_status ld_offdie(dwexpr_libdwarf *ld, size_t file, uint64_t off, Dwarf_Die *out,
+                        dwexpr_error *err)
+{
+    Dwarf_Error e = NULL;
+    int r = dwarf_offdie_b(ld->files[file].dbg, off, true, out, &e);
+    if (r == DW_DLV_ERROR) {
+        ld_drop(ld->files[file].dbg, e);
+        return ld_fail(err, DWEXPR_E_NOT_FOUND, "no DIE at .debug_info offset 0x%llx",
+                       (unsigned long long)off);
+    }
+    if (r != DW_DLV_OK)
+        return ld_fail(err, DWEXPR_E_NOT_FOUND, "no DIE at .debug_info offset 0x%llx",
+                       (unsigned long long)off);
+    return DWEXPR_OK;
+}
+
+/* An address attribute (DW_FORM_addr or an indexed form) of D in unit U. */
+static bool die_addr(dwexpr_libdwarf *ld, const ld_unit *u, Dwarf_Die d, Dwarf_Half at,
+                     uint64_t *out)
+{
+    Dwarf_Debug dbg = ld->files[u->file].dbg;
+    Dwarf_Attribute a;
+    if (!get_attr(dbg, d, at, &a))
+        return false;
+    Dwarf_Half f = form_of(dbg, a);
+    Dwarf_Error e = NULL;
+    bool ok = false;
+    if (dwarf_addr_form_is_indexed(f)) {
+        Dwarf_Unsigned idx;
+        if (dwarf_get_debug_addr_index(a, &idx, &e) == DW_DLV_OK)
+            ok = ld_debug_addr(ld, u, idx, out, NULL) == DWEXPR_OK;
+        else
+            ld_drop(dbg, e);
+    } else if (f == DW_FORM_addr) {
+        Dwarf_Addr v;
+        if (dwarf_formaddr(a, &v, &e) == DW_DLV_OK) {
+            *out = v;
+            ok = true;
+        } else {
+            ld_drop(dbg, e);
+        }
+    }
+    dwarf_dealloc_attribute(a);
+    return ok;
+}
+
+/* ---- units ---- */
+
+ld_unit *ld_unit_at(const dwexpr_libdwarf *ld, size_t i)
+{
+    return i < ld->units.n ? (ld_unit *)ld->units.v + i : NULL;
+}
+
+size_t ld_unit_of(const dwexpr_libdwarf *ld, size_t file, uint64_t off)
+{
+    for (size_t i = 0; i < ld->units.n; i++) {
+        const ld_unit *u = ld_unit_at(ld, i);
+        if (u->file == file && off >= u->hdr && off < u->end)
+            return i;
+    }
+    return SIZE_MAX;
+}
+
+dwexpr_status ld_debug_addr(const dwexpr_libdwarf *ld, const ld_unit *u, uint64_t index,
+                            uint64_t *out, dwexpr_error *err)
+{
+    /* .debug_addr lives in the main file, also for split units (DWARF 5 7.27) */
+    ld_section s = ld_elf_section(&ld->files[0].elf, ".debug_addr");
+    if (!s.data)
+        return ld_fail(err, DWEXPR_E_NOT_FOUND, "no .debug_addr section");
+    uint64_t base = u->pub.addr_base;
+    if (!base && u->pub.unit.version >= 5)
+        base = u->pub.unit.offset_size == 8 ? 16 : 8; /* just past the header */
+    unsigned as = u->pub.unit.addr_size;
+    if (index > s.size / as || base > s.size || (index * as) > s.size - base ||
+        s.size - base - index * as < as)
+        return ld_fail(err, DWEXPR_E_NOT_FOUND, ".debug_addr has no entry %llu (base 0x%llx)",
+                       (unsigned long long)index, (unsigned long long)base);
+    ld_cursor c = {s.data + base + index * as, s.data + s.size, ld->files[0].elf.big, false};
+    *out = ld_get_u(&c, as);
+    return DWEXPR_OK;
+}
+
+size_t dwexpr_libdwarf_unit_count(const dwexpr_libdwarf *ld)
+{
+    return ld ? ld->units.n : 0;
+}
+
+const dwexpr_libdwarf_unit *dwexpr_libdwarf_unit_get(const dwexpr_libdwarf *ld, size_t i)
+{
+    const ld_unit *u = ld ? ld_unit_at(ld, i) : NULL;
+    return u ? &u->pub : NULL;
+}
+
+uint16_t dwexpr_libdwarf_machine(const dwexpr_libdwarf *ld)
+{
+    return ld ? ld->files[0].elf.machine : 0;
+}
+
+const char *dwexpr_libdwarf_arch_name(const dwexpr_libdwarf *ld)
+{
+    return ld ? ld->arch : "generic64";
+}
+
+void dwexpr_libdwarf_set_load_bias(dwexpr_libdwarf *ld, uint64_t bias)
+{
+    if (!ld)
+        return;
+    ld->load_bias = bias;
+    for (size_t i = 0; i < ld->units.n; i++)
+        ld_unit_at(ld, i)->pub.unit.load_bias = bias;
+}
+
+/* ---- base types ---- */
+
+/* Read base type D (at unit-relative REL of unit UNIT) into T; false if
+ * D is not a DW_TAG_base_type. */
+static bool read_base_type(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, uint64_t rel,
+                           dwexpr_type *t)
+{
+    Dwarf_Debug dbg = ld->files[file].dbg;
+    if (die_tag(dbg, d) != DW_TAG_base_type)
+        return false;
+    uint64_t v;
+    memset(t, 0, sizeof *t);
+    t->die = rel;
+    if (ld_die_udata(ld, file, d, DW_AT_bit_size, &v))
+        t->bits = (uint32_t)v;
+    else if (ld_die_udata(ld, file, d, DW_AT_byte_size, &v))
+        t->bits = (uint32_t)(8 * v);
+    if (ld_die_udata(ld, file, d, DW_AT_encoding, &v))
+        t->encoding = (uint16_t)v;
+    t->endian = DW_END_default;
+    if (ld_die_udata(ld, file, d, DW_AT_endianity, &v))
+        t->endian = (uint8_t)v;
+    t->lanes = 1;
+    /* seed "DW_AT_LLVM_vector_size": N elements of the type's size */
+    if (ld_die_udata(ld, file, d, LD_AT_LLVM_vector_size, &v) ||
+        ld_die_udata(ld, file, d, LD_AT_LLVM_vector_size_seed, &v))
+        t->lanes = v ? (uint16_t)v : 1;
+    return true;
+}
+
+dwexpr_status ld_base_type(dwexpr_libdwarf *ld, size_t unit, uint64_t off, dwexpr_type *out)
+{
+    ld_unit *u = ld_unit_at(ld, unit);
+    if (!u)
+        return DWEXPR_E_NOT_FOUND;
+    dwexpr_type *c = ld_map_get(&ld->btype_cache, unit, off);
+    if (c) {
+        if (c->bits == 0 && c->die == UINT64_MAX)
+            return DWEXPR_E_NOT_FOUND;
+        *out = *c;
+        return DWEXPR_OK;
+    }
+    c = ld_pool_alloc(&ld->pool, sizeof *c);
+    if (!c)
+        return DWEXPR_E_NOMEM;
+    Dwarf_Die d;
+    bool ok = false;
+    if (off < u->end - u->hdr && ld_offdie(ld, u->file, u->hdr + off, &d, NULL) == DWEXPR_OK) {
+        ok = read_base_type(ld, u->file, d, off, c);
+        dwarf_dealloc_die(d);
+    }
+    if (!ok)
+        c->die = UINT64_MAX;
+    ld_map_put(&ld->btype_cache, unit, off, c);
+    if (!ok)
+        return DWEXPR_E_NOT_FOUND;
+    *out = *c;
+    return DWEXPR_OK;
+}
+
+size_t dwexpr_libdwarf_base_types(const dwexpr_libdwarf *ld, size_t unit,
+                                  const dwexpr_libdwarf_base_type **out)
+{
+    const ld_unit *u = ld ? ld_unit_at(ld, unit) : NULL;
+    if (!u) {
+        if (out)
+            *out = NULL;
+        return 0;
+    }
+    if (out)
+        *out = u->btypes.v;
+    return u->btypes.n;
+}
+
+/* ---- attribute values ---- */
+
+/* Attributes whose sec_offset / DWARF 2-3 data4/data8 values point to
+ * location lists (DWARF 5 7.5.5 classes loclist / loclistsptr). */
+static bool location_class(Dwarf_Half at)
+{
+    switch (at) {
+    case DW_AT_location: case DW_AT_frame_base: case DW_AT_string_length:
+    case DW_AT_return_addr: case DW_AT_static_link: case DW_AT_use_location:
+    case DW_AT_vtable_elem_location: case DW_AT_data_member_location: case DW_AT_segment:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* VALUE as SIZE bytes in the target order of FILE, in pool memory. */
+static const uint8_t *encode(dwexpr_libdwarf *ld, size_t file, uint64_t value, size_t size)
+{
+    uint8_t *b = ld_pool_alloc(&ld->pool, size ? size : 1);
+    if (!b)
+        return NULL;
+    bool big = ld->files[file].elf.big;
+    for (size_t i = 0; i < size; i++) {
+        uint8_t byte = i < 8 ? (uint8_t)(value >> (8 * i)) : ((int64_t)value < 0 ? 0xff : 0);
+        b[big ? size - 1 - i : i] = byte;
+    }
+    return b;
+}
+
+/* Size of a fixed-size data form, 0 for the others. */
+static size_t data_form_size(Dwarf_Half f)
+{
+    switch (f) {
+    case DW_FORM_data1: return 1;
+    case DW_FORM_data2: return 2;
+    case DW_FORM_data4: return 4;
+    case DW_FORM_data8: return 8;
+    default: return 0;
+    }
+}
+
+/* The type DIE of D (through DW_AT_abstract_origin), 0 if none. */
+static uint64_t die_type(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d);
+
+/* Read attribute AT of DIE (in unit UNIT) into OUT (pool memory). */
+static dwexpr_status read_attr(dwexpr_libdwarf *ld, size_t unit, uint64_t die, Dwarf_Half at,
+                               dwexpr_libdwarf_attr *out, dwexpr_error *err)
+{
+    ld_unit *u = ld_unit_at(ld, unit);
+    size_t file = u->file;
+    Dwarf_Debug dbg = ld->files[file].dbg;
+    Dwarf_Die d;
+    dwexpr_status st = ld_offdie(ld, file, die, &d, err);
+    if (st)
+        return st;
+    memset(out, 0, sizeof *out);
+    out->attr = at;
+    out->unit = unit;
+    Dwarf_Attribute a;
+    if (!get_attr(dbg, d, at, &a)) {
+        dwarf_dealloc_die(d);
+        out->kind = DWEXPR_LIBDWARF_ATTR_NONE;
+        return ld_fail(err, DWEXPR_E_NOT_FOUND, "DIE 0x%llx has no attribute 0x%x",
+                       (unsigned long long)die, (unsigned)at);
+    }
+    Dwarf_Half f = form_of(dbg, a);
+    out->form = f;
+    Dwarf_Error e = NULL;
+    uint64_t v = 0;
+    st = DWEXPR_OK;
+    switch (f) {
+    case DW_FORM_exprloc: {
+        Dwarf_Unsigned len = 0;
+        Dwarf_Ptr p = NULL;
+        if (dwarf_formexprloc(a, &len, &p, &e) != DW_DLV_OK) {
+            st = ld_dwfail(dbg, e, err, "exprloc");
+            break;
+        }
+        out->kind = DWEXPR_LIBDWARF_ATTR_EXPR;
+        out->data = p;
+        out->len = (size_t)len;
+        break;
+    }
+    case DW_FORM_block1: case DW_FORM_block2: case DW_FORM_block4: case DW_FORM_block: {
+        Dwarf_Block *blk = NULL;
+        if (dwarf_formblock(a, &blk, &e) != DW_DLV_OK) {
+            st = ld_dwfail(dbg, e, err, "block");
+            break;
+        }
+        uint8_t *copy = ld_pool_alloc(&ld->pool, blk->bl_len ? blk->bl_len : 1);
+        if (copy)
+            memcpy(copy, blk->bl_data, blk->bl_len);
+        out->data = copy;
+        out->len = (size_t)blk->bl_len;
+        dwarf_dealloc(dbg, blk, DW_DLA_BLOCK);
+        /* DWARF 2/3 location expressions are blocks (DWARF 3 7.5.4) */
+        out->kind = at == DW_AT_const_value ? DWEXPR_LIBDWARF_ATTR_CONST
+                                            : DWEXPR_LIBDWARF_ATTR_EXPR;
+        break;
+    }
+    case DW_FORM_loclistx:
+    case DW_FORM_sec_offset:
+        if (!location_class(at) && f == DW_FORM_sec_offset) {
+            out->kind = DWEXPR_LIBDWARF_ATTR_OTHER;
+            break;
+        }
+        if (!attr_u(dbg, a, f, &v)) {
+            st = ld_fail(err, DWEXPR_E_TARGET, "cannot read the list offset of DIE 0x%llx",
+                         (unsigned long long)die);
+            break;
+        }
+        st = ld_read_loclist(ld, u, f, v, out, err);
+        break;
+    case DW_FORM_data4: case DW_FORM_data8:
+        if (u->pub.unit.version <= 3 && location_class(at)) {
+            /* DWARF 2/3 loclistptr (DWARF 3 7.5.4) */
+            if (!attr_u(dbg, a, f, &v)) {
+                st = ld_fail(err, DWEXPR_E_TARGET, "cannot read a list offset");
+                break;
+            }
+            st = ld_read_loclist(ld, u, DW_FORM_sec_offset, v, out, err);
+            break;
+        }
+        /* fall through */
+    case DW_FORM_data1: case DW_FORM_data2: case DW_FORM_udata: case DW_FORM_sdata:
+    case DW_FORM_implicit_const: {
+        if (!attr_u(dbg, a, f, &v)) {
+            st = ld_fail(err, DWEXPR_E_TARGET, "cannot read a constant of DIE 0x%llx",
+                         (unsigned long long)die);
+            break;
+        }
+        out->kind = DWEXPR_LIBDWARF_ATTR_CONST;
+        out->uconst = v;
+        out->sconst = (int64_t)v;
+        out->is_signed = f == DW_FORM_sdata || f == DW_FORM_implicit_const;
+        size_t size = data_form_size(f);
+        if (at == DW_AT_const_value) {
+            /* DWARF 5 4.1: the constant in the representation of the
+             * variable's type; a fixed-size data form takes the type's
+             * signedness (DWARF 5 7.5.5), sdata is signed, udata not */
+            uint64_t type = die_type(ld, file, d);
+            uint64_t tb = ld_type_bytes(ld, unit, type);
+            dwexpr_libdwarf_type_info ti;
+            size_t fs = size;
+            if (fs && fs < 8 && dwexpr_libdwarf_type_get(ld, unit, type, &ti) == DWEXPR_OK &&
+                (ti.encoding == DW_ATE_signed || ti.encoding == DW_ATE_signed_char) &&
+                ((v >> (8 * fs - 1)) & 1)) {
+                v |= ~(uint64_t)0 << (8 * fs);
+                out->sconst = (int64_t)v;
+            }
+            size = tb ? (size_t)tb : (size ? size : 8);
+        }
+        if (!size)
+            size = 8;
+        out->data = encode(ld, file, v, size);
+        out->len = size;
+        break;
+    }
+    case DW_FORM_data16: {
+        Dwarf_Form_Data16 d16;
+        if (dwarf_formdata16(a, &d16, &e) != DW_DLV_OK) {
+            st = ld_dwfail(dbg, e, err, "data16");
+            break;
+        }
+        uint8_t *copy = ld_pool_alloc(&ld->pool, 16);
+        if (copy)
+            memcpy(copy, d16.fd_data, 16);
+        out->kind = DWEXPR_LIBDWARF_ATTR_CONST;
+        out->data = copy;
+        out->len = 16;
+        for (int i = 0; i < 8; i++)
+            out->uconst |= (uint64_t)d16.fd_data[ld->files[file].elf.big ? 15 - i : i] << (8 * i);
+        out->sconst = (int64_t)out->uconst;
+        break;
+    }
+    case DW_FORM_string: case DW_FORM_strp: case DW_FORM_line_strp: case DW_FORM_strx:
+    case DW_FORM_strx1: case DW_FORM_strx2: case DW_FORM_strx3: case DW_FORM_strx4:
+    case DW_FORM_GNU_str_index: case DW_FORM_GNU_strp_alt: {
+        out->kind = DWEXPR_LIBDWARF_ATTR_OTHER;
+        if (at != DW_AT_const_value)
+            break;
+        char *s = NULL;
+        if (dwarf_formstring(a, &s, &e) != DW_DLV_OK) {
+            st = ld_dwfail(dbg, e, err, "string");
+            break;
+        }
+        /* a string constant: its bytes and the terminating NUL */
+        out->kind = DWEXPR_LIBDWARF_ATTR_CONST;
+        out->len = strlen(s) + 1;
+        uint8_t *copy = ld_pool_alloc(&ld->pool, out->len);
+        if (copy)
+            memcpy(copy, s, out->len);
+        out->data = copy;
+        break;
+    }
+    case DW_FORM_ref1: case DW_FORM_ref2: case DW_FORM_ref4: case DW_FORM_ref8:
+    case DW_FORM_ref_udata: case DW_FORM_ref_addr: case DW_FORM_GNU_ref_alt: {
+        Dwarf_Off o;
+        if (dwarf_global_formref(a, &o, &e) != DW_DLV_OK) {
+            st = ld_dwfail(dbg, e, err, "reference");
+            break;
+        }
+        out->kind = DWEXPR_LIBDWARF_ATTR_REF;
+        out->ref = o;
+        break;
+    }
+    default:
+        out->kind = DWEXPR_LIBDWARF_ATTR_OTHER;
+        break;
+    }
+    dwarf_dealloc_attribute(a);
+    dwarf_dealloc_die(d);
+    if (st == DWEXPR_OK && out->kind == DWEXPR_LIBDWARF_ATTR_CONST && !out->data)
+        st = ld_fail(err, DWEXPR_E_NOMEM, "out of memory");
+    return st;
+}
+
+dwexpr_status dwexpr_libdwarf_attr_get(dwexpr_libdwarf *ld, size_t unit, uint64_t die,
+                                       uint16_t at, dwexpr_libdwarf_attr *out, dwexpr_error *err)
+{
+    if (!ld || !out)
+        return ld_fail(err, DWEXPR_E_USAGE, "no adapter or output");
+    memset(out, 0, sizeof *out);
+    ld_unit *u = ld_unit_at(ld, unit);
+    if (!u)
+        return ld_fail(err, DWEXPR_E_NOT_FOUND, "no unit %zu", unit);
+    uint64_t k1 = ((uint64_t)u->file << 48) | die;
+    dwexpr_libdwarf_attr *c = ld_map_get(&ld->attrs, k1, at);
+    if (c) {
+        *out = *c;
+        if (c->kind == DWEXPR_LIBDWARF_ATTR_NONE)
+            return ld_fail(err, DWEXPR_E_NOT_FOUND, "DIE 0x%llx has no attribute 0x%x",
+                           (unsigned long long)die, (unsigned)at);
+        return DWEXPR_OK;
+    }
+    dwexpr_status st = read_attr(ld, unit, die, at, out, err);
+    if (st && st != DWEXPR_E_NOT_FOUND)
+        return st;
+    if (st == DWEXPR_E_NOT_FOUND)
+        out->kind = DWEXPR_LIBDWARF_ATTR_NONE;
+    c = ld_pool_alloc(&ld->pool, sizeof *c);
+    if (c) {
+        *c = *out;
+        ld_map_put(&ld->attrs, k1, at, c);
+    }
+    return st;
+}
+
+/* ---- types: names and sizes ---- */
+
+typedef struct ld_tinfo {
+    const char *name;     /* C spelling */
+    uint64_t bytes;       /* 0 unknown */
+} ld_tinfo;
+
+static uint64_t die_type(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d)
+{
+    uint64_t t = 0;
+    if (ld_die_ref(ld, file, d, DW_AT_type, &t))
+        return t;
+    uint64_t o;
+    if (ld_die_ref(ld, file, d, DW_AT_abstract_origin, &o)) {
+        Dwarf_Die od;
+        if (ld_offdie(ld, file, o, &od, NULL) == DWEXPR_OK) {
+            if (!ld_die_ref(ld, file, od, DW_AT_type, &t))
+                t = 0;
+            dwarf_dealloc_die(od);
+        }
+    }
+    return t;
+}
+
+/* A growable string for type spelling. */
+typedef struct sbuf {
+    char b[512];
+} sbuf;
+
+/* DST = A B C D, truncated to CAP bytes. */
+static void cat4(char *dst, size_t cap, const char *a, const char *b, const char *c,
+                 const char *d)
+{
+    const char *parts[4] = {a, b, c, d};
+    size_t n = 0;
+    for (int i = 0; i < 4; i++)
+        for (const char *p = parts[i]; *p && n + 1 < cap; p++)
+            dst[n++] = *p;
+    dst[n] = 0;
+}
+
+static void sset(sbuf *s, const char *a, const char *b, const char *c)
+{
+    cat4(s->b, sizeof s->b, a, b, c, "");
+}
+
+/* Element count of array dimension D (subrange or enumeration), 0 unknown. */
+static uint64_t subrange_count(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, bool *known)
+{
+    uint64_t v, lo = 0;
+    *known = true;
+    if (ld_die_udata(ld, file, d, DW_AT_count, &v)) {
+        Dwarf_Attribute a;
+        /* a reference or expression is not a count known statically */
+        if (get_attr(ld->files[file].dbg, d, DW_AT_count, &a)) {
+            Dwarf_Half f = form_of(ld->files[file].dbg, a);
+            dwarf_dealloc_attribute(a);
+            if (f == DW_FORM_exprloc || (f >= DW_FORM_ref1 && f <= DW_FORM_ref_udata) ||
+                f == DW_FORM_ref_addr) {
+                *known = false;
+                return 0;
+            }
+        }
+        return v;
+    }
+    Dwarf_Attribute a;
+    if (!get_attr(ld->files[file].dbg, d, DW_AT_upper_bound, &a)) {
+        *known = false;
+        return 0;
+    }
+    Dwarf_Half f = form_of(ld->files[file].dbg, a);
+    bool ok = attr_u(ld->files[file].dbg, a, f, &v);
+    dwarf_dealloc_attribute(a);
+    if (!ok || f == DW_FORM_exprloc || (f >= DW_FORM_ref1 && f <= DW_FORM_ref_udata) ||
+        f == DW_FORM_ref_addr) {
+        *known = false;
+        return 0;
+    }
+    ld_die_udata(ld, file, d, DW_AT_lower_bound, &lo);
+    if (f == DW_FORM_sdata && (int64_t)v < (int64_t)lo)
+        return 0;
+    return v - lo + 1;
+}
+
+/* Spell type T of FILE/UNIT around declarator DECL into OUT; returns its size in bytes
+ * (0 unknown). Depth-limited against cycles. */
+static uint64_t spell(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t,
+                      const char *decl, sbuf *out, int depth)
+{
+    const char *sp = decl[0] ? " " : "";
+    if (t == 0) {
+        sset(out, "void", sp, decl);
+        return 0;
+    }
+    if (depth > 24) {
+        sset(out, "?", sp, decl);
+        return 0;
+    }
+    Dwarf_Die d;
+    if (ld_offdie(ld, file, t, &d, NULL) != DWEXPR_OK) {
+        sset(out, "?", sp, decl);
+        return 0;
+    }
+    Dwarf_Debug dbg = ld->files[file].dbg;
+    Dwarf_Half tag = die_tag(dbg, d);
+    const char *name = die_string(ld, file, d, DW_AT_name);
+    uint64_t bytes = 0, v, target = 0;
+    bool has_target = ld_die_ref(ld, file, d, DW_AT_type, &target);
+    if (ld_die_udata(ld, file, d, DW_AT_byte_size, &v))
+        bytes = v;
+    else if (ld_die_udata(ld, file, d, DW_AT_bit_size, &v))
+        bytes = (v + 7) / 8;
+    sbuf inner;
+    switch (tag) {
+    case DW_TAG_base_type:
+    case DW_TAG_unspecified_type:
+        sset(out, name ? name : "?", sp, decl);
+        break;
+    case DW_TAG_typedef: {
+        sset(out, name ? name : "?", sp, decl);
+        sbuf tmp;
+        uint64_t tb = spell(ld, unit, file, has_target ? target : 0, "", &tmp, depth + 1);
+        if (!bytes)
+            bytes = tb;
+        break;
+    }
+    case DW_TAG_structure_type: case DW_TAG_union_type: case DW_TAG_enumeration_type:
+    case DW_TAG_class_type: {
+        const char *kw = tag == DW_TAG_union_type ? "union "
+                         : tag == DW_TAG_enumeration_type ? "enum "
+                         : tag == DW_TAG_class_type ? "class " : "struct ";
+        char nm[300];
+        cat4(nm, sizeof nm, kw, name ? name : "{...}", "", "");
+        sset(out, nm, sp, decl);
+        if (!bytes && tag == DW_TAG_enumeration_type && has_target) {
+            sbuf tmp;
+            bytes = spell(ld, unit, file, target, "", &tmp, depth + 1);
+        }
+        break;
+    }
+    case DW_TAG_pointer_type: case DW_TAG_reference_type: case DW_TAG_rvalue_reference_type:
+    case DW_TAG_ptr_to_member_type: {
+        const char *star = tag == DW_TAG_pointer_type ? "*"
+                           : tag == DW_TAG_reference_type ? "&"
+                           : tag == DW_TAG_rvalue_reference_type ? "&&" : "::*";
+        Dwarf_Half ttag = 0;
+        if (has_target) {
+            Dwarf_Die td;
+            if (ld_offdie(ld, file, target, &td, NULL) == DWEXPR_OK) {
+                ttag = die_tag(dbg, td);
+                dwarf_dealloc_die(td);
+            }
+        }
+        if (ttag == DW_TAG_array_type || ttag == DW_TAG_subroutine_type)
+            cat4(inner.b, sizeof inner.b, "(", star, decl, ")");
+        else
+            cat4(inner.b, sizeof inner.b, star, decl, "", "");
+        spell(ld, unit, file, has_target ? target : 0, inner.b, out, depth + 1);
+        if (!bytes)
+            bytes = ld_unit_at(ld, unit)->pub.unit.addr_size;
+        break;
+    }
+    case DW_TAG_const_type: case DW_TAG_volatile_type: case DW_TAG_restrict_type:
+    case DW_TAG_atomic_type: {
+        const char *q = tag == DW_TAG_const_type ? "const"
+                        : tag == DW_TAG_volatile_type ? "volatile"
+                        : tag == DW_TAG_restrict_type ? "restrict" : "_Atomic";
+        Dwarf_Half ttag = 0;
+        if (has_target) {
+            Dwarf_Die td;
+            if (ld_offdie(ld, file, target, &td, NULL) == DWEXPR_OK) {
+                ttag = die_tag(dbg, td);
+                dwarf_dealloc_die(td);
+            }
+        }
+        if (ttag == DW_TAG_pointer_type) {
+            /* a qualified pointer: "char * const p" */
+            cat4(inner.b, sizeof inner.b, q, decl[0] ? " " : "", decl, "");
+            bytes = spell(ld, unit, file, target, inner.b, out, depth + 1);
+        } else {
+            sbuf tmp;
+            bytes = spell(ld, unit, file, has_target ? target : 0, decl, &tmp, depth + 1);
+            cat4(out->b, sizeof out->b, q, " ", tmp.b, "");
+        }
+        break;
+    }
+    case DW_TAG_array_type: {
+        char dims[256] = "";
+        uint64_t count = 1;
+        bool all_known = true;
+        Dwarf_Die c;
+        Dwarf_Error e = NULL;
+        int r = dwarf_child(d, &c, &e);
+        if (r == DW_DLV_ERROR)
+            ld_drop(dbg, e);
+        while (r == DW_DLV_OK) {
+            Dwarf_Half ct = die_tag(dbg, c);
+            if (ct == DW_TAG_subrange_type || ct == DW_TAG_enumeration_type) {
+                bool known;
+                uint64_t n = subrange_count(ld, file, c, &known);
+                size_t len = strlen(dims);
+                if (known)
+                    snprintf(dims + len, sizeof dims - len, "[%llu]", (unsigned long long)n);
+                else
+                    snprintf(dims + len, sizeof dims - len, "[]");
+                all_known &= known;
+                count *= n;
+            }
+            Dwarf_Die next;
+            e = NULL;
+            r = dwarf_siblingof_b(dbg, c, true, &next, &e);
+            if (r == DW_DLV_ERROR)
+                ld_drop(dbg, e);
+            dwarf_dealloc_die(c);
+            c = next;
+        }
+        cat4(inner.b, sizeof inner.b, decl, dims, "", "");
+        uint64_t eb = spell(ld, unit, file, has_target ? target : 0, inner.b, out, depth + 1);
+        if (!bytes)
+            bytes = all_known ? eb * count : 0;
+        break;
+    }
+    case DW_TAG_subroutine_type: {
+        char params[256] = "";
+        Dwarf_Die c;
+        Dwarf_Error e = NULL;
+        int r = dwarf_child(d, &c, &e);
+        if (r == DW_DLV_ERROR)
+            ld_drop(dbg, e);
+        bool any = false;
+        while (r == DW_DLV_OK) {
+            Dwarf_Half ct = die_tag(dbg, c);
+            size_t len = strlen(params);
+            if (ct == DW_TAG_formal_parameter) {
+                sbuf p;
+                spell(ld, unit, file, die_type(ld, file, c), "", &p, depth + 1);
+                cat4(params + len, sizeof params - len, any ? ", " : "", p.b, "", "");
+                any = true;
+            } else if (ct == DW_TAG_unspecified_parameters) {
+                snprintf(params + len, sizeof params - len, "%s...", any ? ", " : "");
+                any = true;
+            }
+            Dwarf_Die next;
+            e = NULL;
+            r = dwarf_siblingof_b(dbg, c, true, &next, &e);
+            if (r == DW_DLV_ERROR)
+                ld_drop(dbg, e);
+            dwarf_dealloc_die(c);
+            c = next;
+        }
+        cat4(inner.b, sizeof inner.b, decl, "(", any ? params : "void", ")");
+        spell(ld, unit, file, has_target ? target : 0, inner.b, out, depth + 1);
+        bytes = 0;
+        break;
+    }
+    default:
+        sset(out, name ? name : "?", sp, decl);
+        if (!bytes && has_target) {
+            sbuf tmp;
+            bytes = spell(ld, unit, file, target, "", &tmp, depth + 1);
+        }
+        break;
+    }
+    dwarf_dealloc_die(d);
+    return bytes;
+}
+
+/* Name and size of type T (cached). */
+static const ld_tinfo *tinfo(dwexpr_libdwarf *ld, size_t unit, uint64_t t)
+{
+    ld_unit *u = ld_unit_at(ld, unit);
+    ld_tinfo *ti = ld_map_get(&ld->tnames, u->file, t);
+    if (ti)
+        return ti;
+    ti = ld_pool_alloc(&ld->pool, sizeof *ti);
+    if (!ti)
+        return NULL;
+    sbuf s;
+    ti->bytes = spell(ld, unit, u->file, t, "", &s, 0);
+    ti->name = ld_pool_strdup(&ld->pool, s.b);
+    ld_map_put(&ld->tnames, u->file, t, ti);
+    return ti;
+}
+
+uint64_t ld_die_type(dwexpr_libdwarf *ld, size_t unit, uint64_t off)
+{
+    ld_unit *u = ld_unit_at(ld, unit);
+    Dwarf_Die d;
+    if (!u || ld_offdie(ld, u->file, off, &d, NULL) != DWEXPR_OK)
+        return 0;
+    uint64_t t = die_type(ld, u->file, d);
+    dwarf_dealloc_die(d);
+    return t;
+}
+
+uint64_t ld_type_bytes(dwexpr_libdwarf *ld, size_t unit, uint64_t type)
+{
+    if (!type)
+        return 0;
+    const ld_tinfo *ti = tinfo(ld, unit, type);
+    return ti ? ti->bytes : 0;
+}
+
+dwexpr_status dwexpr_libdwarf_type_get(dwexpr_libdwarf *ld, size_t unit, uint64_t type,
+                                       dwexpr_libdwarf_type_info *out)
+{
+    ld_unit *u = ld ? ld_unit_at(ld, unit) : NULL;
+    if (!u || !out)
+        return DWEXPR_E_USAGE;
+    memset(out, 0, sizeof *out);
+    Dwarf_Die d;
+    if (ld_offdie(ld, u->file, type, &d, NULL) != DWEXPR_OK)
+        return DWEXPR_E_NOT_FOUND;
+    Dwarf_Debug dbg = ld->files[u->file].dbg;
+    out->tag = die_tag(dbg, d);
+    uint64_t t;
+    if (ld_die_ref(ld, u->file, d, DW_AT_type, &t))
+        out->target = t;
+    dwarf_dealloc_die(d);
+    const ld_tinfo *ti = tinfo(ld, unit, type);
+    out->name = ti ? ti->name : "?";
+    out->bytes = ti ? ti->bytes : 0;
+    /* the encoding of a base type behind typedefs, qualifiers, enums */
+    uint64_t cur = type;
+    for (int depth = 0; cur && depth < 16; depth++) {
+        dwexpr_type bt;
+        if (cur >= u->hdr && ld_base_type(ld, unit, cur - u->hdr, &bt) == DWEXPR_OK) {
+            out->encoding = bt.encoding;
+            break;
+        }
+        Dwarf_Die cd;
+        if (ld_offdie(ld, u->file, cur, &cd, NULL) != DWEXPR_OK)
+            break;
+        Dwarf_Half tag = die_tag(dbg, cd);
+        uint64_t next = 0;
+        bool follow = tag == DW_TAG_typedef || tag == DW_TAG_const_type ||
+                      tag == DW_TAG_volatile_type || tag == DW_TAG_restrict_type ||
+                      tag == DW_TAG_atomic_type || tag == DW_TAG_enumeration_type;
+        if (follow && !ld_die_ref(ld, u->file, cd, DW_AT_type, &next))
+            next = 0;
+        dwarf_dealloc_die(cd);
+        if (!follow)
+            break;
+        cur = next;
+    }
+    return DWEXPR_OK;
+}
+
+/* Depth-first search under D for a DIE named NAME with tag TAG. */
+static bool find_named(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, const char *name,
+                       uint16_t tag, uint64_t *out, int depth)
+{
+    Dwarf_Debug dbg = ld->files[file].dbg;
+    char *n = NULL;
+    Dwarf_Error e = NULL;
+    int r = dwarf_diename(d, &n, &e);
+    if (r == DW_DLV_ERROR)
+        ld_drop(dbg, e);
+    if (r == DW_DLV_OK && strcmp(n, name) == 0 && (!tag || die_tag(dbg, d) == tag)) {
+        *out = die_offset(dbg, d);
+        return true;
+    }
+    if (depth > 200)
+        return false;
+    Dwarf_Die c;
+    e = NULL;
+    r = dwarf_child(d, &c, &e);
+    if (r == DW_DLV_ERROR)
+        ld_drop(dbg, e);
+    bool found = false;
+    while (r == DW_DLV_OK && !found) {
+        found = find_named(ld, file, c, name, tag, out, depth + 1);
+        Dwarf_Die next;
+        e = NULL;
+        r = dwarf_siblingof_b(dbg, c, true, &next, &e);
+        if (r == DW_DLV_ERROR)
+            ld_drop(dbg, e);
+        dwarf_dealloc_die(c);
+        c = next;
+    }
+    if (r == DW_DLV_OK)
+        dwarf_dealloc_die(c);
+    return found;
+}
+
+dwexpr_status dwexpr_libdwarf_find_die(dwexpr_libdwarf *ld, size_t unit, const char *name,
+                                       uint16_t tag, uint64_t *out)
+{
+    ld_unit *u = ld ? ld_unit_at(ld, unit) : NULL;
+    if (!u || !name || !out)
+        return DWEXPR_E_USAGE;
+    Dwarf_Die d;
+    if (ld_offdie(ld, u->file, u->pub.die, &d, NULL) != DWEXPR_OK)
+        return DWEXPR_E_NOT_FOUND;
+    bool found = find_named(ld, u->file, d, name, tag, out, 0);
+    dwarf_dealloc_die(d);
+    return found ? DWEXPR_OK : DWEXPR_E_NOT_FOUND;
+}
+
+dwexpr_status dwexpr_libdwarf_child_die(dwexpr_libdwarf *ld, size_t unit, uint64_t parent,
+                                        uint16_t tag, size_t index, uint64_t *out)
+{
+    ld_unit *u = ld ? ld_unit_at(ld, unit) : NULL;
+    if (!u || !out)
+        return DWEXPR_E_USAGE;
+    Dwarf_Debug dbg = ld->files[u->file].dbg;
+    Dwarf_Die d, c;
+    if (ld_offdie(ld, u->file, parent, &d, NULL) != DWEXPR_OK)
+        return DWEXPR_E_NOT_FOUND;
+    Dwarf_Error e = NULL;
+    int r = dwarf_child(d, &c, &e);
+    if (r == DW_DLV_ERROR)
+        ld_drop(dbg, e);
+    bool found = false;
+    while (r == DW_DLV_OK) {
+        if (!found && (!tag || die_tag(dbg, c) == tag) && index-- == 0) {
+            *out = die_offset(dbg, c);
+            found = true;
+        }
+        Dwarf_Die next;
+        e = NULL;
+        r = dwarf_siblingof_b(dbg, c, true, &next, &e);
+        if (r == DW_DLV_ERROR)
+            ld_drop(dbg, e);
+        dwarf_dealloc_die(c);
+        c = next;
+    }
+    dwarf_dealloc_die(d);
+    return found ? DWEXPR_OK : DWEXPR_E_NOT_FOUND;
+}
+
+/* ---- the walk over DIE trees ---- */
+
+typedef struct walker {
+    dwexpr_libdwarf *ld;
+    size_t unit, file;
+    Dwarf_Debug dbg;
+    dwexpr_error *err;
+} walker;
+
+/* The name of D through DW_AT_abstract_origin / DW_AT_specification. */
+static const char *resolve_name(walker *w, Dwarf_Die d, int depth)
+{
+    const char *n = die_string(w->ld, w->file, d, DW_AT_name);
+    if (n || depth > 4)
+        return n;
+    uint64_t o;
+    if (ld_die_ref(w->ld, w->file, d, DW_AT_abstract_origin, &o) ||
+        ld_die_ref(w->ld, w->file, d, DW_AT_specification, &o)) {
+        Dwarf_Die od;
+        if (ld_offdie(w->ld, w->file, o, &od, NULL) == DWEXPR_OK) {
+            n = resolve_name(w, od, depth + 1);
+            dwarf_dealloc_die(od);
+        }
+    }
+    return n;
+}
+
+/* A numeric attribute of D or of its origin. */
+static bool resolve_udata(walker *w, Dwarf_Die d, Dwarf_Half at, uint64_t *out)
+{
+    if (ld_die_udata(w->ld, w->file, d, at, out))
+        return true;
+    uint64_t o;
+    if (ld_die_ref(w->ld, w->file, d, DW_AT_abstract_origin, &o) ||
+        ld_die_ref(w->ld, w->file, d, DW_AT_specification, &o)) {
+        Dwarf_Die od;
+        bool ok = false;
+        if (ld_offdie(w->ld, w->file, o, &od, NULL) == DWEXPR_OK) {
+            ok = ld_die_udata(w->ld, w->file, od, at, out);
+            dwarf_dealloc_die(od);
+        }
+        return ok;
+    }
+    return false;
+}
+
+/* The pc ranges of D: DW_AT_low_pc/high_pc or DW_AT_ranges (pool memory). */
+static dwexpr_status die_ranges(walker *w, Dwarf_Die d, dwexpr_libdwarf_range **out, size_t *n)
+{
+    ld_unit *u = ld_unit_at(w->ld, w->unit);
+    uint64_t lo, hi;
+    *out = NULL;
+    *n = 0;
+    if (die_addr(w->ld, u, d, DW_AT_low_pc, &lo)) {
+        Dwarf_Attribute a;
+        if (!get_attr(w->dbg, d, DW_AT_high_pc, &a))
+            return DWEXPR_OK; /* a single address: no range */
+        Dwarf_Half f = form_of(w->dbg, a);
+        dwarf_dealloc_attribute(a);
+        if (f == DW_FORM_addr || dwarf_addr_form_is_indexed(f)) {
+            if (!die_addr(w->ld, u, d, DW_AT_high_pc, &hi))
+                return DWEXPR_OK;
+        } else {
+            /* DWARF 4 2.17.2: a constant high_pc is an offset from low_pc */
+            uint64_t len;
+            if (!ld_die_udata(w->ld, w->file, d, DW_AT_high_pc, &len))
+                return DWEXPR_OK;
+            hi = lo + len;
+        }
+        if (hi <= lo)
+            return DWEXPR_OK;
+        dwexpr_libdwarf_range *r = ld_pool_alloc(&w->ld->pool, sizeof *r);
+        if (!r)
+            return ld_fail(w->err, DWEXPR_E_NOMEM, "out of memory");
+        r->low = lo;
+        r->high = hi;
+        *out = r;
+        *n = 1;
+        return DWEXPR_OK;
+    }
+    Dwarf_Attribute a;
+    if (!get_attr(w->dbg, d, DW_AT_ranges, &a))
+        return DWEXPR_OK;
+    Dwarf_Half f = form_of(w->dbg, a);
+    uint64_t v;
+    bool ok = attr_u(w->dbg, a, f, &v);
+    dwarf_dealloc_attribute(a);
+    if (!ok)
+        return DWEXPR_OK;
+    dwexpr_error tmp;
+    if (ld_read_ranges(w->ld, u, f, v, out, n, &tmp) != DWEXPR_OK) {
+        *out = NULL;
+        *n = 0; /* unreadable ranges: treat as no pc information */
+    }
+    return DWEXPR_OK;
+}
+
+/* A new scope of KIND for DIE D under PARENT. */
+static ld_scope *new_scope(walker *w, Dwarf_Die d, dwexpr_libdwarf_scope_kind kind,
+                           const ld_scope *parent)
+{
+    ld_scope *s = ld_pool_alloc(&w->ld->pool, sizeof *s);
+    if (!s)
+        return NULL;
+    s->pub.kind = kind;
+    s->pub.die = die_offset(w->dbg, d);
+    s->pub.unit = w->unit;
+    s->pub.parent = parent ? &parent->pub : NULL;
+    s->file = w->file;
+    s->depth = parent ? parent->depth + 1 : 0;
+    if (kind != DWEXPR_LIBDWARF_SCOPE_UNIT && kind != DWEXPR_LIBDWARF_SCOPE_BLOCK)
+        s->pub.name = resolve_name(w, d, 0);
+    else if (kind == DWEXPR_LIBDWARF_SCOPE_UNIT)
+        s->pub.name = die_string(w->ld, w->file, d, DW_AT_name);
+    uint64_t v;
+    if (kind == DWEXPR_LIBDWARF_SCOPE_INLINED && ld_die_udata(w->ld, w->file, d, DW_AT_call_line, &v))
+        s->pub.call_line = (uint32_t)v;
+    if (kind != DWEXPR_LIBDWARF_SCOPE_UNIT) {
+        dwexpr_libdwarf_range *r;
+        size_t n;
+        if (die_ranges(w, d, &r, &n) != DWEXPR_OK)
+            return NULL;
+        s->pub.ranges = r;
+        s->pub.nranges = n;
+        s->no_ranges = n == 0;
+        ld_scope **slot = ld_vec_push(&w->ld->scopes);
+        if (!slot)
+            return NULL;
+        *slot = s;
+    }
+    return s;
+}
+
+/* Record variable or parameter D (offset OFF, possibly an abstract DIE
+ * inherited by a concrete scope: then it has no location). */
+static dwexpr_status add_var(walker *w, Dwarf_Die d, Dwarf_Half tag, const ld_scope *scope,
+                             unsigned blocks, bool inherited)
+{
+    if (ld_die_flag(w->ld, w->file, d, DW_AT_declaration))
+        return DWEXPR_OK;
+    const char *name = resolve_name(w, d, 0);
+    if (!name)
+        return DWEXPR_OK;
+    dwexpr_libdwarf_var *v = ld_vec_push(&w->ld->vars);
+    if (!v)
+        return ld_fail(w->err, DWEXPR_E_NOMEM, "out of memory");
+    v->die = die_offset(w->dbg, d);
+    v->unit = w->unit;
+    v->name = name;
+    v->is_param = tag == DW_TAG_formal_parameter;
+    v->artificial = ld_die_flag(w->ld, w->file, d, DW_AT_artificial);
+    uint64_t x;
+    if (resolve_udata(w, d, DW_AT_decl_line, &x))
+        v->decl_line = (uint32_t)x;
+    v->type = die_type(w->ld, w->file, d);
+    if (!v->type) {
+        uint64_t o;
+        if (ld_die_ref(w->ld, w->file, d, DW_AT_specification, &o)) {
+            Dwarf_Die od;
+            if (ld_offdie(w->ld, w->file, o, &od, NULL) == DWEXPR_OK) {
+                v->type = die_type(w->ld, w->file, od);
+                dwarf_dealloc_die(od);
+            }
+        }
+    }
+    const ld_tinfo *ti = tinfo(w->ld, w->unit, v->type);
+    v->type_name = ti ? ti->name : "?";
+    v->bit_size = ti ? 8 * ti->bytes : 0;
+    v->scope = &scope->pub;
+    v->block_depth = blocks;
+    v->loc.kind = DWEXPR_LIBDWARF_ATTR_NONE;
+    if (inherited)
+        return DWEXPR_OK;
+    dwexpr_error e;
+    dwexpr_status st = dwexpr_libdwarf_attr_get(w->ld, w->unit, v->die, DW_AT_location, &v->loc, &e);
+    if (st == DWEXPR_E_NOT_FOUND)
+        st = dwexpr_libdwarf_attr_get(w->ld, w->unit, v->die, DW_AT_const_value, &v->loc, &e);
+    if (st == DWEXPR_E_NOT_FOUND) {
+        v->loc.kind = DWEXPR_LIBDWARF_ATTR_NONE;
+        st = DWEXPR_OK;
+    }
+    if (st) {
+        /* keep the variable; the listing reports the broken attribute */
+        v->loc.kind = DWEXPR_LIBDWARF_ATTR_OTHER;
+        v->loc.section = ld_pool_strdup(&w->ld->pool, e.message);
+    }
+    return DWEXPR_OK;
+}
+
+/* The register of a call-site parameter's DW_AT_location (DW_OP_regN /
+ * DW_OP_regx), or UINT32_MAX. */
+static uint32_t loc_register(const uint8_t *p, size_t n)
+{
+    if (n == 1 && p[0] >= 0x50 && p[0] <= 0x6f)
+        return p[0] - 0x50u;
+    if (n >= 2 && p[0] == 0x90) {
+        ld_cursor c = {p + 1, p + n, false, false};
+        uint64_t r = ld_get_uleb(&c);
+        if (!c.bad && c.p == p + n && r < UINT32_MAX)
+            return (uint32_t)r;
+    }
+    return UINT32_MAX;
+}
+
+/* Record call site D (DW_TAG_call_site or DW_TAG_GNU_call_site). */
+static dwexpr_status add_callsite(walker *w, Dwarf_Die d, const ld_scope *scope)
+{
+    ld_unit *u = ld_unit_at(w->ld, w->unit);
+    ld_callsite cs;
+    memset(&cs, 0, sizeof cs);
+    if (!die_addr(w->ld, u, d, DW_AT_call_return_pc, &cs.return_pc) &&
+        !die_addr(w->ld, u, d, DW_AT_low_pc, &cs.return_pc))
+        return DWEXPR_OK; /* no return address: cannot be matched */
+    cs.die = die_offset(w->dbg, d);
+    cs.unit = w->unit;
+    cs.scope = scope;
+    if (!ld_die_ref(w->ld, w->file, d, DW_AT_call_origin, &cs.origin))
+        ld_die_ref(w->ld, w->file, d, DW_AT_abstract_origin, &cs.origin);
+    ld_vec params;
+    memset(&params, 0, sizeof params);
+    params.elem = sizeof(ld_csparam);
+    Dwarf_Die c;
+    Dwarf_Error e = NULL;
+    int r = dwarf_child(d, &c, &e);
+    if (r == DW_DLV_ERROR)
+        ld_drop(w->dbg, e);
+    while (r == DW_DLV_OK) {
+        Dwarf_Half t = die_tag(w->dbg, c);
+        if (t == DW_TAG_call_site_parameter || t == DW_TAG_GNU_call_site_parameter) {
+            ld_csparam *p = ld_vec_push(&params);
+            if (p) {
+                p->die = die_offset(w->dbg, c);
+                p->regno = UINT32_MAX;
+                dwexpr_libdwarf_attr la;
+                if (dwexpr_libdwarf_attr_get(w->ld, w->unit, p->die, DW_AT_location, &la, NULL) ==
+                        DWEXPR_OK &&
+                    la.kind == DWEXPR_LIBDWARF_ATTR_EXPR) {
+                    p->loc = la.data;
+                    p->loc_len = la.len;
+                    p->regno = loc_register(la.data, la.len);
+                }
+                if (!ld_die_ref(w->ld, w->file, c, DW_AT_call_parameter, &p->param))
+                    ld_die_ref(w->ld, w->file, c, DW_AT_abstract_origin, &p->param);
+                Dwarf_Attribute a;
+                if (get_attr(w->dbg, c, DW_AT_call_value, &a) ||
+                    get_attr(w->dbg, c, DW_AT_GNU_call_site_value, &a)) {
+                    p->has_value = true;
+                    dwarf_dealloc_attribute(a);
+                }
+            }
+        }
+        Dwarf_Die next;
+        e = NULL;
+        r = dwarf_siblingof_b(w->dbg, c, true, &next, &e);
+        if (r == DW_DLV_ERROR)
+            ld_drop(w->dbg, e);
+        dwarf_dealloc_die(c);
+        c = next;
+    }
+    cs.nparams = params.n;
+    if (params.n) {
+        cs.params = ld_pool_alloc(&w->ld->pool, sizeof *cs.params * params.n);
+        if (!cs.params) {
+            ld_vec_free(&params);
+            return ld_fail(w->err, DWEXPR_E_NOMEM, "out of memory");
+        }
+        memcpy(cs.params, params.v, sizeof *cs.params * params.n);
+    }
+    ld_vec_free(&params);
+    ld_callsite *slot = ld_vec_push(&w->ld->callsites);
+    if (!slot)
+        return ld_fail(w->err, DWEXPR_E_NOMEM, "out of memory");
+    *slot = cs;
+    return DWEXPR_OK;
+}
+
+/* Record base type D of the unit. */
+static dwexpr_status add_base_type(walker *w, Dwarf_Die d)
+{
+    ld_unit *u = ld_unit_at(w->ld, w->unit);
+    dwexpr_libdwarf_base_type bt;
+    memset(&bt, 0, sizeof bt);
+    uint64_t off = die_offset(w->dbg, d);
+    if (!read_base_type(w->ld, w->file, d, off - u->hdr, &bt.type))
+        return DWEXPR_OK;
+    bt.die = off - u->hdr;
+    bt.name = die_string(w->ld, w->file, d, DW_AT_name);
+    dwexpr_libdwarf_base_type *slot = ld_vec_push(&u->btypes);
+    if (!slot)
+        return ld_fail(w->err, DWEXPR_E_NOMEM, "out of memory");
+    *slot = bt;
+    return DWEXPR_OK;
+}
+
+/* The set of abstract origins the direct children of a concrete scope
+ * name (GDB inherit_abstract_dies). */
+typedef struct origins {
+    uint64_t *v;
+    size_t n, cap;
+} origins;
+
+static void origins_add(origins *o, uint64_t off)
+{
+    if (o->n == o->cap) {
+        size_t cap = o->cap ? 2 * o->cap : 16;
+        uint64_t *nv = realloc(o->v, cap * sizeof *nv);
+        if (!nv)
+            return;
+        o->v = nv;
+        o->cap = cap;
+    }
+    o->v[o->n++] = off;
+}
+
+static bool origins_has(const origins *o, uint64_t off)
+{
+    for (size_t i = 0; i < o->n; i++)
+        if (o->v[i] == off)
+            return true;
+    return false;
+}
+
+static dwexpr_status walk(walker *w, Dwarf_Die parent, const ld_scope *scope, unsigned blocks,
+                          origins *seen, int depth);
+
+/* Variables of the abstract origin ORIGIN that the concrete scope SCOPE
+ * does not repeat: GDB shows them as optimized out. */
+static dwexpr_status inherit(walker *w, uint64_t origin, const origins *seen,
+                             const ld_scope *scope, unsigned blocks, int depth)
+{
+    Dwarf_Die od;
+    if (depth > 64 || ld_offdie(w->ld, w->file, origin, &od, NULL) != DWEXPR_OK)
+        return DWEXPR_OK;
+    Dwarf_Die c;
+    Dwarf_Error e = NULL;
+    int r = dwarf_child(od, &c, &e);
+    if (r == DW_DLV_ERROR)
+        ld_drop(w->dbg, e);
+    dwexpr_status st = DWEXPR_OK;
+    while (r == DW_DLV_OK && st == DWEXPR_OK) {
+        uint64_t off = die_offset(w->dbg, c);
+        Dwarf_Half t = die_tag(w->dbg, c);
+        if (!origins_has(seen, off)) {
+            if (t == DW_TAG_variable || t == DW_TAG_formal_parameter)
+                st = add_var(w, c, t, scope, blocks, true);
+            else if (t == DW_TAG_lexical_block) {
+                origins none = {NULL, 0, 0};
+                st = inherit(w, off, &none, scope, blocks + 1, depth + 1);
+            }
+        }
+        Dwarf_Die next;
+        e = NULL;
+        r = dwarf_siblingof_b(w->dbg, c, true, &next, &e);
+        if (r == DW_DLV_ERROR)
+            ld_drop(w->dbg, e);
+        dwarf_dealloc_die(c);
+        c = next;
+    }
+    dwarf_dealloc_die(od);
+    return st;
+}
+
+/* A scope DIE D of KIND: walk its children, then inherit what its
+ * abstract origin has that they do not. */
+static dwexpr_status scope_die(walker *w, Dwarf_Die d, dwexpr_libdwarf_scope_kind kind,
+                               const ld_scope *parent, unsigned blocks, int depth)
+{
+    ld_scope *s = new_scope(w, d, kind, parent);
+    if (!s)
+        return ld_fail(w->err, DWEXPR_E_NOMEM, "out of memory");
+    unsigned inner = kind == DWEXPR_LIBDWARF_SCOPE_BLOCK ? blocks + 1 : 0;
+    origins seen = {NULL, 0, 0};
+    dwexpr_status st = walk(w, d, s, inner, &seen, depth + 1);
+    uint64_t o;
+    if (st == DWEXPR_OK && ld_die_ref(w->ld, w->file, d, DW_AT_abstract_origin, &o))
+        st = inherit(w, o, &seen, s, inner, depth + 1);
+    free(seen.v);
+    return st;
+}
+
+/* Walk the children of PARENT in SCOPE. SEEN (may be NULL) collects the
+ * abstract origins they name. */
+static dwexpr_status walk(walker *w, Dwarf_Die parent, const ld_scope *scope, unsigned blocks,
+                          origins *seen, int depth)
+{
+    if (depth > 200)
+        return DWEXPR_OK;
+    Dwarf_Die c;
+    Dwarf_Error e = NULL;
+    int r = dwarf_child(parent, &c, &e);
+    if (r == DW_DLV_ERROR) {
+        ld_drop(w->dbg, e);
+        return DWEXPR_OK;
+    }
+    dwexpr_status st = DWEXPR_OK;
+    while (r == DW_DLV_OK && st == DWEXPR_OK) {
+        Dwarf_Half t = die_tag(w->dbg, c);
+        uint64_t o;
+        if (seen && ld_die_ref(w->ld, w->file, c, DW_AT_abstract_origin, &o))
+            origins_add(seen, o);
+        switch (t) {
+        case DW_TAG_subprogram: {
+            if (ld_die_flag(w->ld, w->file, c, DW_AT_declaration))
+                break;
+            uint64_t lo;
+            bool concrete = die_addr(w->ld, ld_unit_at(w->ld, w->unit), c, DW_AT_low_pc, &lo);
+            if (!concrete) {
+                Dwarf_Attribute a;
+                if (get_attr(w->dbg, c, DW_AT_ranges, &a)) {
+                    concrete = true;
+                    dwarf_dealloc_attribute(a);
+                }
+            }
+            if (concrete)
+                st = scope_die(w, c, DWEXPR_LIBDWARF_SCOPE_FUNCTION, scope, 0, depth);
+            break;
+        }
+        case DW_TAG_inlined_subroutine:
+            st = scope_die(w, c, DWEXPR_LIBDWARF_SCOPE_INLINED, scope, 0, depth);
+            break;
+        case DW_TAG_lexical_block:
+            st = scope_die(w, c, DWEXPR_LIBDWARF_SCOPE_BLOCK, scope, blocks, depth);
+            break;
+        case DW_TAG_variable:
+        case DW_TAG_formal_parameter:
+            st = add_var(w, c, t, scope, blocks, false);
+            break;
+        case DW_TAG_call_site:
+        case DW_TAG_GNU_call_site:
+            st = add_callsite(w, c, scope);
+            break;
+        case DW_TAG_base_type:
+            st = add_base_type(w, c);
+            break;
+        case DW_TAG_namespace:
+        case DW_TAG_module:
+            st = walk(w, c, scope, blocks, NULL, depth + 1);
+            break;
+        default:
+            break;
+        }
+        Dwarf_Die next;
+        e = NULL;
+        r = dwarf_siblingof_b(w->dbg, c, true, &next, &e);
+        if (r == DW_DLV_ERROR)
+            ld_drop(w->dbg, e);
+        dwarf_dealloc_die(c);
+        c = next;
+    }
+    if (r == DW_DLV_OK)
+        dwarf_dealloc_die(c);
+    return st;
+}
+
+/* ---- opening ---- */
+
+/* Add file PATH (the main one or a .dwo); returns its index or SIZE_MAX
+ * with ERR set. */
+static size_t add_file(dwexpr_libdwarf *ld, const char *path, dwexpr_error *err)
+{
+    for (size_t i = 0; i < ld->nfiles; i++)
+        if (strcmp(ld->files[i].path, path) == 0)
+            return i;
+    if (ld->nfiles == ld->capfiles) {
+        size_t cap = ld->capfiles ? 2 * ld->capfiles : 4;
+        ld_file *nf = realloc(ld->files, cap * sizeof *nf);
+        if (!nf) {
+            ld_fail(err, DWEXPR_E_NOMEM, "out of memory");
+            return SIZE_MAX;
+        }
+        ld->files = nf;
+        ld->capfiles = cap;
+    }
+    ld_file *f = &ld->files[ld->nfiles];
+    memset(f, 0, sizeof *f);
+    f->path = ld_pool_strdup(&ld->pool, path);
+    char why[300];
+    if (!f->path || ld_elf_open(&f->elf, path, why, sizeof why) != 0) {
+        ld_fail(err, DWEXPR_E_NOT_FOUND, "%s", f->path ? why : "out of memory");
+        return SIZE_MAX;
+    }
+    f->elf_ok = true;
+    Dwarf_Error e = NULL;
+    int r = dwarf_init_path(path, NULL, 0, DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL, NULL, &f->dbg,
+                            NULL, 0, NULL, &e);
+    if (r != DW_DLV_OK) {
+        if (r == DW_DLV_ERROR) {
+            ld_fail(err, DWEXPR_E_TARGET, "%s: libdwarf: %s", path, dwarf_errmsg(e));
+            /* no dbg to release the error against */
+        } else {
+            ld_fail(err, DWEXPR_E_NOT_FOUND, "%s has no DWARF", path);
+        }
+        ld_elf_close(&f->elf);
+        return SIZE_MAX;
+    }
+    if (ld->nfiles > 0) {
+        e = NULL;
+        if (dwarf_set_tied_dbg(f->dbg, ld->files[0].dbg, &e) == DW_DLV_ERROR)
+            ld_drop(f->dbg, e);
+    }
+    return ld->nfiles++;
+}
+
+/* Read the unit attributes of unit DIE D into U. */
+static void unit_attrs(dwexpr_libdwarf *ld, ld_unit *u, size_t file, Dwarf_Die d)
+{
+    uint64_t v;
+    const char *s;
+    if ((s = die_string(ld, file, d, DW_AT_name)))
+        u->pub.name = s;
+    if ((s = die_string(ld, file, d, DW_AT_comp_dir)))
+        u->pub.comp_dir = s;
+    if ((s = die_string(ld, file, d, DW_AT_producer)))
+        u->pub.producer = s;
+    if (ld_die_udata(ld, file, d, DW_AT_addr_base, &v) ||
+        ld_die_udata(ld, file, d, DW_AT_GNU_addr_base, &v))
+        u->pub.addr_base = v;
+    if (ld_die_udata(ld, file, d, DW_AT_loclists_base, &v))
+        u->pub.loclists_base = v;
+    if (ld_die_udata(ld, file, d, DW_AT_rnglists_base, &v) ||
+        ld_die_udata(ld, file, d, DW_AT_GNU_ranges_base, &v))
+        u->pub.rnglists_base = v;
+    if (ld_die_udata(ld, file, d, DW_AT_GNU_dwo_id, &v)) {
+        u->dwo_id = v;
+        u->has_dwo_id = true;
+    }
+}
+
+/* The .dwo path of a skeleton: DW_AT_dwo_name relative to DW_AT_comp_dir. */
+static char *dwo_path(const dwexpr_libdwarf_unit *u, const char *name, const char *main_path)
+{
+    size_t cap = strlen(name) + (u->comp_dir ? strlen(u->comp_dir) : 0) + strlen(main_path) + 4;
+    char *p = malloc(cap);
+    if (!p)
+        return NULL;
+    if (name[0] == '/' || !u->comp_dir)
+        snprintf(p, cap, "%s", name);
+    else
+        snprintf(p, cap, "%s/%s", u->comp_dir, name);
+    FILE *f = fopen(p, "rb");
+    if (f) {
+        fclose(f);
+        return p;
+    }
+    /* next to the main file */
+    const char *slash = strrchr(main_path, '/');
+    const char *base = strrchr(name, '/');
+    base = base ? base + 1 : name;
+    if (slash)
+        snprintf(p, cap, "%.*s/%s", (int)(slash - main_path), main_path, base);
+    else
+        snprintf(p, cap, "%s", base);
+    return p;
+}
+
+/* Iterate the units of FILE; for each, call FN. */
+typedef dwexpr_status (*unit_fn)(dwexpr_libdwarf *ld, size_t file, Dwarf_Die cu, uint64_t hdr,
+                                 uint64_t end, Dwarf_Half version, Dwarf_Half addr_size,
+                                 Dwarf_Half offset_size, Dwarf_Half ut, const Dwarf_Sig8 *sig,
+                                 void *arg, dwexpr_error *err);
+
+/* One unit header, as dwarf_next_cu_header_d reports it. */
+typedef struct uhdr {
+    uint64_t hdr, end, die;
+    Dwarf_Half version, addr_size, offset_size, ut;
+    Dwarf_Sig8 sig;
+} uhdr;
+
+/* Call FN for every unit of FILE. The headers are collected first: work
+ * on the units (opening a .dwo tied to this file) may disturb libdwarf's
+ * iteration state. */
+static dwexpr_status each_unit(dwexpr_libdwarf *ld, size_t file, unit_fn fn, void *arg,
+                               dwexpr_error *err)
+{
+    Dwarf_Debug dbg = ld->files[file].dbg;
+    ld_vec hs;
+    memset(&hs, 0, sizeof hs);
+    hs.elem = sizeof(uhdr);
+    uint64_t hdr = 0;
+    dwexpr_status st = DWEXPR_OK;
+    for (;;) {
+        Dwarf_Unsigned len = 0, toff = 0, next = 0;
+        Dwarf_Half ver = 0, asz = 0, lsz = 0, ext = 0, ut = 0;
+        Dwarf_Off abbr = 0;
+        Dwarf_Sig8 sig;
+        Dwarf_Error e = NULL;
+        memset(&sig, 0, sizeof sig);
+        int r = dwarf_next_cu_header_d(dbg, true, &len, &ver, &abbr, &asz, &lsz, &ext, &sig,
+                                       &toff, &next, &ut, &e);
+        if (r == DW_DLV_NO_ENTRY)
+            break;
+        if (r == DW_DLV_ERROR) {
+            st = ld_dwfail(dbg, e, err, "reading unit headers");
+            break;
+        }
+        Dwarf_Die cu = NULL;
+        e = NULL;
+        r = dwarf_siblingof_b(dbg, NULL, true, &cu, &e);
+        if (r == DW_DLV_ERROR) {
+            st = ld_dwfail(dbg, e, err, "reading a unit DIE");
+            break;
+        }
+        uhdr *h = ld_vec_push(&hs);
+        if (!h) {
+            if (r == DW_DLV_OK)
+                dwarf_dealloc_die(cu);
+            st = ld_fail(err, DWEXPR_E_NOMEM, "out of memory");
+            break;
+        }
+        h->hdr = hdr;
+        h->end = next;
+        h->die = r == DW_DLV_OK ? die_offset(dbg, cu) : UINT64_MAX;
+        h->version = ver;
+        h->addr_size = asz;
+        h->offset_size = lsz;
+        h->ut = ut;
+        h->sig = sig;
+        if (r == DW_DLV_OK)
+            dwarf_dealloc_die(cu);
+        if (next <= hdr)
+            break; /* no progress: stop rather than loop */
+        hdr = next;
+    }
+    for (size_t i = 0; st == DWEXPR_OK && i < hs.n; i++) {
+        const uhdr *h = (const uhdr *)hs.v + i;
+        Dwarf_Die cu;
+        if (h->die == UINT64_MAX || ld_offdie(ld, file, h->die, &cu, NULL) != DWEXPR_OK)
+            continue;
+        st = fn(ld, file, cu, h->hdr, h->end, h->version, h->addr_size, h->offset_size, h->ut,
+                &h->sig, arg, err);
+        dwarf_dealloc_die(cu);
+    }
+    ld_vec_free(&hs);
+    return st;
+}
+
+/* Looking for the split unit of a skeleton in a .dwo. */
+typedef struct dwo_find {
+    uint64_t id;
+    bool has_id;
+    bool found;
+    uint64_t hdr, end, die;
+    Dwarf_Half version;
+} dwo_find;
+
+static uint64_t sig8_u64(const Dwarf_Sig8 *s)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v |= (uint64_t)(unsigned char)s->signature[i] << (8 * i);
+    return v;
+}
+
+static dwexpr_status find_split(dwexpr_libdwarf *ld, size_t file, Dwarf_Die cu, uint64_t hdr,
+                                uint64_t end, Dwarf_Half version, Dwarf_Half addr_size,
+                                Dwarf_Half offset_size, Dwarf_Half ut, const Dwarf_Sig8 *sig,
+                                void *arg, dwexpr_error *err)
+{
+    dwo_find *f = arg;
+    Dwarf_Debug dbg = ld->files[file].dbg;
+    Dwarf_Half tag = die_tag(dbg, cu);
+    if (f->found || (tag != DW_TAG_compile_unit && tag != DW_TAG_partial_unit))
+        return DWEXPR_OK;
+    uint64_t id = 0;
+    bool has = false;
+    if (version >= 5 && ut == DW_UT_split_compile) {
+        id = sig8_u64(sig);
+        has = true;
+    } else if (ld_die_udata(ld, file, cu, DW_AT_GNU_dwo_id, &id)) {
+        has = true;
+    }
+    if (f->has_id && has && id != f->id) {
+        /* libdwarf reports the signature bytes in file order */
+        return DWEXPR_OK;
+    }
+    f->found = true;
+    f->hdr = hdr;
+    f->end = end;
+    f->die = die_offset(dbg, cu);
+    f->version = version;
+    (void)addr_size;
+    (void)offset_size;
+    (void)err;
+    return DWEXPR_OK;
+}
+
+/* One unit of the main file: record it, open its .dwo if it is a
+ * skeleton, and walk its DIE tree. */
+static dwexpr_status main_unit(dwexpr_libdwarf *ld, size_t file, Dwarf_Die cu, uint64_t hdr,
+                               uint64_t end, Dwarf_Half version, Dwarf_Half addr_size,
+                               Dwarf_Half offset_size, Dwarf_Half ut, const Dwarf_Sig8 *sig,
+                               void *arg, dwexpr_error *err)
+{
+    unsigned flags = *(unsigned *)arg;
+    Dwarf_Debug dbg = ld->files[file].dbg;
+    Dwarf_Half tag = die_tag(dbg, cu);
+    if (tag != DW_TAG_compile_unit && tag != DW_TAG_partial_unit && tag != DW_TAG_skeleton_unit)
+        return DWEXPR_OK; /* type units: no variables */
+    size_t index = ld->units.n;
+    ld_unit *u = ld_vec_push(&ld->units);
+    if (!u)
+        return ld_fail(err, DWEXPR_E_NOMEM, "out of memory");
+    u->btypes.elem = sizeof(dwexpr_libdwarf_base_type);
+    u->file = file;
+    u->hdr = hdr;
+    u->end = end;
+    u->pub.offset = hdr;
+    u->pub.die = die_offset(dbg, cu);
+    u->pub.unit_type = version >= 5 ? (uint8_t)ut : DW_UT_compile;
+    u->pub.unit.id = index;
+    u->pub.unit.addr_size = (uint8_t)addr_size;
+    u->pub.unit.offset_size = (uint8_t)(offset_size == 8 ? 8 : 4);
+    u->pub.unit.version = version;
+    u->pub.unit.big_endian = ld->files[0].elf.big;
+    u->pub.unit.ext_encoding = DWEXPR_EXT_LLVM_USER;
+    u->pub.unit.load_bias = ld->load_bias;
+    unit_attrs(ld, u, file, cu);
+    walker w = {ld, index, file, dbg, err};
+    uint64_t lo;
+    if (die_addr(ld, u, cu, DW_AT_low_pc, &lo))
+        u->pub.base_address = lo;
+    if (version >= 5 && ut == DW_UT_skeleton) {
+        u->dwo_id = sig8_u64(sig);
+        u->has_dwo_id = true;
+    }
+    const char *dwo = die_string(ld, file, cu, DW_AT_dwo_name);
+    if (!dwo)
+        dwo = die_string(ld, file, cu, DW_AT_GNU_dwo_name);
+    if (dwo) {
+        char *p = dwo_path(&u->pub, dwo, ld->files[0].path);
+        u->pub.dwo_path = ld_pool_strdup(&ld->pool, p);
+        free(p);
+        u->pub.split = true;
+        u->pub.dwo_missing = true;
+        if (!(flags & DWEXPR_LIBDWARF_NO_DWO) && u->pub.dwo_path) {
+            dwexpr_error tmp;
+            size_t df = add_file(ld, u->pub.dwo_path, &tmp);
+            u = ld_unit_at(ld, index); /* files may have moved; units have not */
+            dwo_find f = {u->dwo_id, u->has_dwo_id, false, 0, 0, 0, 0};
+            if (df != SIZE_MAX && each_unit(ld, df, find_split, &f, &tmp) == DWEXPR_OK &&
+                f.found) {
+                u = ld_unit_at(ld, index);
+                u->file = df;
+                u->hdr = f.hdr;
+                u->end = f.end;
+                u->pub.die = f.die;
+                u->pub.dwo_missing = false;
+                Dwarf_Die sd;
+                if (ld_offdie(ld, df, f.die, &sd, NULL) == DWEXPR_OK) {
+                    ld_scope *s;
+                    w.file = df;
+                    w.dbg = ld->files[df].dbg;
+                    const char *nm = u->pub.name;
+                    unit_attrs(ld, u, df, sd);
+                    if (nm && !u->pub.name)
+                        u->pub.name = nm;
+                    /* bases come from the skeleton (DWARF 5 3.1.3) */
+                    s = new_scope(&w, sd, DWEXPR_LIBDWARF_SCOPE_UNIT, NULL);
+                    dwexpr_status st =
+                        s ? walk(&w, sd, s, 0, NULL, 0) : ld_fail(err, DWEXPR_E_NOMEM, "oom");
+                    dwarf_dealloc_die(sd);
+                    return st;
+                }
+            }
+        }
+        if (!u->pub.dwo_missing)
+            return DWEXPR_OK;
+    }
+    ld_scope *s = new_scope(&w, cu, DWEXPR_LIBDWARF_SCOPE_UNIT, NULL);
+    if (!s)
+        return ld_fail(err, DWEXPR_E_NOMEM, "out of memory");
+    return walk(&w, cu, s, 0, NULL, 0);
+}
+
+/* Order call sites by return address. */
+static int cs_cmp(const void *a, const void *b)
+{
+    const ld_callsite *x = a, *y = b;
+    return x->return_pc < y->return_pc ? -1 : x->return_pc > y->return_pc;
+}
+
+dwexpr_status dwexpr_libdwarf_open(const char *path, unsigned flags, dwexpr_libdwarf **out,
+                                   dwexpr_error *err)
+{
+    if (!path || !out)
+        return ld_fail(err, DWEXPR_E_USAGE, "no path or output");
+    *out = NULL;
+    dwexpr_libdwarf *ld = calloc(1, sizeof *ld);
+    if (!ld)
+        return ld_fail(err, DWEXPR_E_NOMEM, "out of memory");
+    ld->units.elem = sizeof(ld_unit);
+    ld->vars.elem = sizeof(dwexpr_libdwarf_var);
+    ld->scopes.elem = sizeof(ld_scope *);
+    ld->callsites.elem = sizeof(ld_callsite);
+    if (add_file(ld, path, err) == SIZE_MAX) {
+        dwexpr_libdwarf_close(ld);
+        return err ? err->status : DWEXPR_E_NOT_FOUND;
+    }
+    const ld_elf *e = &ld->files[0].elf;
+    switch (e->machine) {
+    case 62: snprintf(ld->arch, sizeof ld->arch, "x86_64"); break;      /* EM_X86_64 */
+    case 224: snprintf(ld->arch, sizeof ld->arch, "amdgpu-wave64"); break; /* EM_AMDGPU */
+    default: snprintf(ld->arch, sizeof ld->arch, e->is64 ? "generic64" : "generic32"); break;
+    }
+    dwexpr_status st = each_unit(ld, 0, main_unit, &flags, err);
+    if (st) {
+        dwexpr_libdwarf_close(ld);
+        return st;
+    }
+    if (ld->callsites.n)
+        qsort(ld->callsites.v, ld->callsites.n, sizeof(ld_callsite), cs_cmp);
+    *out = ld;
+    return DWEXPR_OK;
+}
+
+void dwexpr_libdwarf_close(dwexpr_libdwarf *ld)
+{
+    if (!ld)
+        return;
+    for (size_t i = ld->nfiles; i-- > 0;) {
+        Dwarf_Error e = NULL;
+        if (ld->files[i].dbg)
+            dwarf_finish(ld->files[i].dbg, &e);
+        ld_elf_close(&ld->files[i].elf);
+    }
+    free(ld->files);
+    for (size_t i = 0; i < ld->units.n; i++)
+        ld_vec_free(&ld_unit_at(ld, i)->btypes);
+    ld_vec_free(&ld->units);
+    ld_vec_free(&ld->vars);
+    ld_vec_free(&ld->scopes);
+    ld_vec_free(&ld->callsites);
+    ld_map_free(&ld->attrs);
+    ld_map_free(&ld->dies);
+    ld_map_free(&ld->btype_cache);
+    ld_map_free(&ld->tnames);
+    ld_pool_free(&ld->pool);
+    free(ld);
+}
+
+/* ---- scopes, variables, call sites ---- */
+
+size_t dwexpr_libdwarf_var_count(const dwexpr_libdwarf *ld)
+{
+    return ld ? ld->vars.n : 0;
+}
+
+const dwexpr_libdwarf_var *dwexpr_libdwarf_var_get(const dwexpr_libdwarf *ld, size_t i)
+{
+    return ld && i < ld->vars.n ? (const dwexpr_libdwarf_var *)ld->vars.v + i : NULL;
+}
+
+bool dwexpr_libdwarf_scope_has_pc(const dwexpr_libdwarf_scope *s, uint64_t pc)
+{
+    if (!s)
+        return false;
+    if (s->kind == DWEXPR_LIBDWARF_SCOPE_UNIT)
+        return true;
+    const ld_scope *ls = (const ld_scope *)s;
+    if (ls->no_ranges)
+        return dwexpr_libdwarf_scope_has_pc(s->parent, pc);
+    for (size_t i = 0; i < s->nranges; i++)
+        if (pc >= s->ranges[i].low && pc < s->ranges[i].high)
+            return true;
+    return false;
+}
+
+const ld_scope *ld_scope_at(const dwexpr_libdwarf *ld, uint64_t pc)
+{
+    const ld_scope *best = NULL;
+    ld_scope *const *all = ld->scopes.v;
+    for (size_t i = 0; i < ld->scopes.n; i++) {
+        const ld_scope *s = all[i];
+        if (s->no_ranges || (best && s->depth <= best->depth))
+            continue;
+        if (dwexpr_libdwarf_scope_has_pc(&s->pub, pc))
+            best = s;
+    }
+    return best;
+}
+
+const dwexpr_libdwarf_scope *dwexpr_libdwarf_scope_at(const dwexpr_libdwarf *ld, uint64_t pc)
+{
+    const ld_scope *s = ld ? ld_scope_at(ld, pc) : NULL;
+    return s ? &s->pub : NULL;
+}
+
+const dwexpr_libdwarf_scope *dwexpr_libdwarf_scope_function(const dwexpr_libdwarf_scope *s)
+{
+    while (s && s->kind == DWEXPR_LIBDWARF_SCOPE_BLOCK)
+        s = s->parent;
+    return s && s->kind != DWEXPR_LIBDWARF_SCOPE_UNIT ? s : NULL;
+}
+
+bool dwexpr_libdwarf_var_visible(const dwexpr_libdwarf_var *v, const dwexpr_libdwarf_scope *inner)
+{
+    if (!v || !inner)
+        return false;
+    if (v->scope->kind == DWEXPR_LIBDWARF_SCOPE_UNIT)
+        return v->unit == inner->unit;
+    for (const dwexpr_libdwarf_scope *s = inner; s; s = s->parent)
+        if (s == v->scope)
+            return true;
+    return false;
+}
+
+const ld_callsite *ld_callsite_at(const dwexpr_libdwarf *ld, uint64_t ret)
+{
+    const ld_callsite *cs = ld->callsites.v;
+    size_t lo = 0, hi = ld->callsites.n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cs[mid].return_pc < ret)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < ld->callsites.n && cs[lo].return_pc == ret ? &cs[lo] : NULL;
+}

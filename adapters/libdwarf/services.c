@@ -1,0 +1,608 @@
+/* adapters/libdwarf/services.c: the binding of the adapter's DWARF
+ * services to a debugger's machine target: base types, DIEs for
+ * DW_OP_call* and implicit pointers, .debug_addr, frame bases of the
+ * function at a frame's pc, DW_OP_entry_value through call-site
+ * parameters (DW_AT_call_value), DW_OP_GNU_parameter_ref, and forwarding
+ * of registers, memory, CFA, TLS and unwinding to the machine. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <stdarg.h>
+
+#include "services.h"
+
+#define MAX_FRAMES 4096
+
+/* ---- forwarding to the machine target ---- */
+
+static dwexpr_status fw_reg_size(void *u, uint32_t regno, uint32_t *bytes)
+{
+    dwexpr_libdwarf_binding *b = u;
+    return b->m.reg_size(b->muser, regno, bytes);
+}
+
+static dwexpr_status fw_reg_read(void *u, const dwexpr_regref *r, uint64_t off, void *buf,
+                                 size_t len)
+{
+    dwexpr_libdwarf_binding *b = u;
+    return b->m.reg_read(b->muser, r, off, buf, len);
+}
+
+static dwexpr_status fw_reg_write(void *u, const dwexpr_regref *r, uint64_t off, const void *buf,
+                                  size_t len)
+{
+    dwexpr_libdwarf_binding *b = u;
+    return b->m.reg_write(b->muser, r, off, buf, len);
+}
+
+static dwexpr_status fw_mem_read(void *u, const dwexpr_memref *m, void *buf, size_t len)
+{
+    dwexpr_libdwarf_binding *b = u;
+    return b->m.mem_read(b->muser, m, buf, len);
+}
+
+static dwexpr_status fw_mem_write(void *u, const dwexpr_memref *m, const void *buf, size_t len)
+{
+    dwexpr_libdwarf_binding *b = u;
+    return b->m.mem_write(b->muser, m, buf, len);
+}
+
+static dwexpr_status fw_aspace_info(void *u, uint32_t as, dwexpr_aspace_info *out)
+{
+    dwexpr_libdwarf_binding *b = u;
+    return b->m.aspace_info(b->muser, as, out);
+}
+
+static dwexpr_status fw_tls_address(void *u, const dwexpr_frameref *f, uint64_t ta,
+                                    dwexpr_sld *out)
+{
+    dwexpr_libdwarf_binding *b = u;
+    return b->m.tls_address(b->muser, f, ta, out);
+}
+
+static dwexpr_status fw_cfa(void *u, const dwexpr_frameref *f, dwexpr_sld *out)
+{
+    dwexpr_libdwarf_binding *b = u;
+    return b->m.cfa(b->muser, f, out);
+}
+
+static dwexpr_status fw_register_location(void *u, const dwexpr_frameref *f, uint32_t regno,
+                                          dwexpr_sld *out)
+{
+    dwexpr_libdwarf_binding *b = u;
+    return b->m.register_location(b->muser, f, regno, out);
+}
+
+/* Remember a short note on a failed service. */
+static dwexpr_status note(dwexpr_libdwarf_binding *b, dwexpr_status st, const char *fmt, ...)
+    LD_PRINTF(3, 4);
+static dwexpr_status note(dwexpr_libdwarf_binding *b, dwexpr_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b->msg, sizeof b->msg, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+/* ---- DWARF services ---- */
+
+/* Service: DW_OP_convert, const_type, deref_type, regval_type operands. */
+static dwexpr_status sv_base_type(void *u, const dwexpr_unit *unit, uint64_t die, dwexpr_type *out)
+{
+    dwexpr_libdwarf_binding *b = u;
+    dwexpr_status st = ld_base_type(b->ld, (size_t)unit->id, die, out);
+    if (st)
+        return note(b, st, "no base type at unit offset 0x%llx", (unsigned long long)die);
+    return DWEXPR_OK;
+}
+
+/* Service: the DIE of DW_OP_call2/4/call_ref, implicit pointers and
+ * DW_OP_GNU_variable_value (DWARF 5 2.5.1.5: its DW_AT_location, else
+ * DW_AT_const_value). */
+static dwexpr_status sv_die(void *u, const dwexpr_unit *unit, uint64_t off, bool section_relative,
+                            dwexpr_die *out)
+{
+    dwexpr_libdwarf_binding *b = u;
+    dwexpr_libdwarf *ld = b->ld;
+    ld_unit *cu = ld_unit_at(ld, (size_t)unit->id);
+    if (!cu)
+        return note(b, DWEXPR_E_NOT_FOUND, "no unit %llu", (unsigned long long)unit->id);
+    uint64_t abs = section_relative ? off : cu->hdr + off;
+    dwexpr_die *c = ld_map_get(&ld->dies, cu->file, abs);
+    if (c) {
+        *out = *c;
+        return DWEXPR_OK;
+    }
+    size_t tu = ld_unit_of(ld, cu->file, abs);
+    if (tu == SIZE_MAX)
+        return note(b, DWEXPR_E_NOT_FOUND, "no DIE at 0x%llx", (unsigned long long)abs);
+    c = ld_pool_alloc(&ld->pool, sizeof *c);
+    if (!c)
+        return DWEXPR_E_NOMEM;
+    c->unit = ld_unit_at(ld, tu)->pub.unit;
+    dwexpr_libdwarf_attr a;
+    dwexpr_error err;
+    dwexpr_status st = dwexpr_libdwarf_attr_get(ld, tu, abs, DW_AT_location, &a, &err);
+    if (st == DWEXPR_OK && a.kind == DWEXPR_LIBDWARF_ATTR_EXPR) {
+        c->kind = DWEXPR_DIE_EXPRLOC;
+        c->expr = a.data;
+        c->expr_len = a.len;
+    } else if (st == DWEXPR_OK && a.kind == DWEXPR_LIBDWARF_ATTR_LIST) {
+        c->kind = DWEXPR_DIE_LOCLIST;
+        c->entries = a.entries;
+        c->count = a.count;
+    } else if (st == DWEXPR_E_NOT_FOUND || (st == DWEXPR_OK)) {
+        st = dwexpr_libdwarf_attr_get(ld, tu, abs, DW_AT_const_value, &a, &err);
+        if (st == DWEXPR_OK && a.kind == DWEXPR_LIBDWARF_ATTR_CONST) {
+            c->kind = DWEXPR_DIE_CONST_VALUE;
+            c->expr = a.data;
+            c->expr_len = a.len;
+        } else if (st && st != DWEXPR_E_NOT_FOUND) {
+            return note(b, st, "%s", err.message);
+        }
+    } else {
+        return note(b, st, "%s", err.message);
+    }
+    c->byte_size = ld_type_bytes(ld, tu, ld_die_type(ld, tu, abs));
+    ld_map_put(&ld->dies, cu->file, abs, c);
+    *out = *c;
+    return DWEXPR_OK;
+}
+
+/* Service: DW_OP_addrx, DW_OP_constx, DW_OP_GNU_addr_index. */
+static dwexpr_status sv_debug_addr(void *u, const dwexpr_unit *unit, uint64_t index,
+                                   uint64_t *out)
+{
+    dwexpr_libdwarf_binding *b = u;
+    ld_unit *cu = ld_unit_at(b->ld, (size_t)unit->id);
+    dwexpr_error err;
+    if (!cu)
+        return note(b, DWEXPR_E_NOT_FOUND, "no unit %llu", (unsigned long long)unit->id);
+    dwexpr_status st = ld_debug_addr(b->ld, cu, index, out, &err);
+    if (st)
+        return note(b, st, "%s", err.message);
+    return DWEXPR_OK;
+}
+
+dwexpr_status ld_frame_pc(dwexpr_libdwarf_binding *b, const dwexpr_frameref *f, uint64_t *pc)
+{
+    if (b->m.frame_pc) {
+        uint64_t p;
+        dwexpr_status st = b->m.frame_pc(b->muser, f, &p);
+        if (st == DWEXPR_OK) {
+            *pc = p - b->ld->load_bias;
+            return DWEXPR_OK;
+        }
+    }
+    if (f->frame < b->npcs && b->has_pc[f->frame]) {
+        *pc = b->pcs[f->frame];
+        return DWEXPR_OK;
+    }
+    return note(b, DWEXPR_E_NOT_FOUND, "no pc for frame %u", f->frame);
+}
+
+/* Service: program location of a frame (link-time). */
+static dwexpr_status sv_frame_pc(void *u, const dwexpr_frameref *f, uint64_t *pc)
+{
+    return ld_frame_pc(u, f, pc);
+}
+
+/* The location list entry of A that matches PC (the first one), or NULL. */
+const dwexpr_loclist_entry *ld_list_match(const dwexpr_libdwarf_attr *a, uint64_t pc)
+{
+    const dwexpr_loclist_entry *def = NULL;
+    for (size_t i = 0; i < a->count; i++) {
+        if (a->entries[i].is_default)
+            def = def ? def : &a->entries[i];
+        else if (pc >= a->entries[i].low && pc < a->entries[i].high)
+            return &a->entries[i];
+    }
+    return def;
+}
+
+/* The concrete function (DW_TAG_subprogram) holding PC. */
+const ld_scope *ld_function_at(const dwexpr_libdwarf *ld, uint64_t pc)
+{
+    const ld_scope *s = ld_scope_at(ld, pc);
+    while (s && s->pub.kind != DWEXPR_LIBDWARF_SCOPE_FUNCTION)
+        s = (const ld_scope *)s->pub.parent;
+    return s;
+}
+
+/* Service: DW_OP_fbreg's frame base: DW_AT_frame_base of the function
+ * at the frame's pc (caller frames: pc - 1, inside the call). */
+static dwexpr_status sv_frame_base(void *u, const dwexpr_frameref *f, dwexpr_frame_base *out)
+{
+    dwexpr_libdwarf_binding *b = u;
+    uint64_t pc;
+    if (ld_frame_pc(b, f, &pc) == DWEXPR_OK) {
+        uint64_t at = f->frame > 0 && pc ? pc - 1 : pc;
+        const ld_scope *fn = ld_function_at(b->ld, at);
+        if (fn) {
+            dwexpr_libdwarf_attr a;
+            dwexpr_error err;
+            dwexpr_status st =
+                dwexpr_libdwarf_attr_get(b->ld, fn->pub.unit, fn->pub.die, DW_AT_frame_base, &a, &err);
+            if (st)
+                return note(b, st, "function %s has no usable DW_AT_frame_base: %s",
+                            fn->pub.name ? fn->pub.name : "?", err.message);
+            memset(out, 0, sizeof *out);
+            out->unit = ld_unit_at(b->ld, fn->pub.unit)->pub.unit;
+            if (a.kind == DWEXPR_LIBDWARF_ATTR_EXPR) {
+                out->expr = a.data;
+                out->expr_len = a.len;
+                return DWEXPR_OK;
+            }
+            if (a.kind == DWEXPR_LIBDWARF_ATTR_LIST) {
+                const dwexpr_loclist_entry *e = ld_list_match(&a, at);
+                if (!e)
+                    return note(b, DWEXPR_E_NOT_FOUND,
+                                "the frame base list of %s has no entry for pc 0x%llx",
+                                fn->pub.name ? fn->pub.name : "?", (unsigned long long)at);
+                out->expr = e->expr;
+                out->expr_len = e->expr_len;
+                return DWEXPR_OK;
+            }
+            return note(b, DWEXPR_E_NOT_FOUND, "DW_AT_frame_base of %s is not an expression",
+                        fn->pub.name ? fn->pub.name : "?");
+        }
+    }
+    if (b->m.frame_base)
+        return b->m.frame_base(b->muser, f, out);
+    return note(b, DWEXPR_E_NOT_FOUND, "no function at the pc of frame %u", f->frame);
+}
+
+/* ---- entry values ---- */
+
+/* A context for an evaluation nested in a callback. */
+dwexpr_ctx *ld_nested_ctx(dwexpr_libdwarf_binding *b)
+{
+    if (b->depth >= LD_MAX_NEST)
+        return NULL;
+    if (!b->nest[b->depth] && dwexpr_ctx_new(NULL, &b->nest[b->depth]) != DWEXPR_OK)
+        return NULL;
+    return b->nest[b->depth];
+}
+
+/* Keep a copy of a value's wide bytes in B (they would die with the nested context). */
+static dwexpr_status keep_wide(dwexpr_libdwarf_binding *b, dwexpr_value *v)
+{
+    if (!v->wide)
+        return DWEXPR_OK;
+    size_t n = ((size_t)v->type.bits * (v->type.lanes ? v->type.lanes : 1) + 7) / 8;
+    uint8_t *copy = ld_pool_alloc(&b->ld->pool, n);
+    if (!copy)
+        return DWEXPR_E_NOMEM;
+    memcpy(copy, v->wide, n);
+    v->wide = copy;
+    return DWEXPR_OK;
+}
+
+/* The registers BLOCK reads (DW_OP_reg*, breg*, regx, bregx, regval_type),
+ * up to CAP of them; false if BLOCK does not decode. */
+static bool block_registers(const uint8_t *block, size_t len, const dwexpr_unit *unit,
+                            uint32_t *regs, size_t cap, size_t *n, bool *single,
+                            int *regval_type, uint64_t *regval_die)
+{
+    dwexpr_program *p = NULL;
+    dwexpr_error e;
+    *n = 0;
+    *single = false;
+    *regval_type = 0;
+    if (dwexpr_program_decode(block, len, unit, &p, &e) != DWEXPR_OK)
+        return false;
+    size_t count = dwexpr_program_count(p);
+    for (size_t i = 0; i < count; i++) {
+        const dwexpr_op *op = dwexpr_program_op(p, i);
+        uint32_t r = UINT32_MAX;
+        if (op->id >= DWEXPR_OP_reg0 && op->id <= DWEXPR_OP_reg31)
+            r = (uint32_t)(op->id - DWEXPR_OP_reg0);
+        else if (op->id >= DWEXPR_OP_breg0 && op->id <= DWEXPR_OP_breg31)
+            r = (uint32_t)(op->id - DWEXPR_OP_breg0);
+        else if (op->id == DWEXPR_OP_regx || op->id == DWEXPR_OP_bregx)
+            r = (uint32_t)op->operand[0];
+        else if (op->id == DWEXPR_OP_regval_type || op->id == DWEXPR_OP_GNU_regval_type) {
+            r = (uint32_t)op->operand[0];
+            if (count == 1) {
+                *regval_type = 1;
+                *regval_die = op->operand[1];
+            }
+        }
+        if (r != UINT32_MAX && *n < cap)
+            regs[(*n)++] = r;
+        if (count == 1 && ((op->id >= DWEXPR_OP_reg0 && op->id <= DWEXPR_OP_reg31) ||
+                           op->id == DWEXPR_OP_regx || *regval_type))
+            *single = true;
+    }
+    dwexpr_program_free(p);
+    return true;
+}
+
+/* Whether the machine can tell where every register in REGS lives in
+ * frame FRAME: an unwinder's answer that is neither "undefined" nor "same
+ * value" (the register of a younger frame with the same number: for a
+ * register the ABI does not preserve, the CFI's silence is no recovery). */
+static bool recoverable(dwexpr_libdwarf_binding *b, const dwexpr_frameref *f, uint32_t frame,
+                        const uint32_t *regs, size_t n)
+{
+    if (!b->m.register_location)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        dwexpr_frameref g = *f;
+        g.frame = frame;
+        dwexpr_sld s;
+        memset(&s, 0, sizeof s);
+        if (b->m.register_location(b->muser, &g, regs[i], &s) != DWEXPR_OK ||
+            s.kind == DWEXPR_LOC_UNDEFINED)
+            return false;
+        if (s.kind == DWEXPR_LOC_REGISTER && s.u.regno == regs[i] &&
+            (s.ctx & DWEXPR_CTX_FRAME) && s.frame < frame)
+            return false;
+    }
+    return true;
+}
+
+/* Evaluate attribute AT (call_value family) of call-site parameter P in
+ * the caller frame of F (frame f->frame + 1 at return address RET). */
+static dwexpr_status call_param_value(dwexpr_libdwarf_binding *b, const dwexpr_frameref *f,
+                                      const ld_callsite *cs, const ld_csparam *p, uint64_t ret,
+                                      dwexpr_value *out)
+{
+    dwexpr_libdwarf_attr a;
+    dwexpr_error err;
+    dwexpr_status st = dwexpr_libdwarf_attr_get(b->ld, cs->unit, p->die, DW_AT_call_value, &a, &err);
+    if (st == DWEXPR_E_NOT_FOUND)
+        st = dwexpr_libdwarf_attr_get(b->ld, cs->unit, p->die, DW_AT_GNU_call_site_value, &a, &err);
+    if (st || a.kind != DWEXPR_LIBDWARF_ATTR_EXPR)
+        return note(b, DWEXPR_E_NOT_FOUND, "call-site parameter 0x%llx has no DW_AT_call_value",
+                    (unsigned long long)p->die);
+    dwexpr_ctx *ctx = ld_nested_ctx(b);
+    if (!ctx)
+        return note(b, DWEXPR_E_CALL_DEPTH, "entry values nest too deeply");
+    /* seed "DW_AT_call_value": result kind value, empty stack, the caller
+     * frame at the call site */
+    dwexpr_eval_params q;
+    memset(&q, 0, sizeof q);
+    q.result_kind = DWEXPR_RESULT_VALUE;
+    q.ctx = (uint16_t)(f->ctx | DWEXPR_CTX_FRAME);
+    q.thread = f->thread;
+    q.lane = f->lane;
+    q.frame = f->frame + 1;
+    q.has_pc = true;
+    q.pc = ret ? ret - 1 : ret;
+    dwexpr_program *prog = NULL;
+    const dwexpr_unit *unit = &ld_unit_at(b->ld, cs->unit)->pub.unit;
+    if ((st = dwexpr_program_decode(a.data, a.len, unit, &prog, &err)))
+        return note(b, DWEXPR_E_ILL_FORMED, "DW_AT_call_value of 0x%llx: %s",
+                    (unsigned long long)p->die, err.message);
+    dwexpr_result r;
+    b->depth++;
+    st = dwexpr_eval(ctx, prog, &b->t, b, &q, &r);
+    b->depth--;
+    dwexpr_program_free(prog);
+    if (st)
+        return note(b, st == DWEXPR_E_NOT_FOUND ? DWEXPR_E_TARGET : st,
+                    "DW_AT_call_value of call-site parameter 0x%llx: %s",
+                    (unsigned long long)p->die, dwexpr_ctx_error(ctx)->message);
+    *out = r.value;
+    return keep_wide(b, out);
+}
+
+/* The caller's call site of frame F: return address and DW_TAG_call_site. */
+static const ld_callsite *caller_site(dwexpr_libdwarf_binding *b, const dwexpr_frameref *f,
+                                      uint64_t *ret)
+{
+    dwexpr_frameref g = *f;
+    g.frame = f->frame + 1;
+    if (ld_frame_pc(b, &g, ret) != DWEXPR_OK)
+        return NULL;
+    return ld_callsite_at(b->ld, *ret);
+}
+
+/* DW_OP_entry_value from the caller's DW_TAG_call_site_parameter (DWARF 5
+ * 3.4.2; GDB's rule: the block is one DW_OP_reg* or regval_type). */
+static dwexpr_status entry_from_call_site(dwexpr_libdwarf_binding *b, const dwexpr_frameref *f,
+                                          const uint8_t *block, size_t len, const uint32_t *regs,
+                                          bool single, int regval, uint64_t regval_die,
+                                          const dwexpr_unit *unit, dwexpr_value *out)
+{
+    uint64_t ret;
+    const ld_callsite *cs = caller_site(b, f, &ret);
+    if (!cs)
+        return note(b, DWEXPR_E_NOT_FOUND, "no call site in the caller of frame %u", f->frame);
+    for (size_t i = 0; i < cs->nparams; i++) {
+        const ld_csparam *p = &cs->params[i];
+        bool match = (p->loc_len == len && memcmp(p->loc, block, len) == 0) ||
+                     (single && p->regno == regs[0]);
+        if (!match || !p->has_value)
+            continue;
+        dwexpr_status st = call_param_value(b, f, cs, p, ret, out);
+        if (st)
+            return st;
+        if (regval) {
+            /* DW_OP_regval_type R T: the register's contents as type T */
+            dwexpr_type t;
+            if (ld_base_type(b->ld, (size_t)unit->id, regval_die, &t) == DWEXPR_OK &&
+                (uint64_t)t.bits * t.lanes <= 64 && !out->wide) {
+                out->type = t;
+                if (t.bits < 64)
+                    out->bits &= ((uint64_t)1 << t.bits) - 1;
+            }
+        }
+        return DWEXPR_OK;
+    }
+    return note(b, DWEXPR_E_NOT_FOUND, "the call site at 0x%llx has no value for the parameter",
+                (unsigned long long)ret);
+}
+
+/* Service: DW_OP_entry_value (seed "DW_OP_entry_value"; issue 6: the
+ * caller's register when it can be recovered, else the call-site
+ * parameter). E_NOT_FOUND lets dwexpr evaluate the block in the caller. */
+static dwexpr_status sv_entry_value(void *u, const dwexpr_frameref *f, const uint8_t *block,
+                                    size_t len, dwexpr_value *out)
+{
+    dwexpr_libdwarf_binding *b = u;
+    if (b->m.entry_value) {
+        dwexpr_status st = b->m.entry_value(b->muser, f, block, len, out);
+        if (st != DWEXPR_E_NOT_FOUND)
+            return st;
+    }
+    if (b->policy == DWEXPR_LIBDWARF_EV_REGISTER_ONLY)
+        return DWEXPR_E_NOT_FOUND;
+    /* the unit of the block: the one of the function at the frame's pc */
+    uint64_t pc;
+    dwexpr_unit unit;
+    memset(&unit, 0, sizeof unit);
+    unit.addr_size = 8;
+    unit.offset_size = 4;
+    unit.version = 5;
+    if (ld_frame_pc(b, f, &pc) == DWEXPR_OK) {
+        const ld_scope *s = ld_scope_at(b->ld, f->frame > 0 && pc ? pc - 1 : pc);
+        if (s)
+            unit = ld_unit_at(b->ld, s->pub.unit)->pub.unit;
+    }
+    uint32_t regs[8];
+    size_t nregs;
+    bool single;
+    int regval;
+    uint64_t regval_die = 0;
+    if (!block_registers(block, len, &unit, regs, 8, &nregs, &single, &regval, &regval_die))
+        return DWEXPR_E_NOT_FOUND;
+    bool regs_ok = nregs && recoverable(b, f, f->frame + 1, regs, nregs);
+    if (b->policy == DWEXPR_LIBDWARF_EV_REGISTER_FIRST && regs_ok)
+        return DWEXPR_E_NOT_FOUND;
+    dwexpr_status st =
+        entry_from_call_site(b, f, block, len, regs, single, regval, regval_die, &unit, out);
+    if (st != DWEXPR_E_NOT_FOUND)
+        return st;
+    if (b->policy == DWEXPR_LIBDWARF_EV_REGISTER_FIRST && nregs) {
+        /* neither the caller's register nor a call-site value: the value
+         * on entry is gone (GDB: <optimized out>) */
+        char why[sizeof b->msg];
+        snprintf(why, sizeof why, "%s", b->msg[0] ? b->msg : "no call site");
+        return note(b, DWEXPR_E_UNDEFINED_READ,
+                    "the entry value is not available: the caller frame does not keep "
+                    "register %u and its call site gives no value (%.120s)",
+                    regs[0], why);
+    }
+    return DWEXPR_E_NOT_FOUND; /* dwexpr evaluates the block in the caller frame */
+}
+
+/* Service: DW_OP_GNU_parameter_ref: the caller's call-site parameter
+ * whose DW_AT_call_parameter (GNU: DW_AT_abstract_origin) is DIE. */
+static dwexpr_status sv_parameter_ref(void *u, const dwexpr_frameref *f, const dwexpr_unit *unit,
+                                      uint64_t die, dwexpr_value *out)
+{
+    dwexpr_libdwarf_binding *b = u;
+    ld_unit *cu = ld_unit_at(b->ld, (size_t)unit->id);
+    if (!cu)
+        return DWEXPR_E_NOT_FOUND;
+    uint64_t abs = cu->hdr + die, ret;
+    const ld_callsite *cs = caller_site(b, f, &ret);
+    if (!cs)
+        return note(b, DWEXPR_E_NOT_FOUND, "no call site in the caller of frame %u", f->frame);
+    for (size_t i = 0; i < cs->nparams; i++)
+        if (cs->params[i].param == abs && cs->params[i].has_value)
+            return call_param_value(b, f, cs, &cs->params[i], ret, out);
+    return note(b, DWEXPR_E_NOT_FOUND, "the call site at 0x%llx does not pass parameter 0x%llx",
+                (unsigned long long)ret, (unsigned long long)abs);
+}
+
+/* ---- the binding ---- */
+
+dwexpr_status dwexpr_libdwarf_target(dwexpr_libdwarf *ld, const dwexpr_target *machine,
+                                     void *machine_user, dwexpr_target *out,
+                                     dwexpr_libdwarf_binding **out_user)
+{
+    if (!ld || !out || !out_user)
+        return DWEXPR_E_USAGE;
+    dwexpr_libdwarf_binding *b = calloc(1, sizeof *b);
+    if (!b)
+        return DWEXPR_E_NOMEM;
+    b->ld = ld;
+    b->muser = machine_user;
+    if (machine) {
+        size_t n = machine->size < sizeof b->m ? machine->size : sizeof b->m;
+        memcpy(&b->m, machine, n);
+    }
+    b->m.size = sizeof b->m;
+    dwexpr_target *t = &b->t;
+    t->size = sizeof *t;
+#define FW(name) t->name = b->m.name ? fw_##name : NULL
+    FW(reg_size);
+    FW(reg_read);
+    FW(reg_write);
+    FW(mem_read);
+    FW(mem_write);
+    FW(aspace_info);
+    FW(tls_address);
+    FW(cfa);
+    FW(register_location);
+#undef FW
+    t->base_type = sv_base_type;
+    t->die = sv_die;
+    t->debug_addr = sv_debug_addr;
+    t->frame_base = sv_frame_base;
+    t->frame_pc = sv_frame_pc;
+    t->entry_value = sv_entry_value;
+    t->parameter_ref = sv_parameter_ref;
+    *out = *t;
+    *out_user = b;
+    return DWEXPR_OK;
+}
+
+void dwexpr_libdwarf_binding_free(dwexpr_libdwarf_binding *b)
+{
+    if (!b)
+        return;
+    for (unsigned i = 0; i < LD_MAX_NEST; i++)
+        dwexpr_ctx_free(b->nest[i]);
+    ld_results_release(b);
+    free(b->pcs);
+    free(b->has_pc);
+    free(b);
+}
+
+const dwexpr_target *dwexpr_libdwarf_binding_target(const dwexpr_libdwarf_binding *b)
+{
+    return b ? &b->t : NULL;
+}
+
+dwexpr_status dwexpr_libdwarf_binding_set_pc(dwexpr_libdwarf_binding *b, uint32_t frame,
+                                             uint64_t pc)
+{
+    if (!b || frame >= MAX_FRAMES)
+        return DWEXPR_E_USAGE;
+    if (frame >= b->npcs) {
+        size_t n = (size_t)frame + 16;
+        uint64_t *np = realloc(b->pcs, n * sizeof *np);
+        if (!np)
+            return DWEXPR_E_NOMEM;
+        b->pcs = np;
+        bool *nh = realloc(b->has_pc, n * sizeof *nh);
+        if (!nh)
+            return DWEXPR_E_NOMEM;
+        b->has_pc = nh;
+        for (size_t i = b->npcs; i < n; i++) {
+            b->pcs[i] = 0;
+            b->has_pc[i] = false;
+        }
+        b->npcs = n;
+    }
+    b->pcs[frame] = pc;
+    b->has_pc[frame] = true;
+    return DWEXPR_OK;
+}
+
+void dwexpr_libdwarf_binding_set_entry_policy(dwexpr_libdwarf_binding *b,
+                                              dwexpr_libdwarf_entry_policy p)
+{
+    if (b)
+        b->policy = p;
+}
+
+const char *dwexpr_libdwarf_binding_message(const dwexpr_libdwarf_binding *b)
+{
+    return b ? b->msg : "";
+}

@@ -1,0 +1,864 @@
+/* examples/dwexpr/cmd_locs.c: `dwexpr locs BINARY`: every variable and
+ * parameter of a binary (through the libdwarf adapter) with its scope,
+ * type and location expressions, lists with their ranges; with --pc and a
+ * context file (the contract's simulated target) each variable in scope
+ * at that pc evaluated and read, as the contract's `dwexpr vars` entries. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dwexpr/adapter_libdwarf.h>
+
+#include "cmd_locs.h"
+#include "context.h"
+#include "output.h"
+
+enum { LOCS_OK = 0, LOCS_ERROR = 1, LOCS_USAGE = 2 };
+
+/* DW_TAG_* of the pointer-like types (DWARF 5 Table 7.3). */
+enum { TAG_pointer = 0x0f, TAG_reference = 0x10, TAG_rvalue_reference = 0x42 };
+
+static const char usage_locs[] =
+    "usage: dwexpr locs BINARY [OPTIONS]\n"
+    "\n"
+    "Lists every variable and parameter of BINARY (its function, lexical block\n"
+    "depth, inlined-call chain, type and bit size) with its location expression\n"
+    "or location list (entries with their [low, high) ranges), disassembled.\n"
+    "With --pc, only the variables in scope at that pc, evaluated against the\n"
+    "context file's simulated target and read (contract \"dwexpr vars\" entries).\n"
+    "\n"
+    "options:\n"
+    "  --json                one JSON object on stdout\n"
+    "  --pc ADDR             run-time program location (default: the context's \"pc\")\n"
+    "  --caller              ADDR is a return address (a caller frame): scopes and\n"
+    "                        location lists are matched at ADDR - 1\n"
+    "  --context FILE        simulated target: registers, memory, frames, tls_base, ...\n"
+    "  --load-bias N         run-time minus link-time address (default: the context's\n"
+    "                        \"load_bias\", else 0)\n"
+    "  --entry-values register|call-site|register-only\n"
+    "                        how DW_OP_entry_value is resolved (default register:\n"
+    "                        the caller's register if the target can recover it,\n"
+    "                        else the call-site parameter)\n"
+    "  --no-dwo              do not read split DWARF .dwo files\n"
+    "\n"
+    "exit status: 0 ok, 1 some location could not be decoded or read, 2 bad usage\n";
+
+typedef struct locs_opts {
+    const char *binary;
+    const char *context;
+    bool json, has_pc, caller, no_dwo, has_bias, help;
+    uint64_t pc, bias;
+    dwexpr_libdwarf_entry_policy policy;
+} locs_opts;
+
+/* Everything one run needs. */
+typedef struct locs_run {
+    const locs_opts *o;
+    dwexpr_libdwarf *ld;
+    const dwexpr_arch *arch;
+    cli_ctx c;
+    bool have_ctx;
+    dwexpr_target t;
+    dwexpr_libdwarf_binding *b;
+    dwexpr_ctx *ctx, *aux, *aux2;
+    int rc;
+} locs_run;
+
+/* "dwexpr locs: MESSAGE" on stderr; returns LOCS_USAGE. */
+static int usage(const char *msg, const char *arg)
+{
+    fprintf(stderr, "dwexpr locs: %s%s%s\n", msg, arg ? " " : "", arg ? arg : "");
+    return LOCS_USAGE;
+}
+
+/* Parse the command line. Returns 0 or an exit status. */
+static int parse(int argc, char **argv, locs_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            o->help = true;
+        } else if (strcmp(a, "--json") == 0) {
+            o->json = true;
+        } else if (strcmp(a, "--caller") == 0) {
+            o->caller = true;
+        } else if (strcmp(a, "--no-dwo") == 0) {
+            o->no_dwo = true;
+        } else if (strcmp(a, "--pc") == 0 || strcmp(a, "--load-bias") == 0) {
+            uint64_t n;
+            if (!v || cli_parse_u64(v, &n))
+                return usage("expected a number after", a);
+            if (a[2] == 'p') {
+                o->pc = n;
+                o->has_pc = true;
+            } else {
+                o->bias = n;
+                o->has_bias = true;
+            }
+            i++;
+        } else if (strcmp(a, "--context") == 0) {
+            if (!v)
+                return usage("expected a file after", a);
+            o->context = v;
+            i++;
+        } else if (strcmp(a, "--entry-values") == 0) {
+            if (!v)
+                return usage("expected register|call-site|register-only after", a);
+            if (strcmp(v, "register") == 0)
+                o->policy = DWEXPR_LIBDWARF_EV_REGISTER_FIRST;
+            else if (strcmp(v, "call-site") == 0)
+                o->policy = DWEXPR_LIBDWARF_EV_CALL_SITE_FIRST;
+            else if (strcmp(v, "register-only") == 0)
+                o->policy = DWEXPR_LIBDWARF_EV_REGISTER_ONLY;
+            else
+                return usage("unknown --entry-values", v);
+            i++;
+        } else if (a[0] == '-' && a[1]) {
+            return usage("unknown option", a);
+        } else if (!o->binary) {
+            o->binary = a;
+        } else {
+            return usage("more than one binary:", a);
+        }
+    }
+    return 0;
+}
+
+/* "0x..." as a JSON string. */
+static json_t *hexnum(uint64_t v)
+{
+    char buf[24];
+    snprintf(buf, sizeof buf, "0x%" PRIx64, v);
+    return json_string(buf);
+}
+
+/* The name of a DW_LLE_* kind as encoded (adapter raw entries). */
+static const char *lle_name(const dwexpr_libdwarf_attr *a, uint16_t kind)
+{
+    static const char *const v5[] = {"DW_LLE_end_of_list", "DW_LLE_base_addressx",
+                                     "DW_LLE_startx_endx", "DW_LLE_startx_length",
+                                     "DW_LLE_offset_pair", "DW_LLE_default_location",
+                                     "DW_LLE_base_address", "DW_LLE_start_end",
+                                     "DW_LLE_start_length"};
+    static const char *const gnu[] = {"DW_LLE_GNU_end_of_list_entry",
+                                      "DW_LLE_GNU_base_address_selection_entry",
+                                      "DW_LLE_GNU_start_end_entry",
+                                      "DW_LLE_GNU_start_length_entry"};
+    if (kind == DWEXPR_LIBDWARF_LLE_PAIR)
+        return "pair";
+    if (a->section && strcmp(a->section, ".debug_loc.dwo") == 0)
+        return kind < 4 ? gnu[kind] : "?";
+    return kind < 9 ? v5[kind] : "?";
+}
+
+/* Disassembly of one expression: {"hex", "ops": [...], "error"?}.
+ * Sets *BAD when it does not decode. */
+static json_t *expr_json(locs_run *r, const uint8_t *p, size_t n, const dwexpr_unit *u, bool *bad)
+{
+    json_t *o = json_object();
+    char *h = out_hex(p, n);
+    json_object_set_new(o, "hex", json_string(h));
+    free(h);
+    size_t need = 0, cap = 64 * n + 256;
+    char *text = malloc(cap);
+    dwexpr_error e;
+    memset(&e, 0, sizeof e);
+    dwexpr_status st = text ? dwexpr_disasm(p, n, u, r->arch, text, cap, &need, &e)
+                            : DWEXPR_E_NOMEM;
+    if (st == DWEXPR_E_NOSPACE) {
+        free(text);
+        cap = need + 1;
+        text = malloc(cap);
+        memset(&e, 0, sizeof e);
+        st = text ? dwexpr_disasm(p, n, u, r->arch, text, cap, &need, &e) : DWEXPR_E_NOMEM;
+    }
+    json_t *ops = json_array();
+    if (text) {
+        char *save = NULL;
+        for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+            json_array_append_new(ops, json_string(line));
+    }
+    free(text);
+    json_object_set_new(o, "ops", ops);
+    if (st == DWEXPR_OK) {
+        /* the full check: branch targets, nested blocks */
+        dwexpr_program *prog = NULL;
+        st = dwexpr_program_decode(p, n, u, &prog, &e);
+        dwexpr_program_free(prog);
+    }
+    if (st != DWEXPR_OK) {
+        json_object_set_new(o, "error", out_error_from(NULL, &e));
+        *bad = true;
+    }
+    return o;
+}
+
+/* The "location" object of a variable: its form and expression(s). */
+static json_t *location_json(locs_run *r, const dwexpr_libdwarf_var *v, bool *bad)
+{
+    const dwexpr_libdwarf_unit *lu = dwexpr_libdwarf_unit_get(r->ld, v->unit);
+    const dwexpr_unit *u = &lu->unit;
+    const dwexpr_libdwarf_attr *a = &v->loc;
+    json_t *o = json_object();
+    switch (a->kind) {
+    case DWEXPR_LIBDWARF_ATTR_EXPR:
+        json_object_set_new(o, "form", json_string("exprloc"));
+        json_object_set_new(o, "expr", expr_json(r, a->data, a->len, u, bad));
+        break;
+    case DWEXPR_LIBDWARF_ATTR_LIST: {
+        json_object_set_new(o, "form", json_string("loclist"));
+        json_object_set_new(o, "section", json_string(a->section));
+        json_object_set_new(o, "offset", hexnum(a->list_offset));
+        json_t *ents = json_array();
+        for (size_t i = 0; i < a->count; i++) {
+            const dwexpr_loclist_entry *e = &a->entries[i];
+            json_t *je = json_object();
+            json_object_set_new(je, "kind", json_string(lle_name(a, a->raw[i].kind)));
+            json_object_set_new(je, "entry_offset", hexnum(a->raw[i].offset));
+            json_object_set_new(je, "raw", json_pack("[o,o]", hexnum(a->raw[i].op1),
+                                                     hexnum(a->raw[i].op2)));
+            if (e->is_default) {
+                json_object_set_new(je, "default", json_true());
+            } else {
+                json_object_set_new(je, "low", hexnum(e->low));
+                json_object_set_new(je, "high", hexnum(e->high));
+            }
+            json_object_set_new(je, "expr", expr_json(r, e->expr, e->expr_len, u, bad));
+            json_array_append_new(ents, je);
+        }
+        json_object_set_new(o, "entries", ents);
+        break;
+    }
+    case DWEXPR_LIBDWARF_ATTR_CONST: {
+        json_object_set_new(o, "form", json_string("const_value"));
+        char *h = out_hex(a->data, a->len);
+        json_object_set_new(o, "bytes", json_string(h));
+        free(h);
+        break;
+    }
+    case DWEXPR_LIBDWARF_ATTR_NONE:
+        json_object_set_new(o, "form", json_string("none"));
+        break;
+    default:
+        json_object_set_new(o, "form", json_string("error"));
+        json_object_set_new(o, "error", json_string(a->section ? a->section : "unreadable"));
+        *bad = true;
+        break;
+    }
+    return o;
+}
+
+/* The inlined-call chain of scope S, innermost first (function names). */
+static json_t *chain_json(const dwexpr_libdwarf_scope *s)
+{
+    json_t *a = json_array();
+    for (; s; s = s->parent)
+        if (s->kind == DWEXPR_LIBDWARF_SCOPE_FUNCTION || s->kind == DWEXPR_LIBDWARF_SCOPE_INLINED)
+            json_array_append_new(a, json_string(s->name ? s->name : "?"));
+    return a;
+}
+
+/* "param", "local" or "global" (contract: param|local; globals apart). */
+static const char *var_kind(const dwexpr_libdwarf_var *v)
+{
+    if (v->is_param)
+        return "param";
+    return v->scope->kind == DWEXPR_LIBDWARF_SCOPE_UNIT ? "global" : "local";
+}
+
+/* The fields every listing of V has. */
+static json_t *var_base_json(const dwexpr_libdwarf_var *v)
+{
+    const dwexpr_libdwarf_scope *fn = dwexpr_libdwarf_scope_function(v->scope);
+    json_t *o = json_object();
+    json_object_set_new(o, "name", json_string(v->name));
+    json_object_set_new(o, "kind", json_string(var_kind(v)));
+    json_object_set_new(o, "die", hexnum(v->die));
+    json_object_set_new(o, "unit", json_integer((json_int_t)v->unit));
+    json_object_set_new(o, "function", fn && fn->name ? json_string(fn->name) : json_null());
+    json_object_set_new(o, "inline_chain", chain_json(v->scope));
+    json_object_set_new(o, "decl_line", json_integer(v->decl_line));
+    json_object_set_new(o, "block_depth", json_integer(v->block_depth));
+    json_object_set_new(o, "type", json_string(v->type_name ? v->type_name : "?"));
+    json_object_set_new(o, "bit_size", json_integer((json_int_t)v->bit_size));
+    if (v->artificial)
+        json_object_set_new(o, "artificial", json_true());
+    return o;
+}
+
+/* The units with their base types (what the base_type service answers). */
+static json_t *units_json(locs_run *r)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < dwexpr_libdwarf_unit_count(r->ld); i++) {
+        const dwexpr_libdwarf_unit *u = dwexpr_libdwarf_unit_get(r->ld, i);
+        json_t *o = json_object();
+        json_object_set_new(o, "index", json_integer((json_int_t)i));
+        json_object_set_new(o, "offset", hexnum(u->offset));
+        json_object_set_new(o, "die", hexnum(u->die));
+        json_object_set_new(o, "name", u->name ? json_string(u->name) : json_null());
+        json_object_set_new(o, "producer", u->producer ? json_string(u->producer) : json_null());
+        json_object_set_new(o, "version", json_integer(u->unit.version));
+        json_object_set_new(o, "addr_size", json_integer(u->unit.addr_size));
+        json_object_set_new(o, "offset_size", json_integer(u->unit.offset_size));
+        json_object_set_new(o, "base_address", hexnum(u->base_address));
+        json_object_set_new(o, "split", json_boolean(u->split));
+        json_object_set_new(o, "dwo", u->dwo_path ? json_string(u->dwo_path) : json_null());
+        if (u->dwo_missing)
+            json_object_set_new(o, "dwo_missing", json_true());
+        const dwexpr_libdwarf_base_type *bt;
+        size_t n = dwexpr_libdwarf_base_types(r->ld, i, &bt);
+        json_t *ba = json_array();
+        for (size_t k = 0; k < n; k++) {
+            char buf[16];
+            json_t *t = json_object();
+            json_object_set_new(t, "die", hexnum(bt[k].die));
+            json_object_set_new(t, "name", bt[k].name ? json_string(bt[k].name) : json_null());
+            json_object_set_new(t, "bits", json_integer(bt[k].type.bits));
+            json_object_set_new(t, "encoding",
+                                json_string(out_encoding_name(bt[k].type.encoding, buf, sizeof buf)));
+            json_object_set_new(t, "ate", json_integer(bt[k].type.encoding));
+            if (bt[k].type.lanes > 1)
+                json_object_set_new(t, "vector", json_integer(bt[k].type.lanes));
+            if (bt[k].type.endian)
+                json_object_set_new(t, "endian", json_integer(bt[k].type.endian));
+            json_array_append_new(ba, t);
+        }
+        json_object_set_new(o, "base_types", ba);
+        json_array_append_new(a, o);
+    }
+    return a;
+}
+
+/* ---- evaluation at a pc ---- */
+
+/* The focus for evaluations: the context's thread and lane, frame 0, PC. */
+static dwexpr_eval_params where_at(const locs_run *r, uint64_t pc)
+{
+    dwexpr_eval_params q;
+    if (r->have_ctx)
+        q = r->c.params;
+    else
+        memset(&q, 0, sizeof q);
+    q.frame = 0;
+    q.has_pc = true;
+    q.pc = pc;
+    q.ctx |= DWEXPR_CTX_FRAME;
+    q.trace = NULL;
+    return q;
+}
+
+/* Move every place of LOC (a copy) by DISP bytes (an implicit pointer's
+ * displacement). */
+static void displace(dwexpr_loc *loc, int64_t disp)
+{
+    for (uint32_t i = 0; i < loc->count; i++) {
+        dwexpr_sld *s = (dwexpr_sld *)(uintptr_t)&loc->slds[i];
+        if (s->kind != DWEXPR_LOC_UNDEFINED)
+            s->byte_offset += (uint64_t)disp;
+    }
+}
+
+/* Read BITS bits through LOC into a "hex" string with "xx" holes; *ALL_UNDEF
+ * when every byte is undefined. NULL with *ERR on failure. */
+static json_t *read_hex(locs_run *r, dwexpr_ctx *ctx, const dwexpr_loc *loc, uint64_t bits,
+                        bool *all_undef, dwexpr_error *err, dwexpr_status *st,
+                        uint64_t *short_bits)
+{
+    size_t n = (size_t)((bits + 7) / 8);
+    uint8_t *buf = calloc(n ? n : 1, 1), *mask = calloc(n ? n : 1, 1);
+    *all_undef = false;
+    if (!buf || !mask) {
+        free(buf);
+        free(mask);
+        *st = DWEXPR_E_NOMEM;
+        return NULL;
+    }
+    *st = dwexpr_loc_read(ctx, &r->t, r->b, loc, bits, buf, mask);
+    if (*st == DWEXPR_E_OUT_OF_RANGE && loc->count == 1 &&
+        loc->slds[0].kind == DWEXPR_LOC_COMPOSITE && loc->slds[0].u.comp) {
+        /* a composite smaller than the object (DW_OP_piece for the first
+         * members only): the bits it does not describe are not available,
+         * as GDB shows them */
+        const dwexpr_sld *s = &loc->slds[0];
+        uint64_t start = 8 * s->byte_offset + s->bit, have = s->u.comp->bits;
+        if (have > start && have - start < bits) {
+            uint64_t part = have - start;
+            if (short_bits)
+                *short_bits = part;
+            memset(mask, 0, n);
+            *st = dwexpr_loc_read(ctx, &r->t, r->b, loc, part, buf, mask);
+            for (uint64_t bit = part; bit < 8 * (uint64_t)n; bit++)
+                mask[bit / 8] |= (uint8_t)(1u << (bit % 8));
+        }
+    }
+    if (*st) {
+        *err = *dwexpr_ctx_error(ctx);
+        free(buf);
+        free(mask);
+        return NULL;
+    }
+    bool any_def = false;
+    for (size_t i = 0; i < n; i++)
+        any_def |= mask[i] == 0;
+    *all_undef = n > 0 && !any_def;
+    json_t *j = out_read_json(buf, mask, n);
+    json_t *h = json_incref(json_object_get(j, "hex"));
+    json_decref(j);
+    free(buf);
+    free(mask);
+    return h;
+}
+
+/* The type of V (through typedefs and qualifiers) when it has
+ * DW_AT_data_location, else 0. */
+static uint64_t data_location_type(locs_run *r, const dwexpr_libdwarf_var *v)
+{
+    uint64_t t = v->type;
+    for (int depth = 0; t && depth < 16; depth++) {
+        dwexpr_libdwarf_attr a;
+        if (dwexpr_libdwarf_attr_get(r->ld, v->unit, t, 0x50 /* DW_AT_data_location */, &a,
+                                     NULL) == DWEXPR_OK)
+            return t;
+        dwexpr_libdwarf_type_info ti;
+        if (dwexpr_libdwarf_type_get(r->ld, v->unit, t, &ti) != DWEXPR_OK)
+            return 0;
+        /* typedef, const, volatile */
+        if (ti.tag != 0x16 && ti.tag != 0x26 && ti.tag != 0x35)
+            return 0;
+        t = ti.target;
+    }
+    return 0;
+}
+
+/* V's value through DW_AT_data_location of its type DTYPE: the data
+ * location (object: the descriptor LOC) and its dynamic size (bounds
+ * computed from the descriptor). Fills "data_location" and "hex". */
+static json_t *read_data(locs_run *r, const dwexpr_libdwarf_var *v, json_t *o, uint64_t dtype,
+                         const dwexpr_loc *desc, const dwexpr_eval_params *where)
+{
+    dwexpr_result dr;
+    dwexpr_error e;
+    uint64_t bytes = 0;
+    json_object_set_new(o, "optimized_out", json_false());
+    if (dwexpr_libdwarf_eval_data_location(r->b, r->aux, v->unit, dtype, desc, where, &dr, &e)) {
+        json_object_set_new(o, "data_location", out_error_from(NULL, &e));
+        json_object_set_new(o, "hex", json_null());
+        return o;
+    }
+    json_object_set_new(o, "data_location", out_result_json(NULL, &dr));
+    if (dwexpr_libdwarf_type_size(r->b, r->aux2, v->unit, v->type, desc, where, &bytes, &e) ||
+        bytes == 0) {
+        json_object_set_new(o, "hex", json_null());
+        return o;
+    }
+    json_object_set_new(o, "bit_size", json_integer((json_int_t)(8 * bytes)));
+    bool au;
+    dwexpr_status st;
+    json_t *h = read_hex(r, r->aux, &dr.loc, 8 * bytes, &au, &e, &st, NULL);
+    if (!h)
+        json_object_set_new(o, "read_error", out_error_from(r->have_ctx ? &r->c : NULL, &e));
+    json_object_set_new(o, "hex", h ? h : json_null());
+    return o;
+}
+
+/* The frame base and static link of function scope FN at PC, as result
+ * objects (errors as error objects); only concrete functions have them. */
+static void frame_attrs(locs_run *r, const dwexpr_libdwarf_scope *fn, uint64_t pc, json_t *f)
+{
+    if (fn->kind != DWEXPR_LIBDWARF_SCOPE_FUNCTION)
+        return;
+    dwexpr_eval_params where = where_at(r, pc);
+    dwexpr_result res;
+    dwexpr_error e;
+    dwexpr_libdwarf_attr a;
+    if (dwexpr_libdwarf_attr_get(r->ld, fn->unit, fn->die, 0x40, &a, NULL) == DWEXPR_OK) {
+        if (dwexpr_libdwarf_eval_frame_base(r->b, r->ctx, fn->unit, fn->die, &where, &res, &e))
+            json_object_set_new(f, "frame_base", out_error_from(r->have_ctx ? &r->c : NULL, &e));
+        else
+            json_object_set_new(f, "frame_base", out_result_json(NULL, &res));
+    }
+    if (dwexpr_libdwarf_attr_get(r->ld, fn->unit, fn->die, 0x48, &a, NULL) == DWEXPR_OK) {
+        if (dwexpr_libdwarf_eval_static_link(r->b, r->ctx, fn->unit, fn->die, &where, &res, &e))
+            json_object_set_new(f, "static_link", out_error_from(r->have_ctx ? &r->c : NULL, &e));
+        else
+            json_object_set_new(f, "static_link", out_result_json(NULL, &res));
+    }
+}
+
+/* Evaluate and read variable V at PC (link-time, already - 1 for a
+ * caller): the contract's vars entry, plus the listing fields. */
+static json_t *eval_var(locs_run *r, const dwexpr_libdwarf_var *v, uint64_t pc)
+{
+    json_t *o = var_base_json(v);
+    bool bad = false;
+    json_object_set_new(o, "location", location_json(r, v, &bad));
+    dwexpr_eval_params where = where_at(r, pc);
+    dwexpr_result res;
+    dwexpr_error err;
+    memset(&err, 0, sizeof err);
+    bool optimized_out = false;
+    dwexpr_status st;
+    if (v->loc.kind == DWEXPR_LIBDWARF_ATTR_NONE) {
+        /* no DW_AT_location and no DW_AT_const_value: optimized out (DWARF 5 4.1) */
+        json_object_set_new(o, "result", json_pack("{s:s,s:[{s:s}]}", "kind", "location",
+                                                   "locations", "kind", "undefined"));
+        json_object_set_new(o, "hex", json_null());
+        json_object_set_new(o, "optimized_out", json_true());
+        return o;
+    }
+    st = dwexpr_libdwarf_eval_location(r->b, r->ctx, v->unit, v->die, &where, &res, &err);
+    if (st) {
+        json_t *e = out_error_from(r->have_ctx ? &r->c : NULL, &err);
+        json_object_set_new(e, "status", json_string(dwexpr_status_name(err.status)));
+        const char *note = dwexpr_libdwarf_binding_message(r->b);
+        if (note[0])
+            json_object_set_new(e, "detail", json_string(note));
+        json_object_set_new(o, "result", e);
+        json_object_set_new(o, "hex", json_null());
+        /* reading undefined storage while computing the location (an entry
+         * value the caller no longer has): the value is not available */
+        json_object_set_new(o, "optimized_out", json_boolean(err.status == DWEXPR_E_UNDEFINED_READ));
+        if (err.status != DWEXPR_E_UNDEFINED_READ)
+            r->rc = LOCS_ERROR;
+        return o;
+    }
+    json_object_set_new(o, "result", out_result_json(r->have_ctx ? &r->c : NULL, &res));
+    /* a type with DW_AT_data_location (a descriptor: Fortran arrays): the
+     * value is the data it points to */
+    uint64_t dtype = data_location_type(r, v);
+    if (dtype)
+        return read_data(r, v, o, dtype, &res.loc, &where);
+    /* the object's size: static, else computed (VLAs) on the other context */
+    uint64_t bits = v->bit_size;
+    if (!bits && v->type) {
+        uint64_t bytes = 0;
+        dwexpr_error e2;
+        if (dwexpr_libdwarf_type_size(r->b, r->aux, v->unit, v->type, &res.loc, &where, &bytes,
+                                      &e2) == DWEXPR_OK)
+            bits = 8 * bytes;
+        json_object_set_new(o, "bit_size", json_integer((json_int_t)bits));
+    }
+    bool single_undef = res.loc.count == 1 && res.loc.slds[0].kind == DWEXPR_LOC_UNDEFINED;
+    if (res.loc.count == 1 && res.loc.slds[0].kind == DWEXPR_LOC_IMPLICIT_POINTER) {
+        /* GDB's <synthetic pointer>: no bytes; show what it points to */
+        const dwexpr_sld *s = &res.loc.slds[0];
+        json_object_set_new(o, "hex", json_null());
+        json_object_set_new(o, "optimized_out", json_false());
+        json_t *p = json_object();
+        json_object_set_new(p, "die", hexnum(s->u.ptr.die));
+        json_object_set_new(p, "displacement", json_integer(s->u.ptr.disp));
+        dwexpr_libdwarf_type_info ti;
+        dwexpr_result pr;
+        dwexpr_error pe;
+        size_t tu = v->unit;
+        if (dwexpr_libdwarf_type_get(r->ld, tu, v->type, &ti) == DWEXPR_OK) {
+            while (ti.tag != TAG_pointer && ti.tag != TAG_reference &&
+                   ti.tag != TAG_rvalue_reference && ti.target &&
+                   dwexpr_libdwarf_type_get(r->ld, tu, ti.target, &ti) == DWEXPR_OK) {
+            }
+        }
+        dwexpr_libdwarf_type_info pt;
+        uint64_t pbytes = 0;
+        if (ti.target && dwexpr_libdwarf_type_get(r->ld, tu, ti.target, &pt) == DWEXPR_OK)
+            pbytes = pt.bytes;
+        if (dwexpr_libdwarf_eval_location(r->b, r->aux, tu, s->u.ptr.die, &where, &pr, &pe) ==
+            DWEXPR_OK) {
+            dwexpr_loc copy;
+            if (pbytes && dwexpr_libdwarf_loc_copy(&pr.loc, &copy) == DWEXPR_OK) {
+                displace(&copy, s->u.ptr.disp);
+                bool au;
+                dwexpr_status rs;
+                json_t *h = read_hex(r, r->aux, &copy, 8 * pbytes, &au, &pe, &rs, NULL);
+                json_object_set_new(p, "hex", h ? h : json_null());
+                dwexpr_libdwarf_loc_free(&copy);
+            }
+        } else if (pe.status == DWEXPR_E_NOT_FOUND && pbytes) {
+            /* the object pointed to has no location: optimized out */
+            char *xs = malloc(2 * (size_t)pbytes + 1);
+            if (xs) {
+                memset(xs, 'x', 2 * (size_t)pbytes);
+                xs[2 * pbytes] = 0;
+                json_object_set_new(p, "hex", json_string(xs));
+                free(xs);
+            }
+        } else {
+            json_object_set_new(p, "error", out_error_from(NULL, &pe));
+        }
+        json_object_set_new(o, "implicit_pointer", p);
+        return o;
+    }
+    if (bits == 0 || single_undef) {
+        json_object_set_new(o, "hex", json_null());
+        json_object_set_new(o, "optimized_out", json_boolean(single_undef));
+        return o;
+    }
+    bool all_undef;
+    uint64_t short_bits = 0;
+    json_t *h = read_hex(r, r->ctx, &res.loc, bits, &all_undef, &err, &st, &short_bits);
+    if (short_bits)
+        json_object_set_new(o, "short_composite", json_pack("{s:I}", "bits", (json_int_t)short_bits));
+    if (!h) {
+        json_object_set_new(o, "hex", json_null());
+        json_t *e = out_error_from(r->have_ctx ? &r->c : NULL, &err);
+        json_object_set_new(e, "status", json_string(dwexpr_status_name(err.status)));
+        json_object_set_new(o, "read_error", e);
+        optimized_out = false;
+    } else if (all_undef) {
+        json_decref(h);
+        json_object_set_new(o, "hex", json_null());
+        optimized_out = true;
+    } else {
+        json_object_set_new(o, "hex", h);
+    }
+    json_object_set_new(o, "optimized_out", json_boolean(optimized_out));
+    (void)bad;
+    return o;
+}
+
+/* The frames at PC: the inlined calls and the function, innermost first,
+ * each with its variables in scope. */
+static json_t *frames_at(locs_run *r, uint64_t pc, const dwexpr_libdwarf_scope *inner,
+                         uint64_t runtime_pc)
+{
+    json_t *frames = json_array();
+    unsigned index = 0;
+    for (const dwexpr_libdwarf_scope *fn = dwexpr_libdwarf_scope_function(inner); fn;
+         fn = dwexpr_libdwarf_scope_function(fn->parent), index++) {
+        json_t *f = json_object();
+        json_object_set_new(f, "index", json_integer(index));
+        json_object_set_new(f, "function", json_string(fn->name ? fn->name : "?"));
+        json_object_set_new(f, "inline", json_boolean(fn->kind == DWEXPR_LIBDWARF_SCOPE_INLINED));
+        json_object_set_new(f, "pc", hexnum(runtime_pc));
+        json_object_set_new(f, "die", hexnum(fn->die));
+        if (r->have_ctx)
+            frame_attrs(r, fn, pc, f);
+        json_t *vars = json_array();
+        for (size_t i = 0; i < dwexpr_libdwarf_var_count(r->ld); i++) {
+            const dwexpr_libdwarf_var *v = dwexpr_libdwarf_var_get(r->ld, i);
+            if (v->scope->kind == DWEXPR_LIBDWARF_SCOPE_UNIT ||
+                dwexpr_libdwarf_scope_function(v->scope) != fn ||
+                !dwexpr_libdwarf_var_visible(v, inner))
+                continue;
+            json_array_append_new(vars, eval_var(r, v, pc));
+        }
+        json_object_set_new(f, "vars", vars);
+        json_array_append_new(frames, f);
+        if (fn->kind == DWEXPR_LIBDWARF_SCOPE_FUNCTION)
+            break; /* a nested function's host is another frame, not an inlined caller */
+    }
+    return frames;
+}
+
+/* ---- human output ---- */
+
+static void human_expr(const json_t *e, const char *indent)
+{
+    size_t i;
+    json_t *op;
+    json_array_foreach(json_object_get(e, "ops"), i, op)
+        printf("%s%s\n", indent, json_string_value(op));
+    json_t *err = json_object_get(e, "error");
+    if (err)
+        printf("%s! %s\n", indent, json_string_value(json_object_get(err, "message")));
+}
+
+static void human_location(const json_t *loc)
+{
+    const char *form = json_string_value(json_object_get(loc, "form"));
+    if (strcmp(form, "exprloc") == 0) {
+        human_expr(json_object_get(loc, "expr"), "      ");
+    } else if (strcmp(form, "loclist") == 0) {
+        printf("      %s list at %s\n", json_string_value(json_object_get(loc, "section")),
+               json_string_value(json_object_get(loc, "offset")));
+        size_t i;
+        json_t *e;
+        json_array_foreach(json_object_get(loc, "entries"), i, e) {
+            if (json_object_get(e, "default"))
+                printf("      <default> (%s)\n", json_string_value(json_object_get(e, "kind")));
+            else
+                printf("      [%s, %s) (%s)\n", json_string_value(json_object_get(e, "low")),
+                       json_string_value(json_object_get(e, "high")),
+                       json_string_value(json_object_get(e, "kind")));
+            human_expr(json_object_get(e, "expr"), "        ");
+        }
+    } else if (strcmp(form, "const_value") == 0) {
+        printf("      const_value %s\n", json_string_value(json_object_get(loc, "bytes")));
+    } else {
+        printf("      %s\n", form);
+    }
+}
+
+static void human_var(const json_t *v, bool evaluated)
+{
+    const json_t *fn = json_object_get(v, "function");
+    printf("  %s %s: %s (%lld bits) [%s line %lld, block depth %lld, die %s]\n",
+           json_string_value(json_object_get(v, "kind")),
+           json_string_value(json_object_get(v, "name")),
+           json_string_value(json_object_get(v, "type")),
+           (long long)json_integer_value(json_object_get(v, "bit_size")),
+           json_is_string(fn) ? json_string_value(fn) : "<unit>",
+           (long long)json_integer_value(json_object_get(v, "decl_line")),
+           (long long)json_integer_value(json_object_get(v, "block_depth")),
+           json_string_value(json_object_get(v, "die")));
+    if (!evaluated) {
+        human_location(json_object_get(v, "location"));
+        return;
+    }
+    const json_t *res = json_object_get(v, "result");
+    const json_t *hex = json_object_get(v, "hex");
+    if (json_object_get(res, "class"))
+        printf("      error (%s): %s%s%s\n", json_string_value(json_object_get(res, "class")),
+               json_string_value(json_object_get(res, "message")),
+               json_object_get(res, "detail") ? "; " : "",
+               json_object_get(res, "detail")
+                   ? json_string_value(json_object_get(res, "detail")) : "");
+    else if (json_is_true(json_object_get(v, "optimized_out")))
+        printf("      <optimized out>\n");
+    else if (json_is_string(hex))
+        printf("      = %s\n", json_string_value(hex));
+    else if (json_object_get(v, "implicit_pointer"))
+        printf("      <synthetic pointer> to %s\n",
+               json_string_value(json_object_get(json_object_get(v, "implicit_pointer"), "die")));
+    else if (json_object_get(v, "read_error"))
+        printf("      unreadable: %s\n",
+               json_string_value(json_object_get(json_object_get(v, "read_error"), "message")));
+}
+
+/* ---- the command ---- */
+
+int cmd_locs(int argc, char **argv)
+{
+    locs_opts o;
+    int rc = parse(argc, argv, &o);
+    if (rc)
+        return rc;
+    if (o.help) {
+        fputs(usage_locs, stdout);
+        return LOCS_OK;
+    }
+    if (!o.binary) {
+        fputs(usage_locs, stderr);
+        return LOCS_USAGE;
+    }
+    locs_run r;
+    memset(&r, 0, sizeof r);
+    r.o = &o;
+    dwexpr_error err;
+    if (dwexpr_libdwarf_open(o.binary, o.no_dwo ? DWEXPR_LIBDWARF_NO_DWO : 0, &r.ld, &err)) {
+        fprintf(stderr, "dwexpr locs: %s\n", err.message);
+        return LOCS_USAGE;
+    }
+    rc = LOCS_OK;
+    if (o.context) {
+        cli_overrides ov;
+        memset(&ov, 0, sizeof ov);
+        ov.encoding = -1;
+        if (cli_ctx_load(&r.c, o.context, &ov)) {
+            fprintf(stderr, "dwexpr locs: %s\n", r.c.err);
+            rc = LOCS_USAGE;
+            goto done;
+        }
+        r.have_ctx = true;
+        r.arch = r.c.arch;
+        if (!o.has_pc && r.c.params.has_pc) {
+            o.pc = r.c.params.pc;
+            o.has_pc = true;
+        }
+    }
+    if (!r.arch || !o.context)
+        r.arch = dwexpr_arch_find(dwexpr_libdwarf_arch_name(r.ld));
+    uint64_t bias = o.has_bias ? o.bias : (r.have_ctx ? r.c.unit.load_bias : 0);
+    dwexpr_libdwarf_set_load_bias(r.ld, bias);
+    if (dwexpr_libdwarf_target(r.ld, r.have_ctx ? &r.c.target : NULL, r.have_ctx ? &r.c : NULL,
+                               &r.t, &r.b) ||
+        dwexpr_ctx_new(NULL, &r.ctx) || dwexpr_ctx_new(NULL, &r.aux) ||
+        dwexpr_ctx_new(NULL, &r.aux2)) {
+        fprintf(stderr, "dwexpr locs: out of memory\n");
+        rc = LOCS_USAGE;
+        goto done;
+    }
+    dwexpr_libdwarf_binding_set_entry_policy(r.b, o.policy);
+    json_t *top = json_object();
+    json_object_set_new(top, "binary", json_string(o.binary));
+    json_object_set_new(top, "arch", json_string(dwexpr_libdwarf_arch_name(r.ld)));
+    json_object_set_new(top, "load_bias", hexnum(bias));
+    if (!o.has_pc) {
+        json_object_set_new(top, "units", units_json(&r));
+        json_t *vars = json_array();
+        for (size_t i = 0; i < dwexpr_libdwarf_var_count(r.ld); i++) {
+            const dwexpr_libdwarf_var *v = dwexpr_libdwarf_var_get(r.ld, i);
+            json_t *j = var_base_json(v);
+            bool bad = false;
+            json_object_set_new(j, "location", location_json(&r, v, &bad));
+            if (bad)
+                rc = LOCS_ERROR;
+            json_array_append_new(vars, j);
+        }
+        json_object_set_new(top, "vars", vars);
+        if (!o.json) {
+            size_t i;
+            json_t *v;
+            json_t *units = json_object_get(top, "units");
+            json_array_foreach(units, i, v)
+                printf("unit %zu: %s (DWARF %lld, address size %lld%s)\n", i,
+                       json_is_string(json_object_get(v, "name"))
+                           ? json_string_value(json_object_get(v, "name")) : "?",
+                       (long long)json_integer_value(json_object_get(v, "version")),
+                       (long long)json_integer_value(json_object_get(v, "addr_size")),
+                       json_is_true(json_object_get(v, "split")) ? ", split" : "");
+            json_array_foreach(vars, i, v)
+                human_var(v, false);
+        }
+    } else {
+        uint64_t link = o.pc - bias;
+        uint64_t at = o.caller && link ? link - 1 : link;
+        dwexpr_libdwarf_binding_set_pc(r.b, 0, link);
+        json_object_set_new(top, "pc", hexnum(o.pc));
+        json_object_set_new(top, "link_pc", hexnum(link));
+        const dwexpr_libdwarf_scope *inner = dwexpr_libdwarf_scope_at(r.ld, at);
+        json_t *frames = inner ? frames_at(&r, at, inner, o.pc) : json_array();
+        json_object_set_new(top, "frames", frames);
+        json_t *globals = json_array();
+        for (size_t i = 0; i < dwexpr_libdwarf_var_count(r.ld); i++) {
+            const dwexpr_libdwarf_var *v = dwexpr_libdwarf_var_get(r.ld, i);
+            if (v->scope->kind == DWEXPR_LIBDWARF_SCOPE_UNIT && inner && v->unit == inner->unit)
+                json_array_append_new(globals, eval_var(&r, v, at));
+        }
+        json_object_set_new(top, "globals", globals);
+        if (!inner)
+            fprintf(stderr, "dwexpr locs: no function at pc 0x%" PRIx64 "\n", link);
+        if (!o.json) {
+            size_t i, k;
+            json_t *f, *v;
+            json_array_foreach(frames, i, f) {
+                printf("frame %zu: %s%s at %s\n", i,
+                       json_string_value(json_object_get(f, "function")),
+                       json_is_true(json_object_get(f, "inline")) ? " (inlined)" : "",
+                       json_string_value(json_object_get(f, "pc")));
+                json_array_foreach(json_object_get(f, "vars"), k, v)
+                    human_var(v, true);
+            }
+            printf("globals:\n");
+            json_array_foreach(globals, k, v)
+                human_var(v, true);
+        }
+        rc = r.rc;
+    }
+    if (o.json)
+        out_print_json(top);
+    else
+        json_decref(top);
+done:
+    dwexpr_ctx_free(r.ctx);
+    dwexpr_ctx_free(r.aux);
+    dwexpr_ctx_free(r.aux2);
+    dwexpr_libdwarf_binding_free(r.b);
+    if (r.have_ctx || o.context)
+        cli_ctx_free(&r.c);
+    dwexpr_libdwarf_close(r.ld);
+    return rc;
+}

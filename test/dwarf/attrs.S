@@ -1,0 +1,321 @@
+/* test/dwarf/attrs.S: hand-written DWARF for the adapter tests: a DWARF 5
+ * unit with every DW_LLE_* kind, overlapping and default entries, every
+ * DW_AT_const_value form, base types with DW_AT_endianity and both
+ * DW_AT_LLVM_vector_size codes, and one DIE for each location-bearing
+ * attribute (data_member_location, data_location, use_location,
+ * vtable_elem_location, static_link, return_addr, call_value / call_data_*,
+ * bounds, string_length), plus a DWARF 4 unit with a .debug_loc list.
+ * Addresses are constants: nothing here is code. */
+
+#define ULEB .uleb128
+#define SLEB .sleb128
+
+        .text
+        .globl  main
+        .type   main, @function
+main:
+        xorl    %eax, %eax
+        ret
+        .size   main, .-main
+
+/* ---------------------------------------------------------------- abbrevs */
+        .section .debug_abbrev,"",@progbits
+.Labbrev1:
+        ULEB 1; ULEB 0x11; .byte 1               /* compile_unit, children */
+        ULEB 0x03; ULEB 0x08                     /* name string */
+        ULEB 0x11; ULEB 0x01                     /* low_pc addr */
+        ULEB 0x73; ULEB 0x17                     /* addr_base sec_offset */
+        ULEB 0x8c; ULEB 0x17                     /* loclists_base sec_offset */
+        .byte 0, 0
+        ULEB 2; ULEB 0x24; .byte 0               /* base_type */
+        ULEB 0x03; ULEB 0x08; ULEB 0x0b; ULEB 0x0b; ULEB 0x3e; ULEB 0x0b
+        .byte 0, 0
+        ULEB 3; ULEB 0x24; .byte 0               /* base_type + endianity */
+        ULEB 0x03; ULEB 0x08; ULEB 0x0b; ULEB 0x0b; ULEB 0x3e; ULEB 0x0b
+        ULEB 0x65; ULEB 0x0b
+        .byte 0, 0
+        ULEB 4; ULEB 0x24; .byte 0               /* base_type + LLVM vector size 0x3e13 */
+        ULEB 0x03; ULEB 0x08; ULEB 0x0b; ULEB 0x0b; ULEB 0x3e; ULEB 0x0b
+        ULEB 0x3e13; ULEB 0x0b
+        .byte 0, 0
+        ULEB 5; ULEB 0x24; .byte 0               /* base_type + seed vector size 0x3e0c */
+        ULEB 0x03; ULEB 0x08; ULEB 0x0b; ULEB 0x0b; ULEB 0x3e; ULEB 0x0b
+        ULEB 0x3e0c; ULEB 0x0b
+        .byte 0, 0
+        ULEB 6; ULEB 0x34; .byte 0               /* variable, loclistx */
+        ULEB 0x03; ULEB 0x08; ULEB 0x49; ULEB 0x13; ULEB 0x02; ULEB 0x22
+        .byte 0, 0
+        ULEB 7; ULEB 0x34; .byte 0               /* variable, exprloc */
+        ULEB 0x03; ULEB 0x08; ULEB 0x49; ULEB 0x13; ULEB 0x02; ULEB 0x18
+        .byte 0, 0
+        ULEB 8; ULEB 0x34; .byte 0               /* const data1 */
+        ULEB 0x03; ULEB 0x08; ULEB 0x49; ULEB 0x13; ULEB 0x1c; ULEB 0x0b
+        .byte 0, 0
+        ULEB 9; ULEB 0x34; .byte 0               /* const data2 */
+        ULEB 0x03; ULEB 0x08; ULEB 0x49; ULEB 0x13; ULEB 0x1c; ULEB 0x05
+        .byte 0, 0
+        ULEB 10; ULEB 0x34; .byte 0              /* const data4 */
+        ULEB 0x03; ULEB 0x08; ULEB 0x49; ULEB 0x13; ULEB 0x1c; ULEB 0x06
+        .byte 0, 0
+        ULEB 11; ULEB 0x34; .byte 0              /* const data8 */
+        ULEB 0x03; ULEB 0x08; ULEB 0x49; ULEB 0x13; ULEB 0x1c; ULEB 0x07
+        .byte 0, 0
+        ULEB 12; ULEB 0x34; .byte 0              /* const sdata */
+        ULEB 0x03; ULEB 0x08; ULEB 0x49; ULEB 0x13; ULEB 0x1c; ULEB 0x0d
+        .byte 0, 0
+        ULEB 13; ULEB 0x34; .byte 0              /* const udata */
+        ULEB 0x03; ULEB 0x08; ULEB 0x49; ULEB 0x13; ULEB 0x1c; ULEB 0x0f
+        .byte 0, 0
+        ULEB 14; ULEB 0x34; .byte 0              /* const block1, no type */
+        ULEB 0x03; ULEB 0x08; ULEB 0x1c; ULEB 0x0a
+        .byte 0, 0
+        ULEB 15; ULEB 0x34; .byte 0              /* const data16, no type */
+        ULEB 0x03; ULEB 0x08; ULEB 0x1c; ULEB 0x1e
+        .byte 0, 0
+        ULEB 16; ULEB 0x34; .byte 0              /* const string, no type */
+        ULEB 0x03; ULEB 0x08; ULEB 0x1c; ULEB 0x08
+        .byte 0, 0
+        ULEB 17; ULEB 0x34; .byte 0              /* const implicit_const -7 */
+        ULEB 0x03; ULEB 0x08; ULEB 0x49; ULEB 0x13; ULEB 0x1c; ULEB 0x21; SLEB -7
+        .byte 0, 0
+        ULEB 18; ULEB 0x13; .byte 1              /* structure_type */
+        ULEB 0x03; ULEB 0x08; ULEB 0x0b; ULEB 0x0b
+        .byte 0, 0
+        ULEB 19; ULEB 0x0d; .byte 0              /* member, constant location */
+        ULEB 0x03; ULEB 0x08; ULEB 0x49; ULEB 0x13; ULEB 0x38; ULEB 0x0b
+        .byte 0, 0
+        ULEB 20; ULEB 0x0d; .byte 0              /* member, expression location */
+        ULEB 0x03; ULEB 0x08; ULEB 0x49; ULEB 0x13; ULEB 0x38; ULEB 0x18
+        .byte 0, 0
+        ULEB 21; ULEB 0x0d; .byte 0              /* member, data_bit_offset */
+        ULEB 0x03; ULEB 0x08; ULEB 0x49; ULEB 0x13; ULEB 0x6b; ULEB 0x0b; ULEB 0x0d; ULEB 0x0b
+        .byte 0, 0
+        ULEB 22; ULEB 0x01; .byte 1              /* array_type + data_location */
+        ULEB 0x03; ULEB 0x08; ULEB 0x49; ULEB 0x13; ULEB 0x50; ULEB 0x18
+        .byte 0, 0
+        ULEB 23; ULEB 0x21; .byte 0              /* subrange: upper exprloc, lower data1 */
+        ULEB 0x2f; ULEB 0x18; ULEB 0x22; ULEB 0x0b
+        .byte 0, 0
+        ULEB 24; ULEB 0x1f; .byte 0              /* ptr_to_member_type */
+        ULEB 0x03; ULEB 0x08; ULEB 0x4a; ULEB 0x18; ULEB 0x49; ULEB 0x13
+        .byte 0, 0
+        ULEB 25; ULEB 0x2e; .byte 1              /* subprogram f1 */
+        ULEB 0x03; ULEB 0x08; ULEB 0x11; ULEB 0x01; ULEB 0x12; ULEB 0x06
+        ULEB 0x40; ULEB 0x18; ULEB 0x48; ULEB 0x18; ULEB 0x2a; ULEB 0x18
+        .byte 0, 0
+        ULEB 26; ULEB 0x2e; .byte 0              /* subprogram f2 */
+        ULEB 0x03; ULEB 0x08; ULEB 0x11; ULEB 0x01; ULEB 0x12; ULEB 0x06
+        ULEB 0x40; ULEB 0x18; ULEB 0x2a; ULEB 0x18
+        .byte 0, 0
+        ULEB 27; ULEB 0x2e; .byte 0              /* subprogram f3 (no code) */
+        ULEB 0x03; ULEB 0x08; ULEB 0x40; ULEB 0x18
+        .byte 0, 0
+        ULEB 28; ULEB 0x2e; .byte 0              /* virtual function */
+        ULEB 0x03; ULEB 0x08; ULEB 0x4d; ULEB 0x18
+        .byte 0, 0
+        ULEB 29; ULEB 0x48; .byte 1              /* call_site */
+        ULEB 0x7d; ULEB 0x01
+        .byte 0, 0
+        ULEB 30; ULEB 0x49; .byte 0              /* call_site_parameter */
+        ULEB 0x02; ULEB 0x18; ULEB 0x7e; ULEB 0x18; ULEB 0x85; ULEB 0x18; ULEB 0x86; ULEB 0x18
+        ULEB 0x80; ULEB 0x13
+        .byte 0, 0
+        ULEB 31; ULEB 0x12; .byte 0              /* string_type */
+        ULEB 0x03; ULEB 0x08; ULEB 0x19; ULEB 0x18; ULEB 0x70; ULEB 0x0b
+        .byte 0, 0
+        ULEB 32; ULEB 0x01; .byte 1              /* array_type */
+        ULEB 0x03; ULEB 0x08; ULEB 0x49; ULEB 0x13
+        .byte 0, 0
+        ULEB 33; ULEB 0x21; .byte 0              /* subrange, count is a reference */
+        ULEB 0x37; ULEB 0x13
+        .byte 0, 0
+        ULEB 34; ULEB 0x36; .byte 0              /* dwarf_procedure */
+        ULEB 0x02; ULEB 0x18
+        .byte 0, 0
+        ULEB 35; ULEB 0x2e; .byte 1              /* subprogram callee */
+        ULEB 0x03; ULEB 0x08; ULEB 0x11; ULEB 0x01; ULEB 0x12; ULEB 0x06; ULEB 0x40; ULEB 0x18
+        .byte 0, 0
+        ULEB 36; ULEB 0x05; .byte 0              /* formal_parameter, exprloc */
+        ULEB 0x03; ULEB 0x08; ULEB 0x49; ULEB 0x13; ULEB 0x02; ULEB 0x18
+        .byte 0, 0
+        .byte 0
+.Labbrev2:
+        ULEB 1; ULEB 0x11; .byte 1               /* compile_unit (DWARF 4) */
+        ULEB 0x03; ULEB 0x08; ULEB 0x11; ULEB 0x01
+        .byte 0, 0
+        ULEB 2; ULEB 0x34; .byte 0               /* variable, sec_offset list */
+        ULEB 0x03; ULEB 0x08; ULEB 0x02; ULEB 0x17
+        .byte 0, 0
+        .byte 0
+
+/* -------------------------------------------------------------- .debug_addr */
+        .section .debug_addr,"",@progbits
+        .4byte  .Laddr_end - .Laddr_start
+.Laddr_start:
+        .2byte  5
+        .byte   8, 0
+.Laddr_base:
+        .8byte  0x3000, 0x4000, 0x4010, 0x4100
+.Laddr_end:
+
+/* ---------------------------------------------------------- .debug_loclists */
+        .section .debug_loclists,"",@progbits
+        .4byte  .Lll_end - .Lll_start
+.Lll_start:
+        .2byte  5
+        .byte   8, 0
+        .4byte  3
+.Lll_base:
+        .4byte  .Llist0 - .Lll_base, .Llist1 - .Lll_base, .Llist2 - .Lll_base
+.Llist0:                        /* v_list: every kind, base = unit low_pc 0x1000 */
+        .byte 0x04; ULEB 0x0; ULEB 0x10; ULEB 1; .byte 0x50            /* offset_pair: reg0 */
+        .byte 0x06; .8byte 0x2000                                       /* base_address */
+        .byte 0x04; ULEB 0x0; ULEB 0x10; ULEB 1; .byte 0x51            /* reg1 */
+        .byte 0x01; ULEB 0                                              /* base_addressx 0x3000 */
+        .byte 0x04; ULEB 0x10; ULEB 0x20; ULEB 1; .byte 0x52           /* reg2 */
+        .byte 0x02; ULEB 1; ULEB 2; ULEB 1; .byte 0x53                 /* startx_endx: reg3 */
+        .byte 0x03; ULEB 3; ULEB 8; ULEB 1; .byte 0x54                 /* startx_length: reg4 */
+        .byte 0x07; .8byte 0x5000, 0x5010; ULEB 1; .byte 0x55          /* start_end: reg5 */
+        .byte 0x08; .8byte 0x6000; ULEB 0x10; ULEB 1; .byte 0x56       /* start_length: reg6 */
+        .byte 0x05; ULEB 1; .byte 0x57                                  /* default_location: reg7 */
+        .byte 0x00
+.Llist1:                        /* v_over: two places on [0x1080, 0x1100) */
+        .byte 0x07; .8byte 0x1000, 0x1100; ULEB 1; .byte 0x50
+        .byte 0x07; .8byte 0x1080, 0x1200; ULEB 1; .byte 0x51
+        .byte 0x00
+.Llist2:                        /* v_view: gcc's view pair, then an entry */
+        .byte 0x09; ULEB 0; ULEB 1
+        .byte 0x08; .8byte 0x7000; ULEB 0x10; ULEB 2; .byte 0x77, 0x00 /* breg7 0 */
+        .byte 0x00
+.Lll_end:
+
+/* --------------------------------------------------------------- .debug_loc */
+        .section .debug_loc,"",@progbits
+.Lloc_old:                      /* v_old (DWARF 4): base = unit low_pc 0x3000 */
+        .8byte 0x10, 0x20; .2byte 1; .byte 0x50
+        .8byte 0xffffffffffffffff, 0x5000                               /* base selection */
+        .8byte 0x0, 0x8; .2byte 1; .byte 0x51
+        .8byte 0, 0
+
+/* ------------------------------------------------------------- .debug_info */
+        .section .debug_info,"",@progbits
+.Lcu1:
+        .4byte  .Lcu1_end - .Lcu1_ver
+.Lcu1_ver:
+        .2byte  5
+        .byte   1, 8                    /* DW_UT_compile, address size */
+        .4byte  .Labbrev1
+        ULEB 1; .asciz "attrs.c"; .8byte 0x1000; .4byte .Laddr_base; .4byte .Lll_base
+.Lbt_int:
+        ULEB 2; .asciz "int"; .byte 4, 0x05
+.Lbt_long:
+        ULEB 2; .asciz "long"; .byte 8, 0x05
+.Lbt_uchar:
+        ULEB 2; .asciz "uchar"; .byte 1, 0x08
+.Lbt_be:
+        ULEB 3; .asciz "be_u32"; .byte 4, 0x07, 0x01
+.Lbt_v4f:
+        ULEB 4; .asciz "v4f"; .byte 4, 0x04, 4
+.Lbt_v2i:
+        ULEB 5; .asciz "v2i"; .byte 4, 0x05, 2
+        ULEB 6; .asciz "v_list"; .4byte .Lbt_int - .Lcu1; ULEB 0
+        ULEB 6; .asciz "v_over"; .4byte .Lbt_int - .Lcu1; ULEB 1
+        ULEB 6; .asciz "v_view"; .4byte .Lbt_int - .Lcu1; ULEB 2
+.Lc_data1:
+        ULEB 8; .asciz "c_data1"; .4byte .Lbt_uchar - .Lcu1; .byte 0xfe
+        ULEB 9; .asciz "c_data2"; .4byte .Lbt_int - .Lcu1; .2byte 0xfffe
+.Lc_data4:
+        ULEB 10; .asciz "c_data4"; .4byte .Lbt_int - .Lcu1; .4byte 0x12345678
+        ULEB 11; .asciz "c_data8"; .4byte .Lbt_long - .Lcu1; .8byte 0x1122334455667788
+        ULEB 12; .asciz "c_sdata"; .4byte .Lbt_int - .Lcu1; SLEB -5
+        ULEB 13; .asciz "c_udata"; .4byte .Lbt_int - .Lcu1; ULEB 300
+        ULEB 14; .asciz "c_block"; .byte 3, 1, 2, 3
+        ULEB 15; .asciz "c_data16"; .8byte 0x0706050403020100, 0x0f0e0d0c0b0a0908
+        ULEB 16; .asciz "c_string"; .asciz "hi"
+        ULEB 17; .asciz "c_implicit"; .4byte .Lbt_int - .Lcu1
+        /* v_addrx: DW_OP_addrx 1 */
+        ULEB 7; .asciz "v_addrx"; .4byte .Lbt_int - .Lcu1; ULEB 2; .byte 0xa1, 1
+        /* v_constx: DW_OP_constx 2; DW_OP_stack_value */
+        ULEB 7; .asciz "v_constx"; .4byte .Lbt_long - .Lcu1; ULEB 3; .byte 0xa2, 2, 0x9f
+        /* v_call: DW_OP_call4 proc */
+        ULEB 7; .asciz "v_call"; .4byte .Lbt_int - .Lcu1; ULEB 5; .byte 0x99; .4byte .Lproc - .Lcu1
+        /* v_iptr: DW_OP_implicit_pointer c_data4 1 */
+        ULEB 7; .asciz "v_iptr"; .4byte .Lbt_long - .Lcu1; ULEB 6; .byte 0xa0; .4byte .Lc_data4; SLEB 1
+        /* v_conv: DW_OP_const1u 0xfb; DW_OP_convert uchar; DW_OP_convert int; stack_value */
+        ULEB 7; .asciz "v_conv"; .4byte .Lbt_int - .Lcu1; ULEB 7
+        .byte 0x08, 0xfb, 0xa8; ULEB .Lbt_uchar - .Lcu1; .byte 0xa8; ULEB .Lbt_int - .Lcu1; .byte 0x9f
+        /* n_elems: DW_OP_addr 0x7600 */
+        .Ln_elems:
+        ULEB 7; .asciz "n_elems"; .4byte .Lbt_int - .Lcu1; ULEB 9; .byte 0x03; .8byte 0x7600
+.Lstruct:
+        ULEB 18; .asciz "s"; .byte 16
+        ULEB 19; .asciz "m_const"; .4byte .Lbt_int - .Lcu1; .byte 4
+        /* DW_OP_LLVM_offset_uconst 2 (DW_OP_LLVM_user 0xe9, sub-op 5) */
+        ULEB 20; .asciz "m_llvm"; .4byte .Lbt_int - .Lcu1; ULEB 3; .byte 0xe9, 0x05, 2
+        /* DW_OP_plus_uconst 12 */
+        ULEB 20; .asciz "m_plus"; .4byte .Lbt_int - .Lcu1; ULEB 2; .byte 0x23, 12
+        ULEB 21; .asciz "m_bits"; .4byte .Lbt_int - .Lcu1; .byte 100, 3
+        .byte 0
+.Ldesc_arr:
+        /* data_location: DW_OP_push_object_address; DW_OP_deref */
+        ULEB 22; .asciz "desc_arr"; .4byte .Lbt_int - .Lcu1; ULEB 2; .byte 0x97, 0x06
+        /* upper_bound: push_object_address; plus_uconst 8; deref_size 4 */
+        ULEB 23; ULEB 5; .byte 0x97, 0x23, 8, 0x94, 4; .byte 1
+        .byte 0
+.Lptm:
+        /* use_location: DW_OP_plus */
+        ULEB 24; .asciz "ptm"; ULEB 1; .byte 0x22; .4byte .Lbt_int - .Lcu1
+.Lf1:
+        /* frame_base reg6; static_link breg6 16; return_addr breg7 8 */
+        ULEB 25; .asciz "f1"; .8byte 0x1000; .4byte 0x100
+        ULEB 1; .byte 0x56; ULEB 2; .byte 0x76, 16; ULEB 2; .byte 0x77, 8
+        ULEB 29; .8byte 0x1050
+.Lcsp:
+        /* location reg5; call_value lit7; call_data_location breg4 0; call_data_value lit9 */
+        ULEB 30; ULEB 1; .byte 0x55; ULEB 1; .byte 0x37; ULEB 2; .byte 0x74, 0; ULEB 1; .byte 0x39
+        .4byte .Lparam_p - .Lcu1
+        .byte 0
+        .byte 0
+.Lf2:
+        /* frame_base call_frame_cfa; return_addr reg0 (ill-formed) */
+        ULEB 26; .asciz "f2"; .8byte 0x2000; .4byte 0x100; ULEB 1; .byte 0x9c; ULEB 1; .byte 0x50
+.Lf3:
+        /* frame_base fbreg 0 (ill-formed) */
+        ULEB 27; .asciz "f3"; ULEB 2; .byte 0x91, 0
+.Lvfn:
+        /* vtable_elem_location: DW_OP_deref; DW_OP_plus_uconst 16 */
+        ULEB 28; .asciz "vfn"; ULEB 3; .byte 0x06, 0x23, 16
+.Lstr:
+        /* string_length: breg5 0; 4 bytes */
+        ULEB 31; .asciz "str"; ULEB 2; .byte 0x75, 0; .byte 4
+.Lvla:
+        ULEB 32; .asciz "vla"; .4byte .Lbt_int - .Lcu1
+        ULEB 33; .4byte .Ln_elems - .Lcu1
+        .byte 0
+.Lproc:
+        /* DW_OP_breg5 8 */
+        ULEB 34; ULEB 2; .byte 0x75, 8
+.Lcallee:
+        ULEB 35; .asciz "callee"; .8byte 0x8000; .4byte 0x100; ULEB 1; .byte 0x9c
+.Lparam_p:
+        /* p: DW_OP_entry_value(DW_OP_reg5); DW_OP_stack_value */
+        ULEB 36; .asciz "p"; .4byte .Lbt_long - .Lcu1; ULEB 4; .byte 0xa3, 1, 0x55, 0x9f
+        /* pr: DW_OP_GNU_parameter_ref p; DW_OP_stack_value */
+        ULEB 7; .asciz "pr"; .4byte .Lbt_long - .Lcu1; ULEB 6; .byte 0xfa; .4byte .Lparam_p - .Lcu1
+        .byte 0x9f
+        .byte 0
+        .byte 0
+.Lcu1_end:
+
+.Lcu2:
+        .4byte  .Lcu2_end - .Lcu2_ver
+.Lcu2_ver:
+        .2byte  4
+        .4byte  .Labbrev2
+        .byte   8
+        ULEB 1; .asciz "old.c"; .8byte 0x3000
+        ULEB 2; .asciz "v_old"; .4byte .Lloc_old
+        .byte 0
+.Lcu2_end:
+
+        .section .note.GNU-stack,"",@progbits

@@ -1,0 +1,668 @@
+#!/usr/bin/env python3
+"""test/dwarf/compare_gdb.py: dwexpr's variables against GDB's (issue 6
+point 5). Builds the test programs with gcc and clang at several levels
+and DWARF versions, runs each under GDB to a probe function, dumps every
+frame's locals and arguments (bytes of each value, field by field where
+GDB has no address) with GDB's registers and memory, and compares them
+with dwexpr's reading of the same variables.
+
+Until `dwexpr vars` can unwind a core (issue 5), each GDB frame becomes a
+context file (frames[0] = GDB's registers of that frame, frames[1] = its
+caller's; caller-saved registers undefined in the caller per the x86-64
+psABI; the stack, the program's data and the TLS block as memory) and
+`dwexpr locs --pc PC --context FILE --json` evaluates its variables. With
+--vars, `dwexpr vars --pid`-style JSON (contract "dwexpr vars") is read
+instead once it exists.
+
+Prints `agree N / M` and each disagreement; with --tap, TAP output (one
+test per build variant, a SKIP when gcc or gdb is missing).
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+# GDB's x86-64 register names by DWARF number (psABI Figure 3.36).
+X86_64_REGS = ['rax', 'rdx', 'rcx', 'rbx', 'rsi', 'rdi', 'rbp', 'rsp',
+               'r8', 'r9', 'r10', 'r11', 'r12', 'r13', 'r14', 'r15', 'rip']
+XMM_BASE = 17
+# Not preserved across calls (psABI 3.2.1). GDB shows them in a caller
+# frame with the callee's value ("same value"); the context leaves them out
+# of frames[1] so that dwexpr sees them as "same value" too (a younger
+# frame's register), which its entry-value rule does not trust.
+VOLATILE = [0, 1, 2, 4, 5, 8, 9, 10, 11] + list(range(17, 33))
+
+GDB_SCRIPT = r'''
+import gdb, json, re, struct
+
+OUT = %(out)r
+PROBE = %(probe)r
+REGS = %(regs)r
+
+def tohex(b):
+    return ''.join('%%02x' %% x for x in b)
+
+def scalar_bytes(v, size):
+    t = v.type.strip_typedefs()
+    code = t.code
+    if code == gdb.TYPE_CODE_FLT:
+        f = float(v)
+        if size == 4:
+            return struct.pack('<f', f)
+        if size == 8:
+            return struct.pack('<d', f)
+        return None
+    try:
+        n = int(v)
+    except Exception:
+        try:
+            n = int(str(v), 0)   # 128-bit integers
+        except Exception:
+            return None
+    return (n & ((1 << (8 * size)) - 1)).to_bytes(size, 'little')
+
+def value_bytes(v, out, base, size):
+    """Fill OUT[base:base+size] with V's bytes: None where unknown,
+    'xx' where GDB says optimized out."""
+    t = v.type.strip_typedefs()
+    aggregate = t.code in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION, gdb.TYPE_CODE_ARRAY)
+    # is_optimized_out is true when any part is: aggregates go field by field
+    if v.is_optimized_out and not aggregate:
+        for i in range(size):
+            out[base + i] = 'xx'
+        return
+    try:
+        addr = v.address
+    except Exception:
+        addr = None
+    if addr is not None:
+        try:
+            mem = gdb.selected_inferior().read_memory(int(addr), size)
+            for i, b in enumerate(bytes(mem)):
+                out[base + i] = '%%02x' %% b
+            return
+        except Exception:
+            pass
+    if t.code in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION):
+        for f in t.fields():
+            if f.is_base_class or not hasattr(f, 'bitpos'):
+                continue
+            try:
+                fv = v[f]
+            except Exception:
+                continue
+            fsize = f.type.strip_typedefs().sizeof
+            if f.bitsize:
+                # a bit-field: GDB gives the value; place its bits ('x':
+                # optimized out)
+                n = None
+                if not fv.is_optimized_out:
+                    try:
+                        n = int(fv) & ((1 << f.bitsize) - 1)
+                    except Exception:
+                        continue
+                for k in range(f.bitsize):
+                    bit = f.bitpos + k
+                    i = base + bit // 8
+                    if i >= len(out):
+                        continue
+                    cur = out[i]
+                    if isinstance(cur, str) and cur not in ('xx', 'sp'):
+                        n0 = int(cur, 16)
+                        cur = [(n0 >> j) & 1 for j in range(8)]
+                    elif not isinstance(cur, list):
+                        cur = [None] * 8
+                    cur[bit %% 8] = 'x' if n is None else (n >> k) & 1
+                    out[i] = cur
+                continue
+            if f.type.strip_typedefs().code != gdb.TYPE_CODE_PTR:
+                try:
+                    if str(fv) == '<synthetic pointer>':
+                        # GDB's name for bits no DW_OP_piece describes
+                        for i in range(fsize):
+                            out[base + f.bitpos // 8 + i] = 'sp'
+                        continue
+                except Exception:
+                    pass
+            value_bytes(fv, out, base + f.bitpos // 8, fsize)
+        return
+    if t.code == gdb.TYPE_CODE_ARRAY:
+        try:
+            lo, hi = t.range()
+        except Exception:
+            return
+        esize = t.target().strip_typedefs().sizeof
+        for k in range(lo, hi + 1):
+            try:
+                value_bytes(v[k], out, base + (k - lo) * esize, esize)
+            except Exception:
+                pass
+        return
+    b = scalar_bytes(v, size)
+    if b is not None:
+        for i in range(size):
+            out[base + i] = '%%02x' %% b[i]
+
+def finish_bytes(out):
+    s = []
+    for c in out:
+        if isinstance(c, list):
+            if 'x' in c:
+                s.append('xx')
+            elif all(x is not None for x in c):
+                s.append('%%02x' %% sum(x << i for i, x in enumerate(c)))
+            else:
+                s.append('??')
+        elif c is None:
+            s.append('??')
+        else:
+            s.append(c)
+    return ''.join(s)
+
+def describe(v):
+    t = v.type.strip_typedefs()
+    size = t.sizeof
+    d = {'size': size, 'text': None}
+    if size > 65536:
+        d['error'] = 'too large (%%d bytes): an uninitialized descriptor?' %% size
+        return d
+    try:
+        d['text'] = str(v)[:200]
+    except Exception as e:
+        d['text'] = '<error: %%s>' %% e
+    aggregate = t.code in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION, gdb.TYPE_CODE_ARRAY)
+    if v.is_optimized_out and not aggregate:
+        d['optimized_out'] = True
+        return d
+    if d['text'] == '<synthetic pointer>' and t.code == gdb.TYPE_CODE_PTR:
+        d['synthetic'] = True
+        try:
+            p = v.dereference()
+            psize = p.type.strip_typedefs().sizeof
+            out = [None] * psize
+            value_bytes(p, out, 0, psize)
+            d['pointee'] = finish_bytes(out)
+        except Exception as e:
+            d['pointee_error'] = str(e)
+        return d
+    out = [None] * size
+    try:
+        value_bytes(v, out, 0, size)
+    except Exception as e:
+        d['error'] = str(e)
+    d['hex'] = finish_bytes(out)
+    if d['hex'] and set(d['hex']) == {'x'}:
+        d['optimized_out'] = True
+    return d
+
+def regs_of(frame):
+    r = {}
+    for num, name in REGS:
+        try:
+            v = frame.read_register(name)
+            if v.is_optimized_out:
+                continue
+            if name.startswith('xmm'):
+                a = v['v2_int64']
+                n = (int(a[0]) & 0xffffffffffffffff) | ((int(a[1]) & 0xffffffffffffffff) << 64)
+                r[str(num)] = {'bytes': tohex(n.to_bytes(16, 'little'))}
+            else:
+                r[str(num)] = '0x%%x' %% (int(v) & 0xffffffffffffffff)
+        except Exception:
+            pass
+    return r
+
+def cfa_of(frame):
+    frame.select()
+    s = gdb.execute('info frame', to_string=True)
+    m = re.search(r'frame at (0x[0-9a-f]+)', s)
+    return m.group(1) if m else None
+
+def frame_vars(frame):
+    vs = []
+    try:
+        block = frame.block()
+    except RuntimeError:
+        return vs
+    depth_blocks = []
+    while block is not None:
+        depth_blocks.append(block)
+        if block.function is not None:
+            break
+        block = block.superblock
+    nblocks = len(depth_blocks) - 1
+    for level, b in enumerate(depth_blocks):
+        for sym in b:
+            if not (sym.is_variable or sym.is_argument or sym.addr_class == gdb.SYMBOL_LOC_CONST or sym.addr_class == gdb.SYMBOL_LOC_OPTIMIZED_OUT):
+                continue
+            if sym.addr_class == gdb.SYMBOL_LOC_TYPEDEF:
+                continue
+            d = {'name': sym.name, 'line': sym.line, 'param': bool(sym.is_argument),
+                 'block_depth': nblocks - level}
+            try:
+                v = frame.read_var(sym, b)
+                d.update(describe(v))
+            except Exception as e:
+                d['error'] = str(e)
+            vs.append(d)
+    return vs
+
+def main():
+    gdb.execute('set pagination off')
+    gdb.execute('set confirm off')
+    gdb.execute('break ' + PROBE)
+    gdb.execute('run')
+    res = {'frames': []}
+    f = gdb.newest_frame()
+    i = 0
+    past_main = False
+    while f is not None and i < 64:
+        fn = f.function()
+        name = f.name()
+        d = {'index': i, 'function': name, 'inline': f.type() == gdb.INLINE_FRAME,
+             'pc': '0x%%x' %% f.pc()}
+        d['registers'] = regs_of(f)
+        d['cfa'] = cfa_of(f)
+        d['vars'] = frame_vars(f) if not past_main else []
+        d['past_main'] = past_main
+        res['frames'].append(d)
+        if past_main:
+            break
+        if name == 'main':
+            past_main = True
+        f = f.older()
+        i += 1
+    gdb.newest_frame().select()
+    try:
+        res['fs_base'] = '0x%%x' %% int(gdb.newest_frame().read_register('fs_base'))
+    except Exception:
+        res['fs_base'] = None
+    res['pid'] = gdb.selected_inferior().pid
+    maps = open('/proc/%%d/maps' %% res['pid']).read().splitlines()
+    res['maps'] = maps
+    mem = []
+    def dump(lo, hi):
+        try:
+            data = bytes(gdb.selected_inferior().read_memory(lo, hi - lo))
+            mem.append({'address': '0x%%x' %% lo, 'bytes': tohex(data)})
+        except Exception:
+            pass
+    sp = int(gdb.newest_frame().read_register('rsp'))
+    fs = int(res['fs_base'], 16) if res['fs_base'] else 0
+    for line in maps:
+        parts = line.split()
+        lo, hi = [int(x, 16) for x in parts[0].split('-')]
+        perms = parts[1]
+        path = parts[5] if len(parts) > 5 else ''
+        if 'w' not in perms or 'r' not in perms:
+            continue
+        if lo <= sp < hi:
+            dump(max(lo, sp - 512), hi)
+        elif lo <= fs < hi or (fs and lo <= fs - 1 < hi):
+            dump(max(lo, fs - 0x2000), min(hi, fs + 0x400))
+        elif path == %(binary)r or path == '[heap]':
+            dump(lo, min(hi, lo + 0x100000))
+    res['memory'] = mem
+    # globals of the program, read in frame 0
+    gl = []
+    for name in %(globals)r:
+        try:
+            sym = gdb.lookup_global_symbol(name) or gdb.lookup_static_symbol(name)
+            if sym is None:
+                sym = gdb.lookup_symbol(name)[0]
+            v = sym.value(gdb.newest_frame()) if sym.needs_frame else sym.value()
+            d = {'name': name, 'line': sym.line}
+            d.update(describe(v))
+        except Exception as e:
+            d = {'name': name, 'error': str(e)}
+        gl.append(d)
+    res['globals'] = gl
+    with open(OUT, 'w') as fp:
+        json.dump(res, fp)
+    gdb.execute('kill')
+
+main()
+'''
+
+VARIANTS = [
+    ('gcc', 'O0', 5, False), ('gcc', 'O1', 5, False), ('gcc', 'O2', 5, False),
+    ('gcc', 'Og', 5, False), ('gcc', 'O0', 4, False), ('gcc', 'O2', 4, False),
+    ('clang', 'O0', 5, False), ('clang', 'O1', 5, False), ('clang', 'O2', 5, False),
+    ('clang', 'Og', 5, False), ('clang', 'O0', 4, False), ('clang', 'O2', 4, False),
+    ('gcc', 'O2', 5, True),
+]
+
+PROGRAMS = [('vars.c', 'probe'), ('types.c', 'probe_t'), ('lists.c', 'step'),
+            ('arrays.f90', 'probe_f')]
+F_VARIANTS = [('gfortran', 'O0', 5, False), ('gfortran', 'O2', 5, False),
+              ('gfortran', 'O0', 4, False), ('gfortran', 'Og', 5, False)]
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+
+
+def elf_info(binary):
+    """First PT_LOAD vaddr, PT_TLS memsz/align (readelf -lW)."""
+    out = run(['readelf', '-lW', binary]).stdout
+    first_load, tls = None, None
+    for line in out.splitlines():
+        f = line.split()
+        if not f:
+            continue
+        if f[0] == 'LOAD' and first_load is None:
+            first_load = int(f[2], 16)
+        if f[0] == 'TLS':
+            tls = (int(f[5], 16), int(f[7], 16) if f[7].startswith('0x') else int(f[7]))
+    return first_load or 0, tls
+
+
+def load_bias(maps, binary, first_load):
+    real = os.path.realpath(binary)
+    starts = [int(l.split()[0].split('-')[0], 16) for l in maps
+              if len(l.split()) > 5 and os.path.realpath(l.split()[5]) == real]
+    return (min(starts) - (first_load & ~0xfff)) if starts else 0
+
+
+def reg_regs():
+    regs = [(i, n) for i, n in enumerate(X86_64_REGS)]
+    regs += [(XMM_BASE + i, 'xmm%d' % i) for i in range(16)]
+    return regs
+
+
+def contexts(dump, binary, bias, tls_base):
+    """One context per GDB real frame: (gdb frame indices, context)."""
+    frames = dump['frames']
+    groups = []   # [ [inline..., real] ]
+    cur = []
+    for f in frames:
+        cur.append(f)
+        if not f['inline']:
+            groups.append(cur)
+            cur = []
+    if cur:
+        groups.append(cur)
+    out = []
+    for gi, g in enumerate(groups):
+        real = g[-1]
+        if real.get('past_main'):
+            break
+        f0 = {'pc': real['pc'], 'registers': real['registers']}
+        if real['cfa']:
+            f0['cfa'] = real['cfa']
+        cframes = [f0]
+        if gi + 1 < len(groups):
+            c = groups[gi + 1][-1]
+            f1 = {'pc': c['pc'], 'registers': {k: v for k, v in c['registers'].items()
+                                              if int(k) not in VOLATILE}}
+            if c['cfa']:
+                f1['cfa'] = c['cfa']
+            cframes.append(f1)
+        ctx = {'arch': 'x86_64', 'load_bias': '0x%x' % bias, 'frames': cframes,
+               'memory': dump['memory']}
+        if tls_base is not None:
+            ctx['tls_base'] = '0x%x' % tls_base
+        out.append((g, gi > 0, ctx))
+    return out
+
+
+def norm(h):
+    return h.lower() if isinstance(h, str) else h
+
+
+def compare_value(g, d):
+    """(agree, why). G: GDB's var dump, D: dwexpr's var entry."""
+    if 'error' in g and 'hex' not in g and not g.get('optimized_out'):
+        return None, 'gdb error: %s' % g['error']
+    if g.get('synthetic'):
+        ip = d.get('implicit_pointer')
+        if not ip:
+            return False, 'gdb: synthetic pointer, dwexpr: %s' % describe_d(d)
+        if 'pointee' not in g:
+            return True, ''
+        return same_bytes(g['pointee'], ip.get('hex'))
+    if g.get('optimized_out'):
+        if d.get('optimized_out') or d.get('hex') is None and 'class' not in d.get('result', {}):
+            return True, ''
+        hx = d.get('hex')
+        if isinstance(hx, str) and set(hx) <= set('x'):
+            return True, ''
+        return False, 'gdb: <optimized out>, dwexpr: %s' % describe_d(d)
+    gh = g.get('hex')
+    if gh is None:
+        return None, 'gdb gave no bytes (%s)' % g.get('text')
+    dh = d.get('hex')
+    if dh is None and d.get('optimized_out'):
+        dh = 'xx' * (len(gh) // 2)
+    return same_bytes(gh, dh, d)
+
+
+def describe_d(d):
+    r = d.get('result', {})
+    if 'class' in r:
+        return 'error %s: %s' % (r['class'], r.get('message'))
+    if d.get('optimized_out'):
+        return '<optimized out>'
+    if d.get('implicit_pointer'):
+        return 'implicit pointer'
+    if d.get('read_error'):
+        return 'unreadable: %s' % d['read_error'].get('message')
+    return str(d.get('hex'))
+
+
+# A difference GDB is known to get wrong: the reason, for the report.
+GDB_SHORT_PIECES = ('explained: GDB invents the bytes past the last DW_OP_piece '
+                    '(zeros, or "<synthetic pointer>" for a non-pointer member); '
+                    'dwexpr marks them unavailable')
+
+
+def same_bytes(gh, dh, d=None):
+    if not isinstance(dh, str):
+        return False, 'gdb %s, dwexpr %s' % (gh, describe_d(d) if d else dh)
+    if len(gh) != len(dh):
+        return False, 'size: gdb %s, dwexpr %s' % (gh, dh)
+    short = (d or {}).get('short_composite')
+    explained = False
+    for i in range(0, len(gh), 2):
+        a, b = gh[i:i + 2], dh[i:i + 2]
+        if a == '??':
+            continue          # GDB does not know (padding of a non-lvalue)
+        if a != b:
+            if b == 'xx' and (a == 'sp' or (short and i // 2 >= short['bits'] // 8)):
+                explained = True
+                continue
+            return False, 'byte %d: gdb %s, dwexpr %s' % (i // 2, gh, dh)
+    if explained:
+        return 'explained', '%s (gdb %s, dwexpr %s)' % (GDB_SHORT_PIECES, gh, dh)
+    return True, ''
+
+
+def match_vars(gvars, dvars):
+    """Pairs (g, d) by name and declaration line (then order)."""
+    pairs = []
+    used = set()
+    for g in gvars:
+        best = None
+        for k, d in enumerate(dvars):
+            if k in used or d['name'] != g['name']:
+                continue
+            if g.get('line') and d.get('decl_line') and g['line'] != d['decl_line']:
+                continue
+            if best is None or (d.get('block_depth') == g.get('block_depth')):
+                best = k
+                if d.get('block_depth') == g.get('block_depth'):
+                    break
+        if best is not None:
+            used.add(best)
+            pairs.append((g, dvars[best]))
+        else:
+            pairs.append((g, None))
+    return pairs
+
+
+def compare_variant(args, prog, probe, cc, opt, ver, split, log):
+    """Build, dump under GDB, compare. Returns (agree, total, lines, skipped)."""
+    tag = '%s.%s.%s.dw%d%s' % (os.path.splitext(prog)[0], cc, opt, ver, '.split' if split else '')
+    work = os.path.join(args.work, tag)
+    os.makedirs(work, exist_ok=True)
+    binary = os.path.join(work, tag)
+    cmd = [cc, '-g', '-gdwarf-%d' % ver, '-' + opt, '-o', binary, os.path.join(args.src, prog)]
+    if split:
+        cmd.insert(1, '-gsplit-dwarf')
+    r = run(cmd, cwd=work, timeout=300)
+    if r.returncode != 0:
+        return 0, 0, ['build failed: %s' % r.stderr.strip()[:300]], []
+    # globals the program defines (from dwexpr's static listing)
+    lst = run([args.locs, '--json', binary], timeout=120)
+    try:
+        listing = json.loads(lst.stdout)
+    except ValueError:
+        return 0, 0, ['dwexpr locs failed: %s' % lst.stderr.strip()[:300]], []
+    globals_ = sorted({v['name'] for v in listing['vars'] if v['kind'] == 'global'})
+    out = os.path.join(work, 'gdb.json')
+    script = os.path.join(work, 'dump.py')
+    with open(script, 'w') as fp:
+        fp.write(GDB_SCRIPT % {'out': out, 'probe': probe, 'regs': reg_regs(),
+                               'binary': os.path.realpath(binary), 'globals': globals_})
+    if os.path.exists(out):
+        os.unlink(out)
+    g = run([args.gdb, '-nx', '-batch', '-iex', 'set debuginfod enabled off', '-x', script,
+             binary], cwd=work, timeout=120)
+    if not os.path.exists(out):
+        return 0, 0, ['gdb produced nothing: %s' % (g.stderr.strip()[-400:])], []
+    dump = json.load(open(out))
+    first_load, tls = elf_info(binary)
+    bias = load_bias(dump['maps'], binary, first_load)
+    tls_base = None
+    if tls and dump.get('fs_base'):
+        memsz, align = tls
+        align = max(align, 1)
+        tls_base = int(dump['fs_base'], 16) - ((memsz + align - 1) // align * align)
+    agree = total = 0
+    lines = []
+    explained = []
+    for gi, (group, caller, ctx) in enumerate(contexts(dump, binary, bias, tls_base)):
+        cpath = os.path.join(work, 'ctx%d.json' % gi)
+        with open(cpath, 'w') as fp:
+            json.dump(ctx, fp)
+        real = group[-1]
+        cmd = [args.locs, binary, '--json', '--pc', real['pc'], '--context', cpath]
+        if caller:
+            cmd.append('--caller')
+        r = run(cmd, timeout=120)
+        try:
+            res = json.loads(r.stdout)
+        except ValueError:
+            lines.append('%s: dwexpr locs failed: %s' % (tag, r.stderr.strip()[:300]))
+            total += sum(len(f['vars']) for f in group)
+            continue
+        dframes = res.get('frames', [])
+        for k, gf in enumerate(group):
+            df = dframes[k] if k < len(dframes) else None
+            where = '%s frame %d %s' % (tag, gf['index'], gf['function'])
+            if df is None or (df['function'] != gf['function'].split('::')[-1]):
+                lines.append('%s: no matching dwexpr frame (dwexpr has %s)' %
+                             (where, [f['function'] for f in dframes]))
+                total += len(gf['vars'])
+                continue
+            for gv, dv in match_vars(gf['vars'], df['vars']):
+                ok, why = (False, 'dwexpr does not list it') if dv is None else compare_value(gv, dv)
+                if ok is None:
+                    log.append('%s: %s: skipped (%s)' % (where, gv['name'], why))
+                    continue
+                total += 1
+                if ok is True:
+                    agree += 1
+                elif ok == 'explained':
+                    explained.append('%s: %s: %s' % (where, gv['name'], why))
+                else:
+                    lines.append('%s: %s: %s' % (where, gv['name'], why))
+        if gi == 0:
+            dglob = {v['name']: v for v in res.get('globals', [])}
+            for gv in dump.get('globals', []):
+                dv = dglob.get(gv['name'])
+                ok, why = (False, 'dwexpr does not list it') if dv is None else compare_value(gv, dv)
+                if ok is None:
+                    log.append('%s globals: %s: skipped (%s)' % (tag, gv['name'], why))
+                    continue
+                total += 1
+                if ok is True:
+                    agree += 1
+                elif ok == 'explained':
+                    explained.append('%s globals: %s: %s' % (tag, gv['name'], why))
+                else:
+                    lines.append('%s globals: %s: %s' % (tag, gv['name'], why))
+    return agree, total, lines, explained
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--locs', required=True, help='dwexpr locs driver (dwexpr-locs or "dwexpr locs")')
+    ap.add_argument('--src', required=True)
+    ap.add_argument('--work', required=True)
+    ap.add_argument('--gdb', default='gdb')
+    ap.add_argument('--tap', action='store_true')
+    ap.add_argument('--only', help='substring of variant tags to run')
+    ap.add_argument('--verbose', action='store_true')
+    args = ap.parse_args()
+    if args.locs.endswith(' locs'):
+        args.locs = args.locs  # "dwexpr locs" is split below
+    missing = [t for t in ('gcc', args.gdb, 'readelf') if not shutil.which(t)]
+    if missing:
+        print('1..0 # SKIP missing %s' % ', '.join(missing))
+        return 0
+    args.src = os.path.abspath(args.src)
+    args.work = os.path.abspath(args.work)
+    args.locs = os.path.abspath(args.locs) if os.path.exists(args.locs) else args.locs
+    os.makedirs(args.work, exist_ok=True)
+    jobs = []
+    for prog, probe in PROGRAMS:
+        for cc, opt, ver, split in (F_VARIANTS if prog.endswith('.f90') else VARIANTS):
+            tag = '%s.%s.%s.dw%d%s' % (os.path.splitext(prog)[0], cc, opt, ver, '.split' if split else '')
+            if args.only and args.only not in tag:
+                continue
+            jobs.append((prog, probe, cc, opt, ver, split, tag))
+    if args.tap:
+        print('1..%d' % len(jobs))
+    A = T = E = 0
+    failed = 0
+    for n, (prog, probe, cc, opt, ver, split, tag) in enumerate(jobs, 1):
+        if not shutil.which(cc):
+            if args.tap:
+                print('ok %d - %s # SKIP %s not installed' % (n, tag, cc))
+            continue
+        log = []
+        try:
+            a, t, lines, expl = compare_variant(args, prog, probe, cc, opt, ver, split, log)
+        except subprocess.TimeoutExpired:
+            a, t, lines, expl = 0, 0, ['timeout'], []
+        A += a
+        T += t
+        E += len(expl)
+        ok = not lines and t > 0
+        if args.tap:
+            print('%s %d - %s: agree %d / %d' % ('ok' if ok else 'not ok', n, tag, a, t))
+            for l in lines + expl:
+                print('#   ' + l)
+            if args.verbose:
+                for l in log:
+                    print('#   ' + l)
+        else:
+            print('%s: agree %d / %d' % (tag, a, t))
+            for l in lines + expl:
+                print('  ' + l)
+            if args.verbose:
+                for l in log:
+                    print('  ' + l)
+        failed += 0 if ok else 1
+    msg = 'agree %d / %d (%d explained, %d unexplained)' % (A, T, E, T - A - E)
+    print(('# ' if args.tap else '') + msg)
+    return 0 if args.tap or failed == 0 else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,499 @@
+/* test/dwarf/test_adapter.c: the libdwarf adapter on hand-written DWARF
+ * (attrs.S, linked into the binary named by argv[1]): units, base types,
+ * every DW_AT_const_value form, every DW_LLE_* kind and DWARF 4 pairs,
+ * location list matching (overlap, default, no match, no pc), .debug_addr,
+ * DW_OP_call4, implicit pointers, and each attribute evaluation with the
+ * context the seed prescribes, against a small simulated machine. */
+#include <stdlib.h>
+
+/* dwexpr/adapter_libdwarf.h only: dwexpr.h's cfi.h and libdwarf's dwarf.h
+ * both define DW_EH_PE_* */
+#include <dwexpr/adapter_libdwarf.h>
+#include <dwarf.h>
+
+#include "../tap.h"
+
+/* ---- the machine: registers 0..16 hold 0x7000 + 0x10 * n, memory
+ * 0x7000..0x7fff a pattern with planted values ---- */
+
+static uint8_t mem[0x1000];
+static bool reg5_saved;   /* register_location of reg 5 in frame 1: memory 0x7700 */
+
+static void put64(uint64_t addr, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        mem[addr - 0x7000 + i] = (uint8_t)(v >> (8 * i));
+}
+
+static dwexpr_status m_reg_size(void *u, uint32_t regno, uint32_t *bytes)
+{
+    (void)u;
+    if (regno > 16)
+        return DWEXPR_E_NOT_FOUND;
+    *bytes = 8;
+    return DWEXPR_OK;
+}
+
+static dwexpr_status m_reg_read(void *u, const dwexpr_regref *r, uint64_t off, void *buf,
+                                size_t len)
+{
+    (void)u;
+    if (r->regno > 16 || off + len > 8)
+        return DWEXPR_E_TARGET;
+    uint64_t v = 0x7000 + 0x10 * (uint64_t)r->regno;
+    for (size_t i = 0; i < len; i++)
+        ((uint8_t *)buf)[i] = (uint8_t)(v >> (8 * (off + i)));
+    return DWEXPR_OK;
+}
+
+static dwexpr_status m_mem_read(void *u, const dwexpr_memref *m, void *buf, size_t len)
+{
+    (void)u;
+    if (m->aspace != 0 || m->address < 0x7000 || m->address + len > 0x8000)
+        return DWEXPR_E_TARGET;
+    memcpy(buf, mem + (m->address - 0x7000), len);
+    return DWEXPR_OK;
+}
+
+static dwexpr_status m_cfa(void *u, const dwexpr_frameref *f, dwexpr_sld *out)
+{
+    (void)u;
+    (void)f;
+    memset(out, 0, sizeof *out);
+    out->kind = DWEXPR_LOC_MEMORY;
+    out->byte_offset = 0x7800;
+    return DWEXPR_OK;
+}
+
+static dwexpr_status m_frame_pc(void *u, const dwexpr_frameref *f, uint64_t *pc)
+{
+    (void)u;
+    if (f->frame > 1)
+        return DWEXPR_E_NOT_FOUND;
+    *pc = f->frame == 0 ? 0x8010 : 0x1050; /* callee, called from f1 */
+    return DWEXPR_OK;
+}
+
+/* Frame 1's registers: "same value" (frame 0's), or reg 5 saved in memory. */
+static dwexpr_status m_register_location(void *u, const dwexpr_frameref *f, uint32_t regno,
+                                         dwexpr_sld *out)
+{
+    (void)u;
+    memset(out, 0, sizeof *out);
+    if (f->frame == 1 && regno == 5 && reg5_saved) {
+        out->kind = DWEXPR_LOC_MEMORY;
+        out->byte_offset = 0x7700;
+        return DWEXPR_OK;
+    }
+    out->kind = DWEXPR_LOC_REGISTER;
+    out->u.regno = regno;
+    out->ctx = DWEXPR_CTX_FRAME;
+    out->frame = f->frame ? f->frame - 1 : 0;
+    return DWEXPR_OK;
+}
+
+static const dwexpr_target machine = {
+    .size = sizeof(dwexpr_target),
+    .reg_size = m_reg_size,
+    .reg_read = m_reg_read,
+    .mem_read = m_mem_read,
+    .cfa = m_cfa,
+    .frame_pc = m_frame_pc,
+    .register_location = m_register_location,
+};
+
+/* ---- helpers ---- */
+
+static dwexpr_libdwarf *ld;
+static size_t U, U4;   /* the units of attrs.c (DWARF 5) and old.c (DWARF 4) */
+
+static const dwexpr_libdwarf_var *var(const char *name)
+{
+    for (size_t i = 0; i < dwexpr_libdwarf_var_count(ld); i++) {
+        const dwexpr_libdwarf_var *v = dwexpr_libdwarf_var_get(ld, i);
+        if (strcmp(v->name, name) == 0)
+            return v;
+    }
+    return NULL;
+}
+
+/* The DIE named NAME (with TAG, 0: any) in unit 0. */
+static uint64_t die(const char *name, uint16_t tag)
+{
+    uint64_t off = 0;
+    if (dwexpr_libdwarf_find_die(ld, U, name, tag, &off) != DWEXPR_OK)
+        printf("# no DIE %s\n", name);
+    return off;
+}
+
+/* Child INDEX with TAG of PARENT. */
+static uint64_t child(uint64_t parent, uint16_t tag, size_t index)
+{
+    uint64_t off = 0;
+    if (dwexpr_libdwarf_child_die(ld, U, parent, tag, index, &off) != DWEXPR_OK)
+        printf("# no child 0x%x of 0x%llx\n", tag, (unsigned long long)parent);
+    return off;
+}
+
+static dwexpr_eval_params at_pc(uint64_t pc)
+{
+    dwexpr_eval_params p;
+    memset(&p, 0, sizeof p);
+    p.has_pc = true;
+    p.pc = pc;
+    p.ctx = DWEXPR_CTX_FRAME;
+    return p;
+}
+
+/* A memory location at ADDR (for containing objects and descriptors). */
+static dwexpr_sld mem_sld(uint64_t addr)
+{
+    dwexpr_sld s;
+    memset(&s, 0, sizeof s);
+    s.kind = DWEXPR_LOC_MEMORY;
+    s.byte_offset = addr;
+    return s;
+}
+
+static void check_one(const dwexpr_result *r, int kind, uint64_t off_or_reg, const char *what)
+{
+    bool ok = r->kind == DWEXPR_RESULT_LOCATION && r->loc.count == 1 &&
+              r->loc.slds[0].kind == kind;
+    uint64_t got = !ok ? 0
+                   : kind == DWEXPR_LOC_REGISTER ? r->loc.slds[0].u.regno
+                                                 : r->loc.slds[0].byte_offset;
+    TAP_OK(ok && got == off_or_reg, "%s", what);
+    if (!(ok && got == off_or_reg))
+        printf("#   kind %d count %u value 0x%llx, want kind %d 0x%llx\n",
+               r->loc.count ? r->loc.slds[0].kind : -1, r->loc.count,
+               (unsigned long long)got, kind, (unsigned long long)off_or_reg);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        printf("1..0 # SKIP no attrs binary given\n");
+        return 0;
+    }
+    dwexpr_error err;
+    if (dwexpr_libdwarf_open(argv[1], 0, &ld, &err) != DWEXPR_OK) {
+        printf("not ok 1 - open %s: %s\n1..1\n", argv[1], err.message);
+        return 1;
+    }
+    for (int i = 0; i < 0x1000; i++)
+        mem[i] = (uint8_t)i;
+    put64(0x7100, 0x7200);      /* descriptor: data pointer */
+    mem[0x108] = 3;             /* descriptor: upper bound (u32) */
+    mem[0x109] = mem[0x10a] = mem[0x10b] = 0;
+    put64(0x7300, 0x7400);      /* object: vtable pointer */
+    mem[0x50] = 42;             /* string length at reg5 = 0x7050 (u32) */
+    mem[0x51] = mem[0x52] = mem[0x53] = 0;
+    mem[0x600] = 5;             /* n_elems */
+    mem[0x601] = mem[0x602] = mem[0x603] = 0;
+    put64(0x7700, 0x99);        /* reg 5 of frame 1 when saved */
+
+    /* units (DWARF 5 and 4; a sanitizer runtime may add its own) */
+    U = U4 = SIZE_MAX;
+    for (size_t i = 0; i < dwexpr_libdwarf_unit_count(ld); i++) {
+        const char *n = dwexpr_libdwarf_unit_get(ld, i)->name;
+        if (n && strcmp(n, "attrs.c") == 0)
+            U = i;
+        else if (n && strcmp(n, "old.c") == 0)
+            U4 = i;
+    }
+    TAP_OK(U != SIZE_MAX && U4 != SIZE_MAX, "units attrs.c and old.c");
+    if (U == SIZE_MAX || U4 == SIZE_MAX)
+        return TAP_DONE();
+    const dwexpr_libdwarf_unit *u0 = dwexpr_libdwarf_unit_get(ld, U);
+    const dwexpr_libdwarf_unit *u1 = dwexpr_libdwarf_unit_get(ld, U4);
+    TAP_OK(u0 && u0->unit.version == 5 && u0->unit.addr_size == 8 && u0->unit.offset_size == 4 &&
+               u0->unit.id == U && u0->base_address == 0x1000,
+           "attrs.c: DWARF 5, 8-byte addresses, 32-bit DWARF, base 0x1000");
+    TAP_OK(u1 && u1->unit.version == 4 && u1->unit.id == U4 && u1->base_address == 0x3000,
+           "old.c: DWARF 4, base 0x3000");
+
+    /* base types */
+    const dwexpr_libdwarf_base_type *bt;
+    size_t nbt = dwexpr_libdwarf_base_types(ld, U, &bt);
+    CHECK_U64(nbt, 6, "six base types");
+    for (size_t i = 0; i < nbt; i++) {
+        const dwexpr_type *t = &bt[i].type;
+        if (strcmp(bt[i].name, "be_u32") == 0)
+            TAP_OK(t->bits == 32 && t->encoding == DW_ATE_unsigned && t->endian == DW_END_big,
+                   "be_u32: DW_AT_endianity big");
+        else if (strcmp(bt[i].name, "v4f") == 0)
+            TAP_OK(t->bits == 32 && t->lanes == 4 && t->encoding == DW_ATE_float,
+                   "v4f: DW_AT_LLVM_vector_size 0x3e13 gives 4 lanes");
+        else if (strcmp(bt[i].name, "v2i") == 0)
+            TAP_OK(t->lanes == 2, "v2i: the seed's code 0x3e0c gives 2 lanes");
+        else if (strcmp(bt[i].name, "int") == 0)
+            TAP_OK(t->bits == 32 && t->encoding == DW_ATE_signed && t->lanes == 1, "int");
+    }
+
+    /* every DW_LLE kind, resolved */
+    const dwexpr_libdwarf_var *vl = var("v_list");
+    static const uint64_t want[][2] = {{0x1000, 0x1010}, {0x2000, 0x2010}, {0x3010, 0x3020},
+                                       {0x4000, 0x4010}, {0x4100, 0x4108}, {0x5000, 0x5010},
+                                       {0x6000, 0x6010}};
+    static const uint16_t kinds[] = {4, 4, 4, 2, 3, 7, 8, 5};
+    TAP_OK(vl && vl->loc.kind == DWEXPR_LIBDWARF_ATTR_LIST && vl->loc.count == 8,
+           "v_list: 8 entries (base_address and base_addressx apply, end_of_list ends)");
+    if (vl && vl->loc.count == 8) {
+        bool ok = true;
+        for (int i = 0; i < 7; i++)
+            ok &= !vl->loc.entries[i].is_default && vl->loc.entries[i].low == want[i][0] &&
+                  vl->loc.entries[i].high == want[i][1];
+        ok &= vl->loc.entries[7].is_default;
+        for (int i = 0; i < 8; i++)
+            ok &= vl->loc.raw[i].kind == kinds[i];
+        TAP_OK(ok, "v_list: offset_pair, base_address, base_addressx, startx_endx, "
+                   "startx_length, start_end, start_length, default_location");
+    }
+    const dwexpr_libdwarf_var *vo = var("v_old");
+    TAP_OK(vo && vo->loc.kind == DWEXPR_LIBDWARF_ATTR_LIST && vo->loc.count == 2 &&
+               vo->loc.entries[0].low == 0x3010 && vo->loc.entries[0].high == 0x3020 &&
+               vo->loc.entries[1].low == 0x5000 && vo->loc.entries[1].high == 0x5008,
+           "DWARF 4 .debug_loc: unit base, then a base address selection entry");
+    const dwexpr_libdwarf_var *vv = var("v_view");
+    TAP_OK(vv && vv->loc.count == 1 && vv->loc.entries[0].low == 0x7000,
+           "gcc's DW_LLE_GNU_view_pair is skipped");
+
+    /* const values in every form, bytes in target order */
+    static const struct {
+        const char *name, *hex;
+    } consts[] = {{"c_data1", "fe"}, {"c_data2", "feffffff"}, {"c_data4", "78563412"},
+                  {"c_data8", "8877665544332211"}, {"c_sdata", "fbffffff"},
+                  {"c_udata", "2c010000"}, {"c_block", "010203"},
+                  {"c_data16", "000102030405060708090a0b0c0d0e0f"}, {"c_string", "686900"},
+                  {"c_implicit", "f9ffffff"}};
+    for (size_t i = 0; i < sizeof consts / sizeof consts[0]; i++) {
+        const dwexpr_libdwarf_var *v = var(consts[i].name);
+        char hex[80] = "";
+        for (size_t k = 0; v && k < v->loc.len && k < 32; k++)
+            snprintf(hex + 2 * k, sizeof hex - 2 * k, "%02x", v->loc.data[k]);
+        CHECK_STR(hex, consts[i].hex, "DW_AT_const_value %s", consts[i].name);
+    }
+
+    /* ---- evaluation ---- */
+    dwexpr_target t;
+    dwexpr_libdwarf_binding *b = NULL;
+    dwexpr_ctx *ctx = NULL;
+    TAP_OK(dwexpr_libdwarf_target(ld, &machine, NULL, &t, &b) == DWEXPR_OK &&
+               dwexpr_ctx_new(NULL, &ctx) == DWEXPR_OK,
+           "binding and context");
+    dwexpr_result r;
+    dwexpr_eval_params p = at_pc(0x2008);
+    TAP_OK(dwexpr_libdwarf_eval_location(b, ctx, U, vl->die, &p, &r, &err) == DWEXPR_OK, "v_list at 0x2008");
+    check_one(&r, DWEXPR_LOC_REGISTER, 1, "v_list at 0x2008: register 1");
+    p = at_pc(0x4104);
+    dwexpr_libdwarf_eval_location(b, ctx, U, vl->die, &p, &r, &err);
+    check_one(&r, DWEXPR_LOC_REGISTER, 4, "v_list at 0x4104: register 4 (startx_length)");
+    p = at_pc(0x9999);
+    dwexpr_libdwarf_eval_location(b, ctx, U, vl->die, &p, &r, &err);
+    check_one(&r, DWEXPR_LOC_REGISTER, 7, "v_list at 0x9999: the default entry");
+    p = at_pc(0x1090);
+    TAP_OK(dwexpr_libdwarf_eval_location(b, ctx, U, var("v_over")->die, &p, &r, &err) == DWEXPR_OK &&
+               r.loc.count == 2 && r.loc.slds[0].u.regno == 0 && r.loc.slds[1].u.regno == 1,
+           "v_over at 0x1090: overlapping entries give two places");
+    p = at_pc(0x1300);
+    dwexpr_libdwarf_eval_location(b, ctx, U, var("v_over")->die, &p, &r, &err);
+    check_one(&r, DWEXPR_LOC_UNDEFINED, 0, "v_over at 0x1300: no match, the undefined location");
+    memset(&p, 0, sizeof p);
+    TAP_OK(dwexpr_libdwarf_eval_location(b, ctx, U, vl->die, &p, &r, &err) == DWEXPR_E_NO_CONTEXT &&
+               dwexpr_status_class(err.status) == DWEXPR_CLASS_CONTEXT,
+           "a location list without a pc: class context");
+    p = at_pc(0x3018);
+    dwexpr_libdwarf_eval_location(b, ctx, U4, vo->die, &p, &r, &err);
+    check_one(&r, DWEXPR_LOC_REGISTER, 0, "v_old (DWARF 4) at 0x3018: register 0");
+
+    p = at_pc(0x1000);
+    dwexpr_libdwarf_eval_location(b, ctx, U, var("v_addrx")->die, &p, &r, &err);
+    check_one(&r, DWEXPR_LOC_MEMORY, 0x4000, "DW_OP_addrx 1 through DW_AT_addr_base");
+    TAP_OK(dwexpr_libdwarf_eval_location(b, ctx, U, var("v_constx")->die, &p, &r, &err) == DWEXPR_OK &&
+               r.loc.count == 1 && r.loc.slds[0].kind == DWEXPR_LOC_IMPLICIT &&
+               r.loc.slds[0].u.imp.data[0] == 0x10 && r.loc.slds[0].u.imp.data[1] == 0x40,
+           "DW_OP_constx 2: the value 0x4010");
+    dwexpr_libdwarf_eval_location(b, ctx, U, var("v_call")->die, &p, &r, &err);
+    check_one(&r, DWEXPR_LOC_MEMORY, 0x7058, "DW_OP_call4 runs the procedure (breg5 8)");
+    TAP_OK(dwexpr_libdwarf_eval_location(b, ctx, U, var("v_iptr")->die, &p, &r, &err) == DWEXPR_OK &&
+               r.loc.count == 1 && r.loc.slds[0].kind == DWEXPR_LOC_IMPLICIT_POINTER &&
+               r.loc.slds[0].u.ptr.die == var("c_data4")->die && r.loc.slds[0].u.ptr.disp == 1,
+           "DW_OP_implicit_pointer: the DIE of c_data4, displacement 1");
+    uint8_t rb[4];
+    TAP_OK(dwexpr_libdwarf_eval_location(b, ctx, U, var("c_data4")->die, &p, &r, &err) == DWEXPR_OK &&
+               dwexpr_loc_read(ctx, &t, b, &r.loc, 32, rb, NULL) == DWEXPR_OK && rb[0] == 0x78 &&
+               rb[3] == 0x12,
+           "DW_AT_const_value as a location: implicit storage in target order");
+    TAP_OK(dwexpr_libdwarf_eval_location(b, ctx, U, var("v_conv")->die, &p, &r, &err) == DWEXPR_OK &&
+               r.loc.slds[0].kind == DWEXPR_LOC_IMPLICIT && r.loc.slds[0].u.imp.bits == 32 &&
+               r.loc.slds[0].u.imp.data[0] == 0xfb && r.loc.slds[0].u.imp.data[1] == 0,
+           "DW_OP_convert through the base_type service (uchar 0xfb to int 251)");
+
+    /* DW_AT_frame_base */
+    uint64_t f1 = die("f1", 0x2e), f2 = die("f2", 0x2e);
+    p = at_pc(0x1010);
+    dwexpr_libdwarf_eval_frame_base(b, ctx, U, f1, &p, &r, &err);
+    check_one(&r, DWEXPR_LOC_MEMORY, 0x7060, "frame base DW_OP_reg6 becomes DW_OP_bregx 6 0");
+    p = at_pc(0x2010);
+    dwexpr_libdwarf_eval_frame_base(b, ctx, U, f2, &p, &r, &err);
+    check_one(&r, DWEXPR_LOC_MEMORY, 0x7800, "frame base DW_OP_call_frame_cfa");
+    TAP_OK(dwexpr_libdwarf_eval_frame_base(b, ctx, U, die("f3", 0x2e), &p, &r, &err) ==
+               DWEXPR_E_ILL_FORMED,
+           "a frame base with DW_OP_fbreg is ill-formed");
+
+    /* DW_AT_static_link, DW_AT_return_addr */
+    p = at_pc(0x1010);
+    dwexpr_libdwarf_eval_static_link(b, ctx, U, f1, &p, &r, &err);
+    check_one(&r, DWEXPR_LOC_MEMORY, 0x7070, "static link: breg6 16");
+    dwexpr_libdwarf_eval_return_addr(b, ctx, U, f1, &p, &r, &err);
+    check_one(&r, DWEXPR_LOC_MEMORY, 0x7078, "return address: breg7 8");
+    TAP_OK(dwexpr_libdwarf_eval_return_addr(b, ctx, U, f2, &p, &r, &err) == DWEXPR_E_ILL_FORMED,
+           "a register return address is ill-formed");
+
+    /* DW_AT_data_member_location on memory, registers and composites */
+    dwexpr_sld cont = mem_sld(0x7000);
+    dwexpr_loc cl = {1, &cont};
+    uint64_t m_const = die("m_const", 0x0d), m_llvm = die("m_llvm", 0x0d);
+    uint64_t m_plus = die("m_plus", 0x0d), m_bits = die("m_bits", 0x0d);
+    dwexpr_libdwarf_eval_member_location(b, ctx, U, m_const, &cl, &p, &r, &err);
+    check_one(&r, DWEXPR_LOC_MEMORY, 0x7004, "member constant 4 on memory 0x7000");
+    dwexpr_libdwarf_eval_member_location(b, ctx, U, m_plus, &cl, &p, &r, &err);
+    check_one(&r, DWEXPR_LOC_MEMORY, 0x700c, "member DW_OP_plus_uconst 12 on memory");
+    dwexpr_sld reg;
+    memset(&reg, 0, sizeof reg);
+    reg.kind = DWEXPR_LOC_REGISTER;
+    reg.u.regno = 3;
+    dwexpr_loc rl = {1, &reg};
+    TAP_OK(dwexpr_libdwarf_eval_member_location(b, ctx, U, m_const, &rl, &p, &r, &err) == DWEXPR_OK &&
+               r.loc.slds[0].kind == DWEXPR_LOC_REGISTER && r.loc.slds[0].u.regno == 3 &&
+               r.loc.slds[0].byte_offset == 4,
+           "member constant 4 on register 3: byte 4 of the register");
+    TAP_OK(dwexpr_libdwarf_eval_member_location(b, ctx, U, m_llvm, &rl, &p, &r, &err) == DWEXPR_OK &&
+               r.loc.slds[0].kind == DWEXPR_LOC_REGISTER && r.loc.slds[0].byte_offset == 2,
+           "member DW_OP_LLVM_offset_uconst 2 on a register (seed: register storage)");
+    TAP_OK(dwexpr_libdwarf_eval_member_location(b, ctx, U, m_bits, &cl, &p, &r, &err) == DWEXPR_OK &&
+               r.loc.slds[0].byte_offset == 0x700c && r.loc.slds[0].bit == 4,
+           "member DW_AT_data_bit_offset 100: byte 12, bit 4");
+    /* a composite: 4 bytes of register 1, then 4 bytes of memory 0x7010 */
+    dwexpr_sld pr1, pm;
+    memset(&pr1, 0, sizeof pr1);
+    pr1.kind = DWEXPR_LOC_REGISTER;
+    pr1.u.regno = 1;
+    pm = mem_sld(0x7010);
+    dwexpr_part parts[2] = {{32, {1, &pr1}}, {32, {1, &pm}}};
+    dwexpr_composite comp;
+    memset(&comp, 0, sizeof comp);
+    comp.count = comp.cap = 2;
+    comp.complete = true;
+    comp.depth = 1;
+    comp.bits = 64;
+    comp.parts = parts;
+    dwexpr_sld cs;
+    memset(&cs, 0, sizeof cs);
+    cs.kind = DWEXPR_LOC_COMPOSITE;
+    cs.u.comp = &comp;
+    dwexpr_loc csl = {1, &cs};
+    uint8_t mb[4];
+    TAP_OK(dwexpr_libdwarf_eval_member_location(b, ctx, U, m_const, &csl, &p, &r, &err) == DWEXPR_OK &&
+               dwexpr_loc_read(ctx, &t, b, &r.loc, 32, mb, NULL) == DWEXPR_OK && mb[0] == 0x10 &&
+               mb[1] == 0x11,
+           "member constant 4 on a composite reads the second piece (memory 0x7010)");
+
+    /* DW_AT_data_location, dynamic bounds */
+    uint64_t desc = die("desc_arr", 0x01);
+    dwexpr_sld d0 = mem_sld(0x7100);
+    dwexpr_loc dl = {1, &d0};
+    dwexpr_libdwarf_eval_data_location(b, ctx, U, desc, &dl, &p, &r, &err);
+    check_one(&r, DWEXPR_LOC_MEMORY, 0x7200, "data location: the descriptor's data pointer");
+    dwexpr_ctx *ctx2 = NULL;
+    dwexpr_ctx_new(NULL, &ctx2);
+    uint64_t bytes = 0;
+    TAP_OK(dwexpr_libdwarf_type_size(b, ctx2, U, desc, &dl, &p, &bytes, &err) == DWEXPR_OK &&
+               bytes == 12,
+           "upper bound from the descriptor (3), lower bound 1: 12 bytes (got %llu)",
+           (unsigned long long)bytes);
+    int64_t bound = 0;
+    uint64_t sub = child(desc, 0x21, 0);
+    TAP_OK(dwexpr_libdwarf_eval_bound(b, ctx2, U, sub, DW_AT_upper_bound, &dl, &p, &bound, &err) ==
+                   DWEXPR_OK && bound == 3,
+           "DW_AT_upper_bound expression with DW_OP_push_object_address");
+    TAP_OK(dwexpr_libdwarf_eval_bound(b, ctx2, U, sub, DW_AT_lower_bound, &dl, &p, &bound, &err) ==
+                   DWEXPR_OK && bound == 1,
+           "DW_AT_lower_bound constant");
+
+    /* DW_AT_use_location */
+    uint64_t ptm = die("ptm", 0x1f);
+    dwexpr_value mp;
+    memset(&mp, 0, sizeof mp);
+    mp.bits = 0x20;
+    dwexpr_sld inst = mem_sld(0x7500);
+    dwexpr_loc il = {1, &inst};
+    dwexpr_libdwarf_eval_use_location(b, ctx, U, ptm, &mp, &il, &p, &r, &err);
+    check_one(&r, DWEXPR_LOC_MEMORY, 0x7520, "use location: instance + pointer to member");
+
+    /* DW_AT_vtable_elem_location */
+    uint64_t vfn = die("vfn", 0x2e);
+    dwexpr_sld obj = mem_sld(0x7300);
+    dwexpr_loc ol = {1, &obj};
+    dwexpr_libdwarf_eval_vtable_elem_location(b, ctx, U, vfn, &ol, &p, &r, &err);
+    check_one(&r, DWEXPR_LOC_MEMORY, 0x7410, "vtable slot: *object + 16");
+
+    /* DW_AT_string_length, DW_AT_count as a reference */
+    uint64_t str = die("str", 0x12);
+    TAP_OK(dwexpr_libdwarf_eval_bound(b, ctx2, U, str, DW_AT_string_length, NULL, &p, &bound, &err) ==
+                   DWEXPR_OK && bound == 42,
+           "string length read through its location (4 bytes)");
+    uint64_t vla = die("vla", 0x01);
+    bytes = 0;
+    TAP_OK(dwexpr_libdwarf_type_size(b, ctx2, U, vla, NULL, &p, &bytes, &err) == DWEXPR_OK &&
+               bytes == 20,
+           "DW_AT_count referring to a variable (5 ints): 20 bytes (got %llu)",
+           (unsigned long long)bytes);
+
+    /* call-site attributes, entry values, parameter_ref */
+    uint64_t csp = child(child(f1, 0x48, 0), 0x49, 0);
+    dwexpr_eval_params cp = at_pc(0x104f);
+    cp.frame = 1;
+    TAP_OK(dwexpr_libdwarf_eval_call_attr(b, ctx, U, csp, DW_AT_call_value, &cp, &r, &err) ==
+                   DWEXPR_OK && r.kind == DWEXPR_RESULT_VALUE && r.value.bits == 7,
+           "DW_AT_call_value: a value (7)");
+    TAP_OK(dwexpr_libdwarf_eval_call_attr(b, ctx, U, csp, DW_AT_call_data_value, &cp, &r, &err) ==
+                   DWEXPR_OK && r.value.bits == 9,
+           "DW_AT_call_data_value: a value (9)");
+    dwexpr_libdwarf_eval_call_attr(b, ctx, U, csp, DW_AT_call_data_location, &cp, &r, &err);
+    check_one(&r, DWEXPR_LOC_MEMORY, 0x7040, "DW_AT_call_data_location: a location (breg4 0)");
+
+    p = at_pc(0x8010);
+    TAP_OK(dwexpr_libdwarf_eval_location(b, ctx, U, var("p")->die, &p, &r, &err) == DWEXPR_OK &&
+               r.loc.slds[0].kind == DWEXPR_LOC_IMPLICIT && r.loc.slds[0].u.imp.data[0] == 7,
+           "entry value of reg 5: 'same value' in the caller, so the call site's 7");
+    reg5_saved = true;
+    TAP_OK(dwexpr_libdwarf_eval_location(b, ctx, U, var("p")->die, &p, &r, &err) == DWEXPR_OK &&
+               r.loc.slds[0].u.imp.data[0] == 0x99,
+           "entry value of reg 5 saved by the caller: read from the caller frame (0x99)");
+    dwexpr_libdwarf_binding_set_entry_policy(b, DWEXPR_LIBDWARF_EV_CALL_SITE_FIRST);
+    TAP_OK(dwexpr_libdwarf_eval_location(b, ctx, U, var("p")->die, &p, &r, &err) == DWEXPR_OK &&
+               r.loc.slds[0].u.imp.data[0] == 7,
+           "call-site-first policy: 7 even when the register is saved");
+    reg5_saved = false;
+    dwexpr_libdwarf_binding_set_entry_policy(b, DWEXPR_LIBDWARF_EV_REGISTER_ONLY);
+    TAP_OK(dwexpr_libdwarf_eval_location(b, ctx, U, var("p")->die, &p, &r, &err) == DWEXPR_OK &&
+               r.loc.slds[0].u.imp.data[0] == 0x50 && r.loc.slds[0].u.imp.data[1] == 0x70,
+           "register-only policy: the caller's register (same value 0x7050)");
+    dwexpr_libdwarf_binding_set_entry_policy(b, DWEXPR_LIBDWARF_EV_REGISTER_FIRST);
+    TAP_OK(dwexpr_libdwarf_eval_location(b, ctx, U, var("pr")->die, &p, &r, &err) == DWEXPR_OK &&
+               r.loc.slds[0].u.imp.data[0] == 7,
+           "DW_OP_GNU_parameter_ref: the call site parameter naming p (7)");
+
+    /* scopes */
+    const dwexpr_libdwarf_scope *sc = dwexpr_libdwarf_scope_at(ld, 0x8010);
+    TAP_OK(sc && sc->kind == DWEXPR_LIBDWARF_SCOPE_FUNCTION && strcmp(sc->name, "callee") == 0 &&
+               dwexpr_libdwarf_var_visible(var("p"), sc) && !dwexpr_libdwarf_var_visible(var("p"), dwexpr_libdwarf_scope_at(ld, 0x1010)),
+           "scope at 0x8010 is callee, where p is visible (and not in f1)");
+
+    dwexpr_ctx_free(ctx2);
+    dwexpr_ctx_free(ctx);
+    dwexpr_libdwarf_binding_free(b);
+    dwexpr_libdwarf_close(ld);
+    return TAP_DONE();
+}
