@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 secs=${FUZZ_SECONDS:-60}
 build=${FUZZ_BUILD_DIR:-build-fuzz-ci}
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_decode fuzz_eval fuzz_asm fuzz_context)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_decode fuzz_eval fuzz_asm fuzz_context fuzz_cfi fuzz_elf)
 
 if ! command -v clang >/dev/null 2>&1; then
     echo "fuzz: clang not found, fuzzers not built (skipped)"
@@ -51,13 +51,14 @@ for h in "${harnesses[@]}"; do
         echo "$h: not built (fuzz_context needs jansson), skipped"
         continue
     fi
-    dict=fuzz/dwarf.dict
-    [ "$h" = fuzz_context ] && dict=fuzz/context.dict
+    dict=(-dict=fuzz/dwarf.dict)
+    [ "$h" = fuzz_context ] && dict=(-dict=fuzz/context.dict)
+    [ "$h" = fuzz_elf ] && dict=()   # ELF images: no dictionary
     work=$(mktemp -d "${TMPDIR:-/tmp}/dwexpr-$h.XXXXXX")
     mkdir -p "$work/corpus"
     start=$(date +%s)
     "$exe" -max_total_time="$secs" -timeout=30 -rss_limit_mb=2048 -malloc_limit_mb=2048 \
-        -print_final_stats=1 -dict="$dict" -artifact_prefix="$work/" \
+        -print_final_stats=1 ${dict[@]+"${dict[@]}"} -artifact_prefix="$work/" \
         "$work/corpus" "fuzz/corpus/$h" "fuzz/regressions/$h" >"$work/log" 2>&1
     rc=$?
     took=$(( $(date +%s) - start ))

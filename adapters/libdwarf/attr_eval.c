@@ -102,6 +102,7 @@ static dwexpr_status own_append(dwexpr_libdwarf_binding *b, const dwexpr_loc *r,
     return DWEXPR_OK;
 }
 
+/* Free the binding-owned union of the last multi-entry result. */
 void ld_results_release(dwexpr_libdwarf_binding *b)
 {
     dwexpr_libdwarf_loc_free(&b->owned);
@@ -188,6 +189,7 @@ static size_t put_uleb(uint8_t *p, uint64_t v)
     return n;
 }
 
+/* Signed LEB128 of V into P; returns the length. */
 static size_t put_sleb(uint8_t *p, int64_t v)
 {
     size_t n = 0;
@@ -719,7 +721,7 @@ dwexpr_status dwexpr_libdwarf_type_size(dwexpr_libdwarf_binding *b, dwexpr_ctx *
                     dwexpr_error tmp;
                     if (dwexpr_libdwarf_eval_bound(b, ctx, unit, dims[i], DW_AT_lower_bound,
                                                    object, where, &lo, &tmp) != DWEXPR_OK)
-                        lo = 0;
+                        lo = ld_default_lower_bound(b->ld, unit); /* DWARF 5 Table 7.17 */
                     count = hi - lo + 1;
                 } else {
                     return err && err->status != DWEXPR_E_NOT_FOUND ? err->status : DWEXPR_OK;

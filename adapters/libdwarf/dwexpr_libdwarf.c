@@ -61,6 +61,7 @@ static bool attr_u(Dwarf_Debug dbg, Dwarf_Attribute a, Dwarf_Half form, uint64_t
     return false;
 }
 
+/* An unsigned reading of attribute AT of D (constants, offsets, indices). */
 bool ld_die_udata(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, Dwarf_Half at, uint64_t *out)
 {
     Dwarf_Debug dbg = ld->files[file].dbg;
@@ -72,6 +73,7 @@ bool ld_die_udata(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, Dwarf_Half at, 
     return ok;
 }
 
+/* Reference attribute AT of D as a .debug_info offset. */
 bool ld_die_ref(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, Dwarf_Half at, uint64_t *out)
 {
     Dwarf_Debug dbg = ld->files[file].dbg;
@@ -90,6 +92,7 @@ bool ld_die_ref(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, Dwarf_Half at, ui
     return true;
 }
 
+/* Flag attribute AT of D (false when absent). */
 bool ld_die_flag(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, Dwarf_Half at)
 {
     Dwarf_Debug dbg = ld->files[file].dbg;
@@ -131,6 +134,7 @@ static Dwarf_Half die_tag(Dwarf_Debug dbg, Dwarf_Die d)
     return t;
 }
 
+/* The .debug_info offset of D (0 on error). */
 static uint64_t die_offset(Dwarf_Debug dbg, Dwarf_Die d)
 {
     Dwarf_Off o = 0;
@@ -140,6 +144,7 @@ static uint64_t die_offset(Dwarf_Debug dbg, Dwarf_Die d)
     return o;
 }
 
+/* The DIE at OFF of FILE; E_NOT_FOUND when there is none. */
 dwexpr_status ld_offdie(dwexpr_libdwarf *ld, size_t file, uint64_t off, Dwarf_Die *out,
                         dwexpr_error *err)
 {
@@ -193,6 +198,7 @@ ld_unit *ld_unit_at(const dwexpr_libdwarf *ld, size_t i)
     return i < ld->units.n ? (ld_unit *)ld->units.v + i : NULL;
 }
 
+/* Linear search over the unit table (units are few). */
 size_t ld_unit_of(const dwexpr_libdwarf *ld, size_t file, uint64_t off)
 {
     for (size_t i = 0; i < ld->units.n; i++) {
@@ -203,6 +209,7 @@ size_t ld_unit_of(const dwexpr_libdwarf *ld, size_t file, uint64_t off)
     return SIZE_MAX;
 }
 
+/* DWARF 5 7.27: entry INDEX of the unit's .debug_addr contribution. */
 dwexpr_status ld_debug_addr(const dwexpr_libdwarf *ld, const ld_unit *u, uint64_t index,
                             uint64_t *out, dwexpr_error *err)
 {
@@ -283,6 +290,7 @@ static bool read_base_type(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, uint64
     return true;
 }
 
+/* Cached: a miss is remembered as a type with die UINT64_MAX. */
 dwexpr_status ld_base_type(dwexpr_libdwarf *ld, size_t unit, uint64_t off, dwexpr_type *out)
 {
     ld_unit *u = ld_unit_at(ld, unit);
@@ -583,6 +591,7 @@ typedef struct ld_tinfo {
     uint64_t bytes;       /* 0 unknown */
 } ld_tinfo;
 
+/* DW_AT_type of D, else of its DW_AT_abstract_origin; 0 if none. */
 static uint64_t die_type(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d)
 {
     uint64_t t = 0;
@@ -617,6 +626,7 @@ static void cat4(char *dst, size_t cap, const char *a, const char *b, const char
     dst[n] = 0;
 }
 
+/* S = A B C. */
 static void sset(sbuf *s, const char *a, const char *b, const char *c)
 {
     cat4(s->b, sizeof s->b, a, b, c, "");
@@ -860,6 +870,7 @@ static const ld_tinfo *tinfo(dwexpr_libdwarf *ld, size_t unit, uint64_t t)
     return ti;
 }
 
+/* The type of the DIE at OFF (through its abstract origin). */
 uint64_t ld_die_type(dwexpr_libdwarf *ld, size_t unit, uint64_t off)
 {
     ld_unit *u = ld_unit_at(ld, unit);
@@ -871,6 +882,7 @@ uint64_t ld_die_type(dwexpr_libdwarf *ld, size_t unit, uint64_t off)
     return t;
 }
 
+/* Static size of TYPE in bytes (0: none or dynamic). */
 uint64_t ld_type_bytes(dwexpr_libdwarf *ld, size_t unit, uint64_t type)
 {
     if (!type)
@@ -1308,6 +1320,7 @@ typedef struct origins {
     size_t n, cap;
 } origins;
 
+/* Remember OFF (on OOM it is dropped: a duplicate var at worst). */
 static void origins_add(origins *o, uint64_t off)
 {
     if (o->n == o->cap) {
@@ -1321,6 +1334,7 @@ static void origins_add(origins *o, uint64_t off)
     o->v[o->n++] = off;
 }
 
+/* Whether OFF was remembered. */
 static bool origins_has(const origins *o, uint64_t off)
 {
     for (size_t i = 0; i < o->n; i++)
@@ -1329,6 +1343,7 @@ static bool origins_has(const origins *o, uint64_t off)
     return false;
 }
 
+/* The walk over a DIE's children (defined below). */
 static dwexpr_status walk(walker *w, Dwarf_Die parent, const ld_scope *scope, unsigned blocks,
                           origins *seen, int depth);
 
@@ -1533,6 +1548,26 @@ static void unit_attrs(dwexpr_libdwarf *ld, ld_unit *u, size_t file, Dwarf_Die d
         u->dwo_id = v;
         u->has_dwo_id = true;
     }
+    if (ld_die_udata(ld, file, d, DW_AT_language, &v))
+        u->language = v;
+}
+
+/* DWARF 5 Table 7.17, by DW_AT_language of the unit. */
+int64_t ld_default_lower_bound(const dwexpr_libdwarf *ld, size_t unit)
+{
+    const ld_unit *u = ld_unit_at(ld, unit);
+    switch (u ? u->language : 0) {
+    case DW_LANG_Ada83: case DW_LANG_Cobol74: case DW_LANG_Cobol85: case DW_LANG_Fortran77:
+    case DW_LANG_Fortran90: case DW_LANG_Pascal83: case DW_LANG_Modula2: case DW_LANG_Ada95:
+    case DW_LANG_Fortran95: case DW_LANG_PLI: case DW_LANG_Modula3: case DW_LANG_Julia:
+    case DW_LANG_Fortran03: case DW_LANG_Fortran08:
+    case 0x2d: /* DW_LANG_Fortran18 */
+    case 0x2e: /* DW_LANG_Ada2005 */
+    case 0x2f: /* DW_LANG_Ada2012 */
+        return 1;
+    default:
+        return 0;
+    }
 }
 
 /* The .dwo path of a skeleton: DW_AT_dwo_name relative to DW_AT_comp_dir. */
@@ -1652,6 +1687,7 @@ typedef struct dwo_find {
     Dwarf_Half version;
 } dwo_find;
 
+/* An 8-byte signature as a number (byte 0 least significant). */
 static uint64_t sig8_u64(const Dwarf_Sig8 *s)
 {
     uint64_t v = 0;
@@ -1660,6 +1696,7 @@ static uint64_t sig8_u64(const Dwarf_Sig8 *s)
     return v;
 }
 
+/* each_unit callback: the split unit of a .dwo matching the skeleton's id. */
 static dwexpr_status find_split(dwexpr_libdwarf *ld, size_t file, Dwarf_Die cu, uint64_t hdr,
                                 uint64_t end, Dwarf_Half version, Dwarf_Half addr_size,
                                 Dwarf_Half offset_size, Dwarf_Half ut, const Dwarf_Sig8 *sig,
@@ -1874,6 +1911,7 @@ bool dwexpr_libdwarf_scope_has_pc(const dwexpr_libdwarf_scope *s, uint64_t pc)
     return false;
 }
 
+/* The deepest scope whose ranges hold PC. */
 const ld_scope *ld_scope_at(const dwexpr_libdwarf *ld, uint64_t pc)
 {
     const ld_scope *best = NULL;
@@ -1913,6 +1951,7 @@ bool dwexpr_libdwarf_var_visible(const dwexpr_libdwarf_var *v, const dwexpr_libd
     return false;
 }
 
+/* Binary search of the call sites sorted by return address. */
 const ld_callsite *ld_callsite_at(const dwexpr_libdwarf *ld, uint64_t ret)
 {
     const ld_callsite *cs = ld->callsites.v;

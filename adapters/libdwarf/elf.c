@@ -76,6 +76,7 @@ int ld_elf_open(ld_elf *e, const char *path, char *why, size_t cap)
     return 0;
 }
 
+/* Unmap E. */
 void ld_elf_close(ld_elf *e)
 {
     if (e->map)
@@ -101,6 +102,7 @@ static void shdr(const ld_elf *e, unsigned i, uint64_t *name, uint64_t *flags, u
     }
 }
 
+/* Look NAME up in the section header string table. */
 ld_section ld_elf_section(const ld_elf *e, const char *name)
 {
     ld_section s;

@@ -108,6 +108,7 @@ typedef struct ld_unit {
     uint64_t end;          /* offset just past the unit */
     uint64_t dwo_id;
     bool has_dwo_id;
+    uint64_t language;     /* DW_AT_language, 0 if absent */
     ld_vec btypes;         /* dwexpr_libdwarf_base_type */
 } ld_unit;
 
@@ -201,6 +202,9 @@ LD_HIDDEN dwexpr_status ld_base_type(dwexpr_libdwarf *ld, size_t unit, uint64_t 
                                      dwexpr_type *out);
 /* Size in bytes of type TYPE (section offset in FILE), 0 if unknown. */
 LD_HIDDEN uint64_t ld_type_bytes(dwexpr_libdwarf *ld, size_t unit, uint64_t type);
+/* The default lower bound of arrays in unit UNIT's language (DWARF 5
+ * Table 7.17): 1 for Fortran, Ada, Pascal, ...; 0 otherwise. */
+LD_HIDDEN int64_t ld_default_lower_bound(const dwexpr_libdwarf *ld, size_t unit);
 /* The call site of the caller whose return address is RET, or NULL. */
 LD_HIDDEN const ld_callsite *ld_callsite_at(const dwexpr_libdwarf *ld, uint64_t ret);
 /* The innermost scope holding PC (internal view). */

@@ -309,6 +309,7 @@ static dwexpr_status parse_gnu_dwo(const dwexpr_libdwarf *ld, const ld_unit *u, 
     return ld_fail(err, DWEXPR_E_ILL_FORMED, "location list runs past the end of .debug_loc.dwo");
 }
 
+/* The list of an attribute of unit U: the section by version and split, then the entries. */
 dwexpr_status ld_read_loclist(dwexpr_libdwarf *ld, const ld_unit *u, uint16_t form, uint64_t v,
                               dwexpr_libdwarf_attr *out, dwexpr_error *err)
 {
@@ -461,6 +462,7 @@ static dwexpr_status parse_ranges4(const ld_unit *u, ld_cursor *c, ld_vec *v, dw
     return ld_fail(err, DWEXPR_E_ILL_FORMED, "range list runs past the end of .debug_ranges");
 }
 
+/* The range list of an attribute of unit U (DW_AT_ranges). */
 dwexpr_status ld_read_ranges(dwexpr_libdwarf *ld, const ld_unit *u, uint16_t form, uint64_t v,
                              dwexpr_libdwarf_range **out, size_t *n, dwexpr_error *err)
 {

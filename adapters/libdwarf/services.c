@@ -21,6 +21,7 @@ static dwexpr_status fw_reg_size(void *u, uint32_t regno, uint32_t *bytes)
     return b->m.reg_size(b->muser, regno, bytes);
 }
 
+/* Forwarders: the machine target answers with its own user pointer. */
 static dwexpr_status fw_reg_read(void *u, const dwexpr_regref *r, uint64_t off, void *buf,
                                  size_t len)
 {
@@ -165,6 +166,7 @@ static dwexpr_status sv_debug_addr(void *u, const dwexpr_unit *unit, uint64_t in
     return DWEXPR_OK;
 }
 
+/* The machine's frame pc minus the load bias, else the set_pc table. */
 dwexpr_status ld_frame_pc(dwexpr_libdwarf_binding *b, const dwexpr_frameref *f, uint64_t *pc)
 {
     if (b->m.frame_pc) {

@@ -243,6 +243,7 @@ dwexpr_status ld_fail(dwexpr_error *err, dwexpr_status s, const char *fmt, ...)
     return s;
 }
 
+/* A libdwarf failure as E_TARGET with its message; releases E. */
 dwexpr_status ld_dwfail(Dwarf_Debug dbg, Dwarf_Error e, dwexpr_error *err, const char *what)
 {
     ld_fail(err, DWEXPR_E_TARGET, "%s: libdwarf: %s", what, e ? dwarf_errmsg(e) : "error");
@@ -250,6 +251,7 @@ dwexpr_status ld_dwfail(Dwarf_Debug dbg, Dwarf_Error e, dwexpr_error *err, const
     return DWEXPR_E_TARGET;
 }
 
+/* Release a libdwarf error object. */
 void ld_drop(Dwarf_Debug dbg, Dwarf_Error e)
 {
     if (e)

@@ -666,6 +666,7 @@ static void human_expr(const json_t *e, const char *indent)
         printf("%s! %s\n", indent, json_string_value(json_object_get(err, "message")));
 }
 
+/* A location listing for people: expression or list entries. */
 static void human_location(const json_t *loc)
 {
     const char *form = json_string_value(json_object_get(loc, "form"));
@@ -692,6 +693,7 @@ static void human_location(const json_t *loc)
     }
 }
 
+/* One variable for people: its declaration, then its location or value. */
 static void human_var(const json_t *v, bool evaluated)
 {
     const json_t *fn = json_object_get(v, "function");

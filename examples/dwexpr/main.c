@@ -8,6 +8,9 @@
 #include <string.h>
 
 #include "cmds.h"
+#ifdef DWEXPR_HAVE_LIBDWARF
+#include "cmd_locs.h"
+#endif
 #include "context.h"
 #include "output.h"
 
@@ -23,6 +26,7 @@ static const char usage_main[] =
     "  ops     list every operation dwexpr knows\n"
     "  frames  the call stack of a core file or stopped process (--core / --pid)\n"
     "  cfi     dump the call frame information of an ELF file (--pc: the row)\n"
+    "  locs    variables of a binary and their locations (libdwarf)\n"
     "\n"
     "`dwexpr COMMAND --help` describes a command's options.\n";
 
@@ -887,6 +891,10 @@ int main(int argc, char **argv)
         return cmd_frames(argc - 2, argv + 2);
     if (strcmp(cmd, "cfi") == 0)
         return cmd_cfi(argc - 2, argv + 2);
+#ifdef DWEXPR_HAVE_LIBDWARF
+    if (strcmp(cmd, "locs") == 0)
+        return cmd_locs(argc - 2, argv + 2);
+#endif
     if (strcmp(cmd, "ops") == 0)
         return cmd_ops(argc - 2, argv + 2);
     complain("unknown command \"%s\"", cmd);

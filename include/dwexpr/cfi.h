@@ -50,22 +50,54 @@ extern "C" {
 
 /* Pointer encodings of .eh_frame (LSB Core, "DWARF Exception Header
  * Encoding"): low 4 bits the format, bits 4-6 the base, 0x80 indirect. */
+#ifndef DW_EH_PE_absptr
 #define DW_EH_PE_absptr 0x00
+#endif
+#ifndef DW_EH_PE_uleb128
 #define DW_EH_PE_uleb128 0x01
+#endif
+#ifndef DW_EH_PE_udata2
 #define DW_EH_PE_udata2 0x02
+#endif
+#ifndef DW_EH_PE_udata4
 #define DW_EH_PE_udata4 0x03
+#endif
+#ifndef DW_EH_PE_udata8
 #define DW_EH_PE_udata8 0x04
+#endif
+#ifndef DW_EH_PE_sleb128
 #define DW_EH_PE_sleb128 0x09
+#endif
+#ifndef DW_EH_PE_sdata2
 #define DW_EH_PE_sdata2 0x0a
+#endif
+#ifndef DW_EH_PE_sdata4
 #define DW_EH_PE_sdata4 0x0b
+#endif
+#ifndef DW_EH_PE_sdata8
 #define DW_EH_PE_sdata8 0x0c
+#endif
+#ifndef DW_EH_PE_pcrel
 #define DW_EH_PE_pcrel 0x10
+#endif
+#ifndef DW_EH_PE_textrel
 #define DW_EH_PE_textrel 0x20
+#endif
+#ifndef DW_EH_PE_datarel
 #define DW_EH_PE_datarel 0x30
+#endif
+#ifndef DW_EH_PE_funcrel
 #define DW_EH_PE_funcrel 0x40
+#endif
+#ifndef DW_EH_PE_aligned
 #define DW_EH_PE_aligned 0x50
+#endif
+#ifndef DW_EH_PE_indirect
 #define DW_EH_PE_indirect 0x80
+#endif
+#ifndef DW_EH_PE_omit
 #define DW_EH_PE_omit 0xff
+#endif
 
 /* ---- sections and the parsed CFI ---- */
 

@@ -25,6 +25,7 @@ static void put64(uint64_t addr, uint64_t v)
         mem[addr - 0x7000 + i] = (uint8_t)(v >> (8 * i));
 }
 
+/* Every register is 8 bytes. */
 static dwexpr_status m_reg_size(void *u, uint32_t regno, uint32_t *bytes)
 {
     (void)u;
@@ -34,6 +35,7 @@ static dwexpr_status m_reg_size(void *u, uint32_t regno, uint32_t *bytes)
     return DWEXPR_OK;
 }
 
+/* Register N of frame 0 holds 0x7000 + 0x10 * N. */
 static dwexpr_status m_reg_read(void *u, const dwexpr_regref *r, uint64_t off, void *buf,
                                 size_t len)
 {
@@ -46,6 +48,7 @@ static dwexpr_status m_reg_read(void *u, const dwexpr_regref *r, uint64_t off, v
     return DWEXPR_OK;
 }
 
+/* Memory 0x7000..0x7fff. */
 static dwexpr_status m_mem_read(void *u, const dwexpr_memref *m, void *buf, size_t len)
 {
     (void)u;
@@ -55,6 +58,7 @@ static dwexpr_status m_mem_read(void *u, const dwexpr_memref *m, void *buf, size
     return DWEXPR_OK;
 }
 
+/* The CFA of every frame: 0x7800. */
 static dwexpr_status m_cfa(void *u, const dwexpr_frameref *f, dwexpr_sld *out)
 {
     (void)u;
@@ -65,6 +69,7 @@ static dwexpr_status m_cfa(void *u, const dwexpr_frameref *f, dwexpr_sld *out)
     return DWEXPR_OK;
 }
 
+/* Frame 0 runs callee, frame 1 returns into f1 at 0x1050. */
 static dwexpr_status m_frame_pc(void *u, const dwexpr_frameref *f, uint64_t *pc)
 {
     (void)u;
@@ -135,6 +140,7 @@ static uint64_t child(uint64_t parent, uint16_t tag, size_t index)
     return off;
 }
 
+/* The focus: frame 0 at PC. */
 static dwexpr_eval_params at_pc(uint64_t pc)
 {
     dwexpr_eval_params p;
@@ -155,6 +161,7 @@ static dwexpr_sld mem_sld(uint64_t addr)
     return s;
 }
 
+/* Check that R is one place of KIND at OFF_OR_REG. */
 static void check_one(const dwexpr_result *r, int kind, uint64_t off_or_reg, const char *what)
 {
     bool ok = r->kind == DWEXPR_RESULT_LOCATION && r->loc.count == 1 &&
@@ -169,6 +176,7 @@ static void check_one(const dwexpr_result *r, int kind, uint64_t off_or_reg, con
                (unsigned long long)got, kind, (unsigned long long)off_or_reg);
 }
 
+/* Open argv[1] and check it all (TAP). */
 int main(int argc, char **argv)
 {
     if (argc < 2) {
