@@ -322,6 +322,38 @@ static dwexpr_status composite_walk(dwexpr_ctx *ctx, const dwexpr_sld *s, uint64
     return DWEXPR_OK;
 }
 
+/* Move NBITS bits between BUF (at bit BPOS) and a memory or register
+ * storage starting at BYTE, bit BIT, at most CHUNK bytes per target call.
+ * A write keeps the other bits of partial bytes: read, merge, write. */
+static dwexpr_status move_bits(dwexpr_ctx *ctx, const dwexpr_sld *s, uint64_t byte,
+                               unsigned bit, uint64_t nbits, uint8_t *buf, uint64_t bpos,
+                               bool write)
+{
+    uint8_t tmp[CHUNK];
+    dwexpr_status st;
+    for (uint64_t done = 0; done < nbits;) {
+        uint64_t rel = bit + done;
+        uint64_t b0 = byte + rel / 8;
+        unsigned bo = (unsigned)(rel % 8);
+        uint64_t take = nbits - done;
+        if (take > 8 * CHUNK - bo)
+            take = 8 * CHUNK - bo;
+        size_t count = (size_t)((bo + take + 7) / 8);
+        if (!write || bo || (bo + take) % 8)
+            if ((st = xfer(ctx, s, b0, tmp, count, false)))
+                return st;
+        if (write) {
+            dwx_copy_bits(tmp, bo, buf, bpos + done, take);
+            if ((st = xfer(ctx, s, b0, tmp, count, true)))
+                return st;
+        } else {
+            dwx_copy_bits(buf, bpos + done, tmp, bo, take);
+        }
+        done += take;
+    }
+    return DWEXPR_OK;
+}
+
 static dwexpr_status read_sld(dwexpr_ctx *ctx, const dwexpr_sld *s, uint64_t extra,
                               uint64_t nbits, uint8_t *dst, uint64_t dpos, uint8_t *mask)
 {
@@ -356,22 +388,7 @@ static dwexpr_status read_sld(dwexpr_ctx *ctx, const dwexpr_sld *s, uint64_t ext
     }
     if (s->kind == DWEXPR_LOC_COMPOSITE)
         return composite_walk(ctx, s, extra, nbits, dst, dpos, mask, false);
-    uint8_t tmp[CHUNK];
-    uint64_t done = 0;
-    while (done < nbits) {
-        uint64_t rel = bit + done;
-        uint64_t b0 = byte + rel / 8;
-        unsigned bo = (unsigned)(rel % 8);
-        uint64_t take = nbits - done;
-        if (take > 8 * CHUNK - bo)
-            take = 8 * CHUNK - bo;
-        size_t count = (size_t)((bo + take + 7) / 8);
-        if ((st = xfer(ctx, s, b0, tmp, count, false)))
-            return st;
-        dwx_copy_bits(dst, dpos + done, tmp, bo, take);
-        done += take;
-    }
-    return DWEXPR_OK;
+    return move_bits(ctx, s, byte, bit, nbits, dst, dpos, false);
 }
 
 static dwexpr_status write_sld(dwexpr_ctx *ctx, const dwexpr_sld *s, uint64_t extra,
@@ -396,25 +413,7 @@ static dwexpr_status write_sld(dwexpr_ctx *ctx, const dwexpr_sld *s, uint64_t ex
     uint64_t byte = 0;
     unsigned bit = 0;
     pos_add(s, extra, &byte, &bit);
-    uint8_t tmp[CHUNK];
-    uint64_t done = 0;
-    while (done < nbits) {
-        uint64_t rel = bit + done;
-        uint64_t b0 = byte + rel / 8;
-        unsigned bo = (unsigned)(rel % 8);
-        uint64_t take = nbits - done;
-        if (take > 8 * CHUNK - bo)
-            take = 8 * CHUNK - bo;
-        size_t count = (size_t)((bo + take + 7) / 8);
-        /* partial bytes keep their other bits: read, merge, write */
-        if ((bo || (bo + take) % 8) && (st = xfer(ctx, s, b0, tmp, count, false)))
-            return st;
-        dwx_copy_bits(tmp, bo, src, spos + done, take);
-        if ((st = xfer(ctx, s, b0, tmp, count, true)))
-            return st;
-        done += take;
-    }
-    return DWEXPR_OK;
+    return move_bits(ctx, s, byte, bit, nbits, (uint8_t *)(uintptr_t)src, spos, true);
 }
 
 dwexpr_status dwx_write_loc(dwexpr_ctx *ctx, const dwexpr_loc *loc, uint64_t extra,

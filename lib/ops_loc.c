@@ -391,19 +391,33 @@ dwexpr_status dwx_op_implicit_pointer(dwexpr_ctx *ctx, const dwx_env *env, const
     return push_sld(ctx, &s);
 }
 
-/* DW_OP_LLVM_extend (seed "Composite Location Description Operations"):
- * C parts of S bits, each the popped location. */
-dwexpr_status dwx_op_extend(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in,
-                               uint32_t base)
+/* The operands of DW_OP_LLVM_extend / select_bit_piece (seed "Composite
+ * Location Description Operations"): NEEDED stack entries, and an element
+ * bit size S and count C that are not 0 (ill-formed) and within limits. */
+static dwexpr_status check_elements(dwexpr_ctx *ctx, const dwx_insn *in, uint32_t base,
+                                    uint64_t needed)
 {
     dwexpr_status st;
-    if ((st = need(ctx, base, 1)))
+    if ((st = need(ctx, base, needed)))
         return st;
     if (in->a == 0 || in->b == 0)
         return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED, "element bit size and count must not be 0");
     if (in->b > ctx->lim.parts)
         return dwx_ctx_fail(ctx, DWEXPR_E_TOO_BIG, "%llu parts exceed the composite part limit",
                             (unsigned long long)in->b);
+    if (in->a > (uint64_t)INT64_MAX / in->b)
+        return dwx_ctx_fail(ctx, DWEXPR_E_TOO_BIG, "%llu parts of %llu bits are too large",
+                            (unsigned long long)in->b, (unsigned long long)in->a);
+    return DWEXPR_OK;
+}
+
+/* DW_OP_LLVM_extend: C parts of S bits, each the popped location. */
+dwexpr_status dwx_op_extend(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in,
+                               uint32_t base)
+{
+    dwexpr_status st;
+    if ((st = check_elements(ctx, in, base, 1)))
+        return st;
     dwx_entry l;
     if ((st = dwx_to_loc(ctx, env, TOP(0), &l)))
         return st;
@@ -428,15 +442,8 @@ dwexpr_status dwx_op_select_bit_piece(dwexpr_ctx *ctx, const dwx_env *env, const
                                          uint32_t base)
 {
     dwexpr_status st;
-    if ((st = need(ctx, base, 3)))
+    if ((st = check_elements(ctx, in, base, 3)))
         return st;
-    if (in->a == 0 || in->b == 0)
-        return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED, "element bit size and count must not be 0");
-    if (in->b > ctx->lim.parts)
-        return dwx_ctx_fail(ctx, DWEXPR_E_TOO_BIG, "%llu parts exceed the composite part limit",
-                            (unsigned long long)in->b);
-    if (in->a > (uint64_t)INT64_MAX / in->b)
-        return dwx_ctx_fail(ctx, DWEXPR_E_TOO_BIG, "selected parts are too large");
     dwexpr_value m;
     if ((st = dwx_to_value(ctx, env, TOP(0), &m)))
         return st;
