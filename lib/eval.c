@@ -502,8 +502,11 @@ dwexpr_status dwx_eval_nested(dwexpr_ctx *ctx, const uint8_t *expr, size_t len,
 dwexpr_status dwx_eval_loclist(dwexpr_ctx *ctx, const dwexpr_loclist_entry *ents, size_t n,
                                   const dwx_env *env, dwx_entry *out)
 {
+    /* the seed calls this an evaluation error; the missing element is the
+     * program location, so dwexpr reports it in the contract's "context"
+     * class (a debugger then knows to supply a pc) */
     if (!env->has_pc)
-        return dwx_ctx_fail(ctx, DWEXPR_E_EVALUATION,
+        return dwx_ctx_fail(ctx, DWEXPR_E_NO_CONTEXT,
                             "a location list needs the current program location");
     size_t bounded = 0;
     for (size_t i = 0; i < n; i++)
