@@ -126,6 +126,9 @@ static bool model_read(const img *m, const dwexpr_elf *e, uint64_t addr, uint8_t
             uint64_t in = addr - s.vaddr, n = s.filesz - in;
             if (n > len)
                 n = len;
+            /* a segment whose file offset wraps lies outside the file */
+            if (s.offset > UINT64_MAX - in)
+                return false;
             uint64_t off = s.offset + in;
             if (off > m->n || n > m->n - off)
                 return false;

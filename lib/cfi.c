@@ -391,21 +391,23 @@ dwexpr_status dwexpr_cfi_entry_at(const dwexpr_cfi *cfi, uint64_t offset, dwexpr
     if (!cfi || !out)
         return DWEXPR_E_USAGE;
     const dwexpr_cfi_section *sec = &cfi->sec;
-    bool eh = sec->format == DWEXPR_CFI_EH_FRAME, term, is64;
-    uint64_t len;
+    bool eh = sec->format == DWEXPR_CFI_EH_FRAME, term = false, is64 = false;
+    uint64_t len = 0;
     cur c;
-    dwexpr_status s = entry_header(cfi, offset, &c, &len, &is64, &term, err);
-    if (s)
-        return s;
-    memset(out, 0, sizeof *out);
-    if (term) {
-        /* LSB: a zero length ends .eh_frame; in .debug_frame it is an
-         * empty entry to step over */
+    dwexpr_status s;
+    /* LSB: a zero length ends .eh_frame; in .debug_frame it is an empty
+     * entry to step over (a loop: a section of zeros must not recurse) */
+    for (;;) {
+        if ((s = entry_header(cfi, offset, &c, &len, &is64, &term, err)))
+            return s;
+        memset(out, 0, sizeof *out);
+        if (!term)
+            break;
         if (next)
             *next = eh ? sec->size : cur_off(&c);
         if (eh)
             return DWEXPR_E_NOT_FOUND;
-        return dwexpr_cfi_entry_at(cfi, cur_off(&c), out, next, err);
+        offset = cur_off(&c);
     }
     if (next)
         *next = (uint64_t)(c.end - sec->data);
@@ -627,8 +629,11 @@ static dwexpr_status fde_holds(const dwexpr_cfi *cfi, uint64_t off, uint64_t pc,
 {
     dwexpr_cfi_entry e;
     dwexpr_status s = dwexpr_cfi_entry_at(cfi, off, &e, NULL, err);
+    if (s == DWEXPR_E_NOT_FOUND)
+        return dwx_fail(err, DWEXPR_E_ILL_FORMED, (int64_t)off, -1,
+                        "eh_frame_hdr: table entry points at the .eh_frame terminator");
     if (s)
-        return s == DWEXPR_E_NOT_FOUND ? DWEXPR_E_ILL_FORMED : s;
+        return s;
     if (e.is_cie)
         return dwx_fail(err, DWEXPR_E_ILL_FORMED, (int64_t)off, -1,
                         "eh_frame_hdr: table entry points at a CIE");

@@ -74,7 +74,15 @@ static dwexpr_status uw_take(dwexpr_unwinder *uw, dwexpr_status s, const dwexpr_
     dwexpr_error c = *e;
     uw->err = c;
     uw->err.status = s;
-    snprintf(uw->err.message, sizeof uw->err.message, "%s%s", prefix, c.message);
+    /* prefix + message, cut to fit (memcpy: no format truncation games) */
+    size_t pl = strlen(prefix), ml = strnlen(c.message, sizeof c.message);
+    if (pl > sizeof uw->err.message - 1)
+        pl = sizeof uw->err.message - 1;
+    if (ml > sizeof uw->err.message - 1 - pl)
+        ml = sizeof uw->err.message - 1 - pl;
+    memcpy(uw->err.message, prefix, pl);
+    memcpy(uw->err.message + pl, c.message, ml);
+    uw->err.message[pl + ml] = 0;
     uw->err_gen++;
     return s;
 }
@@ -201,6 +209,7 @@ static dwexpr_status find_row(dwexpr_unwinder *uw, uint32_t i, uint64_t lookup)
         dwexpr_cfi_fde fde;
         dwexpr_cfi_cie cie;
         dwexpr_error e;
+        memset(&e, 0, sizeof e);
         dwexpr_status s = dwexpr_cfi_find_fde(uw->cfis[k], lookup, &fde, &cie, &e);
         if (s == DWEXPR_E_NOT_FOUND)
             continue;
@@ -708,6 +717,7 @@ dwexpr_status dwexpr_unwinder_frame(dwexpr_unwinder *uw, uint32_t index, dwexpr_
         if ((s = first_frame(uw))) {
             uw->ended = true;
             uw->end_st = s;
+            free_frame(&uw->frames[0]); /* its row may be allocated already */
             uw->nframes = 0;
         }
     }
@@ -774,9 +784,13 @@ static dwexpr_status deep_reg(dwexpr_unwinder *uw, const dwexpr_regref *r, uint6
     if (dwexpr_ctx_new(&lim, &ctx))
         return DWEXPR_E_NOMEM;
     if (s.kind != DWEXPR_LOC_UNDEFINED) {
-        uint64_t bits = s.byte_offset * 8 + s.bit + offset * 8;
-        s.byte_offset = bits / 8;
-        s.bit = (uint8_t)(bits % 8);
+        /* byte and bit offsets stay apart: byte_offset * 8 can overflow
+         * for high memory addresses */
+        if (offset > UINT64_MAX - s.byte_offset) {
+            dwexpr_ctx_free(ctx);
+            return DWEXPR_E_OUT_OF_RANGE;
+        }
+        s.byte_offset += offset;
     }
     dwexpr_loc loc = {1, &s};
     st = wbuf ? dwexpr_loc_write(ctx, dwexpr_unwinder_target(), uw, &loc, 8ull * len, wbuf)

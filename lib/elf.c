@@ -401,8 +401,8 @@ dwexpr_status dwexpr_elf_read_vaddr(const dwexpr_elf *e, uint64_t addr, void *bu
             uint64_t in = addr - s.vaddr, n = s.filesz - in;
             if (n > len)
                 n = len;
-            if (!inside(e, s.offset + in, n))
-                return DWEXPR_E_NOT_FOUND;
+            if (s.offset > UINT64_MAX - in || !inside(e, s.offset + in, n))
+                return DWEXPR_E_NOT_FOUND; /* a segment outside the file */
             memcpy(out, e->data + s.offset + in, (size_t)n);
             out += n;
             addr += n;

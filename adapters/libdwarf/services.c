@@ -217,7 +217,7 @@ const ld_scope *ld_function_at(const dwexpr_libdwarf *ld, uint64_t pc)
 static dwexpr_status sv_frame_base(void *u, const dwexpr_frameref *f, dwexpr_frame_base *out)
 {
     dwexpr_libdwarf_binding *b = u;
-    uint64_t pc;
+    uint64_t pc = 0;
     if (ld_frame_pc(b, f, &pc) == DWEXPR_OK) {
         uint64_t at = f->frame > 0 && pc ? pc - 1 : pc;
         const ld_scope *fn = ld_function_at(b->ld, at);
@@ -409,7 +409,7 @@ static dwexpr_status entry_from_call_site(dwexpr_libdwarf_binding *b, const dwex
                                           bool single, int regval, uint64_t regval_die,
                                           const dwexpr_unit *unit, dwexpr_value *out)
 {
-    uint64_t ret;
+    uint64_t ret = 0;
     const ld_callsite *cs = caller_site(b, f, &ret);
     if (!cs)
         return note(b, DWEXPR_E_NOT_FOUND, "no call site in the caller of frame %u", f->frame);
@@ -453,7 +453,7 @@ static dwexpr_status sv_entry_value(void *u, const dwexpr_frameref *f, const uin
     if (b->policy == DWEXPR_LIBDWARF_EV_REGISTER_ONLY)
         return DWEXPR_E_NOT_FOUND;
     /* the unit of the block: the one of the function at the frame's pc */
-    uint64_t pc;
+    uint64_t pc = 0;
     dwexpr_unit unit;
     memset(&unit, 0, sizeof unit);
     unit.addr_size = 8;
@@ -500,7 +500,7 @@ static dwexpr_status sv_parameter_ref(void *u, const dwexpr_frameref *f, const d
     ld_unit *cu = ld_unit_at(b->ld, (size_t)unit->id);
     if (!cu)
         return DWEXPR_E_NOT_FOUND;
-    uint64_t abs = cu->hdr + die, ret;
+    uint64_t abs = cu->hdr + die, ret = 0;
     const ld_callsite *cs = caller_site(b, f, &ret);
     if (!cs)
         return note(b, DWEXPR_E_NOT_FOUND, "no call site in the caller of frame %u", f->frame);
