@@ -447,45 +447,18 @@ static const fast_op fast_tab[2][256 + DWEXPR_OP_COUNT] = {
     },
 };
 
-/* Unsigned LEB128 at *P (fast path): false when it needs the general path. */
+/* LEB128 operands on the fast path: the general readers (1-byte fast path
+ * inside); any problem sends the operation to the general path. */
 static inline bool fast_uleb(const uint8_t **p, const uint8_t *end, uint64_t *v)
 {
-    const uint8_t *q = *p;
-    uint64_t r = 0;
-    for (unsigned shift = 0; shift < 63; shift += 7) {
-        if (q >= end)
-            return false;
-        uint8_t b = *q++;
-        r |= (uint64_t)(b & 0x7f) << shift;
-        if (!(b & 0x80)) {
-            *v = r;
-            *p = q;
-            return true;
-        }
-    }
-    return false;
+    uint8_t n;
+    return rd_uleb(p, end, v, &n) == DWEXPR_OK;
 }
 
-/* Signed LEB128 at *P (fast path): false when it needs the general path. */
 static inline bool fast_sleb(const uint8_t **p, const uint8_t *end, uint64_t *v)
 {
-    const uint8_t *q = *p;
-    uint64_t r = 0;
-    for (unsigned shift = 0; shift < 63; shift += 7) {
-        if (q >= end)
-            return false;
-        uint8_t b = *q++;
-        r |= (uint64_t)(b & 0x7f) << shift;
-        if (!(b & 0x80)) {
-            shift += 7;
-            if (shift < 64 && (b & 0x40))
-                r |= ~(uint64_t)0 << shift;
-            *v = r;
-            *p = q;
-            return true;
-        }
-    }
-    return false;
+    uint8_t n;
+    return rd_sleb(p, end, v, &n) == DWEXPR_OK;
 }
 
 /* Little-endian fixed-size operand (fast path). */
