@@ -306,9 +306,21 @@ dwexpr_status ld_base_type(dwexpr_libdwarf *ld, size_t unit, uint64_t off, dwexp
     c = ld_pool_alloc(&ld->pool, sizeof *c);
     if (!c)
         return DWEXPR_E_NOMEM;
-    Dwarf_Die d;
+    /* the unit's own list first: the service then answers exactly what
+     * dwexpr_libdwarf_base_types lists (libdwarf 20210528 can read a DIE
+     * of a damaged unit differently by offset than in the walk: found by
+     * fuzz/fuzz_libdwarf.c) */
     bool ok = false;
-    if (off < u->end - u->hdr && ld_offdie(ld, u->file, u->hdr + off, &d, NULL) == DWEXPR_OK) {
+    const dwexpr_libdwarf_base_type *listed = u->btypes.v;
+    for (size_t i = 0; i < u->btypes.n && !ok; i++) {
+        if (listed[i].die == off) {
+            *c = listed[i].type;
+            ok = true;
+        }
+    }
+    Dwarf_Die d;
+    if (!ok && off < u->end - u->hdr &&
+        ld_offdie(ld, u->file, u->hdr + off, &d, NULL) == DWEXPR_OK) {
         ok = read_base_type(ld, u->file, d, off, c);
         dwarf_dealloc_die(d);
     }
@@ -1504,13 +1516,21 @@ static size_t add_file(dwexpr_libdwarf *ld, const char *path, dwexpr_error *err)
         return SIZE_MAX;
     }
     f->elf_ok = true;
+    if (ld_precheck(&f->elf, why, sizeof why) != 0) {
+        ld_fail(err, DWEXPR_E_ILL_FORMED, "%s: %s", path, why);
+        ld_elf_close(&f->elf);
+        return SIZE_MAX;
+    }
     Dwarf_Error e = NULL;
     int r = dwarf_init_path(path, NULL, 0, DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL, NULL, &f->dbg,
                             NULL, 0, NULL, &e);
     if (r != DW_DLV_OK) {
         if (r == DW_DLV_ERROR) {
             ld_fail(err, DWEXPR_E_TARGET, "%s: libdwarf: %s", path, dwarf_errmsg(e));
-            /* no dbg to release the error against */
+            /* an error made without a dbg is released against NULL
+             * (libdwarf's "special no-dbg" errors; leaked before fuzzing
+             * found it) */
+            dwarf_dealloc_error(NULL, e);
         } else {
             ld_fail(err, DWEXPR_E_NOT_FOUND, "%s has no DWARF", path);
         }
@@ -1742,6 +1762,14 @@ static dwexpr_status main_unit(dwexpr_libdwarf *ld, size_t file, Dwarf_Die cu, u
     Dwarf_Half tag = die_tag(dbg, cu);
     if (tag != DW_TAG_compile_unit && tag != DW_TAG_partial_unit && tag != DW_TAG_skeleton_unit)
         return DWEXPR_OK; /* type units: no variables */
+    /* DWARF 5 7.5.1.1: the address size of the target; the evaluator knows
+     * 1, 2, 4 and 8 (a header with another one is malformed, found by
+     * fuzz/fuzz_libdwarf.c: its expressions could not be decoded) */
+    if ((addr_size != 1 && addr_size != 2 && addr_size != 4 && addr_size != 8) ||
+        version < 2 || version > 5)
+        return ld_fail(err, DWEXPR_E_ILL_FORMED,
+                       "unit at 0x%llx: version %u, address size %u (want 2-5 and 1, 2, 4 or 8)",
+                       (unsigned long long)hdr, (unsigned)version, (unsigned)addr_size);
     size_t index = ld->units.n;
     ld_unit *u = ld_vec_push(&ld->units);
     if (!u)

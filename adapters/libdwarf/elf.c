@@ -12,8 +12,8 @@
 
 #define SHF_COMPRESSED_FLAG 0x800
 
-/* Read an unsigned of SIZE bytes at OFF of E (0 when out of bounds). */
-static uint64_t rd(const ld_elf *e, uint64_t off, unsigned size)
+/* An unsigned of SIZE bytes at OFF of E (0 when out of bounds). */
+uint64_t ld_read_at(const ld_elf *e, uint64_t off, unsigned size)
 {
     ld_cursor c;
     if (off > e->size)
@@ -57,17 +57,17 @@ int ld_elf_open(ld_elf *e, const char *path, char *why, size_t cap)
     }
     e->is64 = h[4] == 2;
     e->big = h[5] == 2;
-    e->machine = (uint16_t)rd(e, 18, 2);
+    e->machine = (uint16_t)ld_read_at(e, 18, 2);
     if (e->is64) {
-        e->shoff = rd(e, 0x28, 8);
-        e->shentsize = (uint16_t)rd(e, 0x3a, 2);
-        e->shnum = (uint16_t)rd(e, 0x3c, 2);
-        e->shstrndx = (uint16_t)rd(e, 0x3e, 2);
+        e->shoff = ld_read_at(e, 0x28, 8);
+        e->shentsize = (uint16_t)ld_read_at(e, 0x3a, 2);
+        e->shnum = (uint16_t)ld_read_at(e, 0x3c, 2);
+        e->shstrndx = (uint16_t)ld_read_at(e, 0x3e, 2);
     } else {
-        e->shoff = rd(e, 0x20, 4);
-        e->shentsize = (uint16_t)rd(e, 0x2e, 2);
-        e->shnum = (uint16_t)rd(e, 0x30, 2);
-        e->shstrndx = (uint16_t)rd(e, 0x32, 2);
+        e->shoff = ld_read_at(e, 0x20, 4);
+        e->shentsize = (uint16_t)ld_read_at(e, 0x2e, 2);
+        e->shnum = (uint16_t)ld_read_at(e, 0x30, 2);
+        e->shstrndx = (uint16_t)ld_read_at(e, 0x32, 2);
     }
     if (e->shoff >= e->size || e->shentsize < (e->is64 ? 64 : 40) ||
         (uint64_t)e->shnum * e->shentsize > e->size - e->shoff) {
@@ -89,16 +89,16 @@ static void shdr(const ld_elf *e, unsigned i, uint64_t *name, uint64_t *flags, u
                  uint64_t *size, uint64_t *type)
 {
     uint64_t b = e->shoff + (uint64_t)i * e->shentsize;
-    *name = rd(e, b, 4);
-    *type = rd(e, b + 4, 4);
+    *name = ld_read_at(e, b, 4);
+    *type = ld_read_at(e, b + 4, 4);
     if (e->is64) {
-        *flags = rd(e, b + 8, 8);
-        *off = rd(e, b + 0x18, 8);
-        *size = rd(e, b + 0x20, 8);
+        *flags = ld_read_at(e, b + 8, 8);
+        *off = ld_read_at(e, b + 0x18, 8);
+        *size = ld_read_at(e, b + 0x20, 8);
     } else {
-        *flags = rd(e, b + 8, 4);
-        *off = rd(e, b + 0x10, 4);
-        *size = rd(e, b + 0x14, 4);
+        *flags = ld_read_at(e, b + 8, 4);
+        *off = ld_read_at(e, b + 0x10, 4);
+        *size = ld_read_at(e, b + 0x14, 4);
     }
 }
 

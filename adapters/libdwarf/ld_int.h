@@ -81,6 +81,11 @@ LD_HIDDEN int ld_elf_open(ld_elf *e, const char *path, char *why, size_t cap);
 LD_HIDDEN void ld_elf_close(ld_elf *e);
 /* The section called NAME (present false when there is none). */
 LD_HIDDEN ld_section ld_elf_section(const ld_elf *e, const char *name);
+/* An unsigned of SIZE bytes at file offset OFF of E (0 when out of bounds). */
+LD_HIDDEN uint64_t ld_read_at(const ld_elf *e, uint64_t off, unsigned size);
+/* Checks on raw sections that libdwarf 20210528 does not survive
+ * (precheck.c). Returns 0, or -1 with WHY set. */
+LD_HIDDEN int ld_precheck(const ld_elf *e, char *why, size_t cap);
 
 /* A bounded reader over section bytes. */
 typedef struct ld_cursor {
