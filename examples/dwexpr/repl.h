@@ -1,0 +1,62 @@
+/* examples/dwexpr/repl.h: the dwexpr REPL's command interpreter. It reads
+ * one command line at a time (from a terminal front end, a script, a test
+ * or a fuzzer) and keeps the session: the simulated target (a context in
+ * the contract's "Context file" format), the current expression, a
+ * stepping session with breakpoints, and the last result for `expect`.
+ * It knows nothing about terminals: repl_line.c is the front end. */
+#ifndef DWEXPR_CLI_REPL_H
+#define DWEXPR_CLI_REPL_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+typedef struct repl repl;
+
+/* What a command line did. */
+typedef enum repl_status {
+    REPL_OK = 0,        /* done (an evaluation error is a result, still OK) */
+    REPL_FAILED,        /* the command was wrong: bad name, operand, register ... */
+    REPL_EXPECT_FAILED, /* an `expect` did not match */
+    REPL_QUIT           /* `quit` */
+} repl_status;
+
+/* Options of a session. */
+typedef struct repl_options {
+    FILE *out;            /* results and listings (stdout) */
+    FILE *err;            /* one-line errors (stderr; may equal out) */
+    bool no_files;        /* refuse commands that open files (fuzzing) */
+    /* set asynchronously (SIGINT): a running evaluation stops with
+     * "interrupted"; the interpreter clears it before each command */
+    volatile sig_atomic_t *interrupt;
+    /* `elf` commands: the CLI's `dwexpr locs` (NULL: not built) */
+    int (*locs)(int argc, char **argv);
+    /* `frames`: the CLI's `dwexpr frames` (NULL: not built) */
+    int (*frames)(int argc, char **argv);
+} repl_options;
+
+/* A new session with an empty context (generic64). NULL when out of memory. */
+repl *repl_new(const repl_options *o);
+void repl_free(repl *r);
+/* Run one command line (without its newline). */
+repl_status repl_exec(repl *r, const char *line);
+/* Run the command lines of TEXT (a script): stops at the first failed
+ * `expect` (returns REPL_EXPECT_FAILED) or at the first failing command
+ * that the next command does not `expect error` (REPL_FAILED). NAME and
+ * line numbers prefix the messages. */
+repl_status repl_run_script(repl *r, const char *name, const char *text);
+
+/* Names the front end completes: commands, then operation names, then the
+ * register names of the session's architecture. Calls EACH for every name
+ * starting with PREFIX. */
+void repl_complete(const repl *r, const char *prefix, void (*each)(void *arg, const char *name),
+                   void *arg);
+/* True when LINE is the command word of a line whose argument is an
+ * expression (completion then offers operation names first). */
+bool repl_takes_expression(const char *line);
+
+/* `dwexpr repl` / `dwexpr run FILE` (repl_line.c). */
+int repl_main(int argc, char **argv);
+int repl_run_main(int argc, char **argv);
+
+#endif
