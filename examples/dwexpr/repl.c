@@ -197,6 +197,9 @@ static repl_status reload(repl *r, json_t *doc)
     if (r->session)
         end_session(r, "the context changed");
     invalidate(r);
+    /* the evaluation context follows the limits of the new context */
+    dwexpr_ctx_free(r->ctx);
+    r->ctx = NULL;
     cli_ctx_free(&r->c);
     r->c = c;
     json_decref(r->doc);
@@ -471,16 +474,21 @@ typedef struct mem_sel {
     uint64_t len;
 } mem_sel;
 
-/* Parse aspace=A lane=N thread=T len=N words from ARGV[*I]. */
-static int mem_opts(repl *r, int argc, char **argv, int *i, mem_sel *m)
+/* Parse the aspace=A lane=N thread=T len=N words of ARGV (anywhere after
+ * the command word); the other words are moved to the front, from index
+ * 1, and *I gets 1, *ARGC their end. */
+static int mem_opts(repl *r, int *argc, char **argv, int *i, mem_sel *m)
 {
+    int k = 1;
     memset(m, 0, sizeof *m);
     m->len = 16;
-    for (; *i < argc; ++*i) {
-        const char *a = argv[*i], *eq = strchr(a, '=');
+    for (int j = *i; j < *argc; j++) {
+        const char *a = argv[j], *eq = strchr(a, '=');
         uint64_t v;
-        if (!eq)
-            break;
+        if (!eq) {
+            argv[k++] = argv[j];
+            continue;
+        }
         if (parse_num(eq + 1, &v) || eq[1] == '-') {
             fail(r, "mem: bad number in \"%s\"", a);
             return -1;
@@ -499,6 +507,8 @@ static int mem_opts(repl *r, int argc, char **argv, int *i, mem_sel *m)
             return -1;
         }
     }
+    *argc = k;
+    *i = 1;
     return 0;
 }
 
@@ -551,7 +561,7 @@ static repl_status cmd_mem(repl *r, int argc, char **argv)
 {
     int i = 1;
     mem_sel m;
-    if (mem_opts(r, argc, argv, &i, &m))
+    if (mem_opts(r, &argc, argv, &i, &m))
         return REPL_FAILED;
     if (i == argc) {
         json_t *mem = json_object_get(r->doc, "memory"), *b;
@@ -644,7 +654,7 @@ static repl_status cmd_clear(repl *r, int argc, char **argv)
         uint64_t addr;
         if (argc == 2) {
             json_object_del(doc, "memory");
-        } else if (mem_opts(r, argc, argv, &i, &m)) {
+        } else if (mem_opts(r, &argc, argv, &i, &m)) {
             json_decref(doc);
             return REPL_FAILED;
         } else if (i + 1 != argc || parse_num(argv[i], &addr)) {
@@ -1435,8 +1445,10 @@ static repl_status cmd_expect(repl *r, const char *line, int argc, char **argv)
     last_desc(r, got, sizeof got);
     if (argc < 2)
         return fail(r, "expect: value|location|error|read|stack|at|top ...");
-    const char *what = argv[1], *rest = after_words(line, 2);
-    squeeze(rest, want, sizeof want);
+    const char *what = argv[1];
+    char rest[540];
+    squeeze(after_words(line, 2), rest, sizeof rest);
+    snprintf(want, sizeof want, "%s %s", what, rest);
     if (strcmp(what, "value") == 0) {
         /* expect value N [TYPE]: N compares as a number of the value's bits */
         char a[200], b[200], type[64] = "";
@@ -1463,7 +1475,7 @@ static repl_status cmd_expect(repl *r, const char *line, int argc, char **argv)
     if (strcmp(what, "location") == 0) {
         char have[600];
         squeeze(r->last_text ? r->last_text : "", have, sizeof have);
-        if (r->last != LAST_LOCATION || strcmp(have, want) != 0)
+        if (r->last != LAST_LOCATION || strcmp(have, rest) != 0)
             return expect_failed(r, want, got);
         return REPL_OK;
     }
@@ -1519,7 +1531,7 @@ static repl_status cmd_expect(repl *r, const char *line, int argc, char **argv)
         fmt_result(&s, r->c.arch, &e);
         squeeze(sb_str(&s), have, sizeof have);
         sb_free(&s);
-        if (strcmp(have, want) != 0)
+        if (strcmp(have, rest) != 0)
             return expect_failed(r, want, have);
         return REPL_OK;
     }
