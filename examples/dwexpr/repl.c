@@ -978,7 +978,7 @@ static int hook(void *arg, const dwexpr_ctx *ctx, const dwexpr_trace_event *ev)
     repl *r = arg;
     (void)ctx;
     r->events++;
-    if (r->o.interrupt && *r->o.interrupt) {
+    if ((r->o.interrupt && *r->o.interrupt) || (r->o.step_cap && r->events > r->o.step_cap)) {
         r->interrupted = true;
         goto stop;
     }

@@ -9,6 +9,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 typedef struct repl repl;
@@ -31,6 +32,9 @@ typedef struct repl_options {
     volatile sig_atomic_t *interrupt;
     /* `elf` commands: the CLI's `dwexpr locs` (NULL: not built) */
     int (*locs)(int argc, char **argv);
+    /* most operations one evaluation may run before it is stopped as
+     * interrupted, whatever `limit steps` says (0: no cap; fuzzing) */
+    uint64_t step_cap;
     /* `frames`: the CLI's `dwexpr frames` (NULL: not built) */
     int (*frames)(int argc, char **argv);
 } repl_options;
