@@ -911,7 +911,8 @@ static void report(repl *r, const dwexpr_error *e, int64_t char_at)
 /* Take TEXT (text form, or hex when HEX) as the current expression.
  * Returns REPL_OK (a decode error is reported and is the result) or
  * REPL_FAILED (syntax errors). *DECODED tells whether it decoded. */
-static repl_status set_expr(repl *r, const char *text, bool hex, bool *decoded)
+static repl_status set_expr_unit(repl *r, const char *text, bool hex, const dwexpr_unit *unit,
+                                 bool *decoded)
 {
     dwexpr_error e;
     memset(&e, 0, sizeof e);
@@ -938,12 +939,18 @@ static repl_status set_expr(repl *r, const char *text, bool hex, bool *decoded)
             return REPL_FAILED;
         }
     }
-    if (dwexpr_program_decode(r->bytes, r->len, &r->c.unit, &r->prog, &e) != DWEXPR_OK) {
+    if (dwexpr_program_decode(r->bytes, r->len, unit ? unit : &r->c.unit, &r->prog, &e) !=
+        DWEXPR_OK) {
         report(r, &e, -1);
         return REPL_OK;
     }
     *decoded = true;
     return REPL_OK;
+}
+
+static repl_status set_expr(repl *r, const char *text, bool hex, bool *decoded)
+{
+    return set_expr_unit(r, text, hex, NULL, decoded);
 }
 
 /* The stack of CTX, top first, as "[a] [b]" on F. */
@@ -1569,6 +1576,72 @@ static repl_status run_tool(repl *r, int (*tool)(int, char **), const char *name
     return REPL_OK;
 }
 
+/* var BINARY NAME [PC]: the variable's location expression at PC becomes
+ * the current expression (its unit's address size and encoding), its
+ * function's frame base goes into the context, and it is evaluated for a
+ * location; step, picture, read work on it as on any expression. */
+static repl_status cmd_var(repl *r, int argc, char **argv)
+{
+    uint64_t pc;
+    repl_var v;
+    char err[300];
+    if (!r->o.var_expr)
+        return fail(r, "var: this dwexpr was built without libdwarf");
+    if (r->o.no_files)
+        return fail(r, "var: files are off in this session");
+    if (argc < 3 || argc > 4 || (argc == 4 && (parse_num(argv[3], &pc) || argv[3][0] == '-')))
+        return fail(r, "var: expected BINARY NAME [PC]");
+    if (r->o.var_expr(argv[1], argv[2], argc == 4 ? &pc : NULL, &v, err, sizeof err)) {
+        free(v.expr);
+        free(v.frame_base);
+        return fail(r, "var: %s", err);
+    }
+    json_t *doc = edit(r);
+    bool changed = false;
+    if (!json_object_get(doc, "arch") && dwexpr_arch_find(v.arch)) {
+        json_object_set_new(doc, "arch", json_string(v.arch));
+        changed = true;
+    }
+    if (v.frame_base) {
+        char *h = out_hex(v.frame_base, v.fb_len);
+        json_object_set_new(doc, "frame_base", json_pack("{s:s}", "hex", h));
+        free(h);
+        changed = true;
+    }
+    if (argc == 4) {
+        char s[24];
+        snprintf(s, sizeof s, "0x%" PRIx64, pc);
+        json_object_set_new(doc, "pc", json_string(s));
+        changed = true;
+    }
+    free(v.frame_base);
+    if (changed ? reload(r, doc) != REPL_OK : (json_decref(doc), false)) {
+        free(v.expr);
+        return REPL_FAILED;
+    }
+    char *hex = out_hex(v.expr, v.len);
+    free(v.expr);
+    fprintf(r->o.out, "%s\n", v.what);
+    bool ok;
+    repl_status st = set_expr_unit(r, hex, true, &v.unit, &ok);
+    free(hex);
+    if (!ok)
+        return st;
+    for (size_t i = 0; i < dwexpr_program_count(r->prog); i++) {
+        char text[256];
+        const dwexpr_op *op = dwexpr_program_op(r->prog, i);
+        dwexpr_op_format(op, r->c.arch, text, sizeof text);
+        fprintf(r->o.out, "  0x%04x: %s\n", (unsigned)op->offset, text);
+    }
+    /* a variable's DW_AT_location asks for a location (seed "DWARF
+     * Location Description") */
+    dwexpr_result_kind kind = r->c.params.result_kind;
+    r->c.params.result_kind = DWEXPR_RESULT_LOCATION;
+    st = run(r, STOP_NEVER, 0);
+    r->c.params.result_kind = kind;
+    return st;
+}
+
 /* ---- the command table ---- */
 
 typedef struct command {
@@ -1620,6 +1693,9 @@ static const command commands[] = {
                "| top ENTRY",
      "check the last result (scripts stop when it does not match)", "expect value 0x3"},
     {"echo", "TEXT", "print TEXT", "echo hello"},
+    {"var", "BINARY NAME [PC]", "take a variable's location (list entry at PC) from a binary "
+                                "as the expression and evaluate it in this context",
+     "var a.out x 0x401136"},
     {"elf", "BINARY [locs options]", "list a binary's variables and locations (libdwarf); "
                                      "with --pc, evaluate them there in this context",
      "elf a.out --pc 0x401136"},
@@ -1819,6 +1895,8 @@ repl_status repl_exec(repl *r, const char *line)
         st = cmd_expect(r, line, argc, w);
     else if (!strcmp(cmd, "echo"))
         fprintf(r->o.out, "%s\n", after_words(line, 1)), st = REPL_OK;
+    else if (!strcmp(cmd, "var"))
+        st = cmd_var(r, argc, w);
     else if (!strcmp(cmd, "elf"))
         st = argc < 2 ? fail(r, "elf: expected BINARY") : run_tool(r, r->o.locs, "elf", argc, w, true);
     else if (!strcmp(cmd, "frames"))

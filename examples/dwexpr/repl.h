@@ -11,8 +11,21 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <dwexpr.h>
 
 typedef struct repl repl;
+
+/* A variable's location expression at a pc, as the `var` command gets it
+ * from a binary (repl_elf.c; malloc'ed buffers, the REPL frees them). */
+typedef struct repl_var {
+    uint8_t *expr;            /* DW_AT_location at the pc (list entry chosen) */
+    size_t len;
+    dwexpr_unit unit;         /* of the variable's compilation unit */
+    uint8_t *frame_base;      /* its function's DW_AT_frame_base exprloc, or NULL */
+    size_t fb_len;
+    char arch[32];            /* the binary's architecture name */
+    char what[300];           /* "param x: int (32 bits) in probe, list entry [a, b)" */
+} repl_var;
 
 /* What a command line did. */
 typedef enum repl_status {
@@ -35,6 +48,11 @@ typedef struct repl_options {
     /* most operations one evaluation may run before it is stopped as
      * interrupted, whatever `limit steps` says (0: no cap; fuzzing) */
     uint64_t step_cap;
+    /* `var`: NAME's location expression in BINARY at *PC (NULL: any
+     * scope; a location list needs a pc). Returns 0, or -1 with ERR set.
+     * NULL when built without libdwarf. */
+    int (*var_expr)(const char *binary, const char *name, const uint64_t *pc, repl_var *out,
+                    char *err, size_t errcap);
     /* `frames`: the CLI's `dwexpr frames` (NULL: not built) */
     int (*frames)(int argc, char **argv);
 } repl_options;
@@ -58,6 +76,11 @@ void repl_complete(const repl *r, const char *prefix, void (*each)(void *arg, co
 /* True when LINE is the command word of a line whose argument is an
  * expression (completion then offers operation names first). */
 bool repl_takes_expression(const char *line);
+
+/* The `var` look-up through the libdwarf adapter (repl_elf.c, built with
+ * libdwarf): suits repl_options.var_expr. */
+int repl_elf_var(const char *binary, const char *name, const uint64_t *pc, repl_var *out,
+                 char *err, size_t errcap);
 
 /* `dwexpr repl` / `dwexpr run FILE` (repl_line.c). */
 int repl_main(int argc, char **argv);

@@ -51,6 +51,7 @@ static repl *open_session(const char *context, FILE *err)
     o.interrupt = &got_sigint;
 #ifdef DWEXPR_HAVE_LIBDWARF
     o.locs = cmd_locs;
+    o.var_expr = repl_elf_var;
 #endif
     o.frames = cmd_frames;
     repl *r = repl_new(&o);

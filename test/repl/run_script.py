@@ -7,7 +7,8 @@ there) and check it. One TAP result per check:
     (\\n in TEXT stands for a line break);
   - with SCRIPT.out next to it: stdout is exactly that file;
   - each `# want-file: NAME TEXT` line: file NAME was written and holds TEXT.
-Usage: run_script.py DWEXPR SCRIPT"""
+With a third argument BINARY, $BINARY in the script stands for its path.
+Usage: run_script.py DWEXPR SCRIPT [BINARY]"""
 import os
 import shutil
 import subprocess
@@ -30,7 +31,12 @@ def main():
             files.append((name, what))
     tmp = tempfile.mkdtemp(prefix="dwexpr-script-")
     try:
-        p = subprocess.run([dwexpr, "run", script], cwd=tmp, capture_output=True, text=True,
+        run = script
+        if len(sys.argv) > 3:
+            run = os.path.join(tmp, os.path.basename(script))
+            with open(run, "w") as f:
+                f.write(text.replace("$BINARY", os.path.abspath(sys.argv[3])))
+        p = subprocess.run([dwexpr, "run", run], cwd=tmp, capture_output=True, text=True,
                            timeout=120)
         checks = [("exit status %d" % want_exit, p.returncode == want_exit)]
         both = p.stdout + p.stderr
