@@ -1051,7 +1051,8 @@ static repl_status run(repl *r, stop_mode mode, uint64_t target)
     r->mode = mode;
     r->events = 0;
     r->target_event = target;
-    r->quiet_until = r->session ? r->stop_event - 1 : 0;
+    /* a re-run prints nothing the run before it printed */
+    r->quiet_until = r->session ? r->stop_event : 0;
     r->stopped = r->interrupted = false;
     r->prev_op[0] = 0;
     r->c.params.trace = hook;
@@ -1962,7 +1963,7 @@ repl_status repl_run_script(repl *r, const char *name, const char *text)
             break;
         }
         if (st == REPL_EXPECT_FAILED) {
-            fprintf(stderr, "%s:%u: the expect above failed\n", name, cmds[i].line);
+            fprintf(r->o.err, "%s:%u: the expect above failed\n", name, cmds[i].line);
             break;
         }
         if (st == REPL_FAILED) {
@@ -1975,7 +1976,7 @@ repl_status repl_run_script(repl *r, const char *name, const char *text)
                 st = REPL_OK;
                 continue;
             }
-            fprintf(stderr, "%s:%u: stopped: the command failed\n", name, cmds[i].line);
+            fprintf(r->o.err, "%s:%u: stopped: the command failed\n", name, cmds[i].line);
             break;
         }
     }

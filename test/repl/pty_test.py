@@ -22,11 +22,11 @@ class Session:
     """One `dwexpr repl` on a pty; all output kept in self.text (escape
     sequences and carriage returns removed)."""
 
-    def __init__(self, home):
+    def __init__(self, home, args=("repl",)):
         env = dict(os.environ, HOME=home, TERM="xterm", COLUMNS="80", LINES="40")
         self.pid, self.fd = pty.fork()
         if self.pid == 0:
-            os.execve(DWEXPR, [DWEXPR, "repl"], env)
+            os.execve(DWEXPR, [DWEXPR] + list(args), env)
         self.raw = b""
         self.mark = 0
 
@@ -201,8 +201,28 @@ def main():
         check("up arrow recalls history from the last session",
               out and "generic64 0x7 (7)" in out, s.text)
         s.wait_for(PROMPT)
+        # trace in a session: each operation once, with the stack it leaves
+        s.command("trace on")
+        s.command("start DW_OP_lit1 DW_OP_lit2 DW_OP_plus")
+        s.command("step")
+        out = s.command("continue", until="value:")
+        check("trace while stepping prints each operation once",
+              out is not None and out.count("0x0001 DW_OP_lit2") == 1
+              and "0x0000 DW_OP_lit1" not in out and "generic64 0x3 (3)" in out,
+              out or s.text[s.mark:])
+        s.wait_for(PROMPT)
         status = s.close()
         check("second session leaves with status 0", status == 0, "status %r" % status)
+
+        # `dwexpr` alone on a terminal is the REPL
+        s = Session(home, args=())
+        check("dwexpr alone on a terminal starts the REPL", s.wait_for(PROMPT) is not None,
+              s.text)
+        out = s.command("help", until="quit")
+        check("help lists the commands with an example each",
+              out is not None and "e.g. reg VGPR0 lane 3 0x40" in out, out or s.text)
+        s.wait_for(PROMPT)
+        check("and leaves on Ctrl-D", s.close() == 0, s.text)
     finally:
         shutil.rmtree(home, ignore_errors=True)
 
