@@ -3,7 +3,7 @@
  * one line at a time through repl_exec, then once more as a whole through
  * repl_run_script (continuation lines, comments, expect stops). Commands
  * that open files are refused (repl_options.no_files) and each evaluation
- * is capped at 20000 operations, so `limit steps` cannot make a slow unit.
+ * is capped at 2000 operations, so `limit steps` cannot make a slow unit.
  * Invariants: every command returns one of the four statuses, the
  * session stays usable (a final `eval DW_OP_lit1` gives 1) and files stay
  * closed. */
@@ -29,7 +29,7 @@ static repl *session(void)
     memset(&o, 0, sizeof o);
     o.out = o.err = sink();
     o.no_files = true;
-    o.step_cap = 20000;
+    o.step_cap = 2000;
     repl *r = repl_new(&o);
     FZ_CHECK(r != NULL, "repl_new failed");
     return r;

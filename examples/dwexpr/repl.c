@@ -25,6 +25,9 @@
 
 /* Highest DWARF register number searched for a register name. */
 #define REG_NAME_SCAN 8192
+/* Largest register the REPL shows or sets, in bytes (a 1024-lane VGPR
+ * of 64-bit lanes is 8 KiB). */
+#define REG_MAX_BYTES 65536u
 /* Most breakpoints. */
 #define MAX_BREAKS 64
 
@@ -313,6 +316,10 @@ static void number_bytes(const repl *r, uint64_t v, bool neg, uint8_t *b, size_t
 static void print_reg(repl *r, uint32_t regno, bool lanes)
 {
     uint32_t size = reg_size(r, regno);
+    if (size > REG_MAX_BYTES) {
+        fprintf(r->o.out, "register %u: %u bytes (too large to show)\n", regno, size);
+        return;
+    }
     sbuf nm = {0};
     fmt_reg(&nm, r->c.arch, regno);
     uint8_t *b = calloc(size ? size : 1, 1);
@@ -389,6 +396,9 @@ static repl_status cmd_reg(repl *r, int argc, char **argv)
     if (size == 0)
         return fail(r, "register %u has no known size for arch %s (set \"register_sizes\")",
                     regno, r->c.arch_name);
+    if (size > REG_MAX_BYTES)
+        return fail(r, "register %u: %u bytes is more than the REPL sets (%u)", regno, size,
+                    REG_MAX_BYTES);
     uint8_t *b = calloc(size, 1);
     if (!b)
         return fail(r, "out of memory");
@@ -953,6 +963,9 @@ static repl_status set_expr(repl *r, const char *text, bool hex, bool *decoded)
     return set_expr_unit(r, text, hex, NULL, decoded);
 }
 
+/* Most stack entries a trace or stop line shows (`stack` shows all). */
+#define LINE_ENTRIES 8
+
 /* The stack of CTX, top first, as "[a] [b]" on F. */
 static void print_stack_line(repl *r, FILE *f)
 {
@@ -960,6 +973,10 @@ static void print_stack_line(repl *r, FILE *f)
     if (!d)
         fputs("(empty)", f);
     for (size_t i = 0; i < d; i++) {
+        if (i == LINE_ENTRIES) {
+            fprintf(f, " ... %zu more (stack shows all)", d - i);
+            break;
+        }
         dwexpr_result e;
         sbuf s = {0};
         if (dwexpr_ctx_stack_get(r->ctx, i, &e) == DWEXPR_OK)
