@@ -72,6 +72,11 @@ struct repl {
     unsigned prev_depth;
     bool trace;
 
+    /* a real process image (core / attach) */
+    void *real;
+    size_t real_frame;
+    bool res_real;            /* res came from the real image: read/write go there */
+
     /* for expect */
     last_kind last;
     char *last_text;          /* notation, or the error message */
@@ -165,6 +170,7 @@ static int parse_num(const char *s, uint64_t *out)
 /* Forget the last result and the stack (they point into what changes). */
 static void invalidate(repl *r)
 {
+    r->res_real = false;
     r->have_result = false;
     r->have_stack = false;
 }
@@ -1306,7 +1312,9 @@ static repl_status cmd_read(repl *r, int argc, char **argv)
         return fail(r, "out of memory");
     }
     r->c.target_msg[0] = 0;
-    dwexpr_status s = dwexpr_loc_read(r->ctx, &r->c.target, &r->c, &r->res.loc, bits, buf, mask);
+    void *user = &r->c;
+    const dwexpr_target *t = r->res_real ? r->o.real->target(r->real, &user) : &r->c.target;
+    dwexpr_status s = dwexpr_loc_read(r->ctx, t, user, &r->res.loc, bits, buf, mask);
     if (s != DWEXPR_OK) {
         free(buf);
         free(mask);
@@ -1331,6 +1339,8 @@ static repl_status cmd_write(repl *r, int argc, char **argv)
 {
     uint8_t *b = NULL;
     size_t n = 0;
+    if (r->res_real && r->have_result)
+        return fail(r, "write: the result is in a process image (core files are read-only)");
     if (argc != 2 || cli_hex_decode(argv[1], &b, &n) || n == 0) {
         free(b);
         return fail(r, "write: expected hex bytes (e.g. write 2a000000)");
@@ -1594,6 +1604,8 @@ static repl_status run_tool(repl *r, int (*tool)(int, char **), const char *name
     return REPL_OK;
 }
 
+static repl_status real_var(repl *r, const char *name);
+
 /* var BINARY NAME [PC]: the variable's location expression at PC becomes
  * the current expression (its unit's address size and encoding), its
  * function's frame base goes into the context, and it is evaluated for a
@@ -1603,6 +1615,8 @@ static repl_status cmd_var(repl *r, int argc, char **argv)
     uint64_t pc;
     repl_var v;
     char err[300];
+    if (argc == 2 && r->real)
+        return real_var(r, argv[1]);
     if (!r->o.var_expr)
         return fail(r, "var: this dwexpr was built without libdwarf");
     if (r->o.no_files)
@@ -1660,6 +1674,95 @@ static repl_status cmd_var(repl *r, int argc, char **argv)
     return st;
 }
 
+/* core CORE BINARY / attach PID BINARY: a real process image. */
+static repl_status cmd_open_real(repl *r, int argc, char **argv, bool core)
+{
+    uint64_t pid = 0;
+    char err[400];
+    if (!r->o.real)
+        return fail(r, "%s: this dwexpr was built without libdwarf and libunwind", argv[0]);
+    if (r->o.no_files)
+        return fail(r, "%s: files are off in this session", argv[0]);
+    if (argc != 3 || (!core && (parse_num(argv[1], &pid) || pid == 0 || pid > INT32_MAX)))
+        return fail(r, core ? "core: expected CORE BINARY" : "attach: expected PID BINARY");
+    void *h = r->o.real->open(core ? argv[1] : NULL, (int)pid, argv[2], err, sizeof err);
+    if (!h)
+        return fail(r, "%s: %s", argv[0], err);
+    invalidate(r);
+    if (r->real)
+        r->o.real->close(r->real);
+    r->real = h;
+    r->real_frame = 0;
+    /* the libunwind adapter is x86-64: name its registers */
+    if (strcmp(r->c.arch_name, "x86_64") != 0) {
+        json_t *doc = edit(r);
+        json_object_set_new(doc, "arch", json_string("x86_64"));
+        reload(r, doc);
+    }
+    size_t n = r->o.real->frame_count(h);
+    fprintf(r->o.out, "%zu frames; `frame N` selects one, `var NAME` evaluates a variable there\n",
+            n);
+    for (size_t i = 0; i < n; i++) {
+        char d[300];
+        r->o.real->frame_desc(h, i, d, sizeof d);
+        fprintf(r->o.out, "%s %s\n", i == r->real_frame ? "=>" : "  ", d);
+    }
+    return REPL_OK;
+}
+
+static repl_status cmd_frame(repl *r, int argc, char **argv)
+{
+    uint64_t n;
+    char d[300];
+    if (!r->real)
+        return fail(r, "frame: no process image (core CORE BINARY, attach PID BINARY)");
+    if (argc > 2 || (argc == 2 && (parse_num(argv[1], &n) || argv[1][0] == '-')))
+        return fail(r, "frame: expected an optional frame number");
+    if (argc == 2) {
+        if (n >= r->o.real->frame_count(r->real))
+            return fail(r, "frame %" PRIu64 ": the image has frames 0..%zu", n,
+                        r->o.real->frame_count(r->real) - 1);
+        r->real_frame = (size_t)n;
+    }
+    r->o.real->frame_desc(r->real, r->real_frame, d, sizeof d);
+    fprintf(r->o.out, "%s\n", d);
+    return REPL_OK;
+}
+
+/* var NAME with a process image: DW_AT_location in the selected frame. */
+static repl_status real_var(repl *r, const char *name)
+{
+    char what[400];
+    dwexpr_error e;
+    memset(&e, 0, sizeof e);
+    if (!r->ctx && dwexpr_ctx_new(&r->c.limits, &r->ctx) != DWEXPR_OK)
+        return fail(r, "cannot create an evaluation context");
+    end_session(r, NULL);
+    invalidate(r);
+    dwexpr_eval_params hk = r->c.params;
+    r->mode = STOP_NEVER;
+    r->events = r->quiet_until = 0;
+    r->stopped = r->interrupted = false;
+    r->prev_op[0] = 0;
+    hk.trace = hook;
+    hk.trace_arg = r;
+    int rc = r->o.real->var(r->real, r->real_frame, name, r->ctx, &hk, &r->res, &e, what,
+                            sizeof what);
+    if (rc < 0)
+        return fail(r, "var: %s", what);
+    fprintf(r->o.out, "%s\n", what);
+    if (rc > 0) {
+        r->have_stack = true;
+        free(r->text);
+        r->text = NULL;
+        report(r, &e, -1);
+        return REPL_OK;
+    }
+    r->have_result = r->res_real = true;
+    show_result(r);
+    return REPL_OK;
+}
+
 /* ---- the command table ---- */
 
 typedef struct command {
@@ -1711,9 +1814,14 @@ static const command commands[] = {
                "| top ENTRY",
      "check the last result (scripts stop when it does not match)", "expect value 0x3"},
     {"echo", "TEXT", "print TEXT", "echo hello"},
-    {"var", "BINARY NAME [PC]", "take a variable's location (list entry at PC) from a binary "
-                                "as the expression and evaluate it in this context",
+    {"var", "BINARY NAME [PC] | NAME", "take a variable's location (list entry at PC) from a "
+                                       "binary as the expression and evaluate it in this context; "
+                                       "after core/attach: NAME in the selected frame",
      "var a.out x 0x401136"},
+    {"core", "CORE BINARY", "open a core file: its frames, then var NAME evaluates there",
+     "core core.1234 a.out"},
+    {"attach", "PID BINARY", "attach to a stopped process (ptrace) like core", "attach 1234 a.out"},
+    {"frame", "[N]", "show or select the frame of the process image", "frame 1"},
     {"elf", "BINARY [locs options]", "list a binary's variables and locations (libdwarf); "
                                      "with --pc, evaluate them there in this context",
      "elf a.out --pc 0x401136"},
@@ -1811,6 +1919,8 @@ void repl_free(repl *r)
 {
     if (!r)
         return;
+    if (r->real)
+        r->o.real->close(r->real);
     dwexpr_program_free(r->prog);
     dwexpr_ctx_free(r->ctx);
     free(r->bytes);
@@ -1913,6 +2023,10 @@ repl_status repl_exec(repl *r, const char *line)
         st = cmd_expect(r, line, argc, w);
     else if (!strcmp(cmd, "echo"))
         fprintf(r->o.out, "%s\n", after_words(line, 1)), st = REPL_OK;
+    else if (!strcmp(cmd, "core") || !strcmp(cmd, "attach"))
+        st = cmd_open_real(r, argc, w, cmd[0] == 'c');
+    else if (!strcmp(cmd, "frame"))
+        st = cmd_frame(r, argc, w);
     else if (!strcmp(cmd, "var"))
         st = cmd_var(r, argc, w);
     else if (!strcmp(cmd, "elf"))

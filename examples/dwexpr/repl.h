@@ -35,6 +35,30 @@ typedef enum repl_status {
     REPL_QUIT           /* `quit` */
 } repl_status;
 
+/* A real process image (repl_real.c, built with libdwarf and libunwind):
+ * a core file or a stopped process with the DWARF of its binary. */
+typedef struct repl_real_ops {
+    /* open CORE (or process PID when CORE is NULL) with BINARY's DWARF;
+     * NULL with ERR set on failure */
+    void *(*open)(const char *core, int pid, const char *binary, char *err, size_t errcap);
+    void (*close)(void *h);
+    size_t (*frame_count)(void *h);
+    /* "#1 main pc 0x... sp 0x..." */
+    void (*frame_desc)(void *h, size_t frame, char *buf, size_t cap);
+    /* evaluate NAME's DW_AT_location in FRAME on CTX (HOOK: trace hook and
+     * thread/lane settings); 0 ok (OUT points into CTX), 1 evaluation
+     * failed (E has it), -1 no such variable (WHAT says why); WHAT also
+     * describes the variable */
+    int (*var)(void *h, size_t frame, const char *name, dwexpr_ctx *ctx,
+               const dwexpr_eval_params *hook, dwexpr_result *out, dwexpr_error *e,
+               char *what, size_t cap);
+    /* the target reads and writes go to, and its user pointer */
+    const dwexpr_target *(*target)(void *h, void **user);
+} repl_real_ops;
+
+/* repl_real.c's implementation. */
+extern const repl_real_ops repl_real_libunwind;
+
 /* Options of a session. */
 typedef struct repl_options {
     FILE *out;            /* results and listings (stdout) */
@@ -53,6 +77,8 @@ typedef struct repl_options {
      * NULL when built without libdwarf. */
     int (*var_expr)(const char *binary, const char *name, const uint64_t *pc, repl_var *out,
                     char *err, size_t errcap);
+    /* `core` / `attach` / `frame` / `var NAME` (NULL: not built) */
+    const repl_real_ops *real;
     /* `frames`: the CLI's `dwexpr frames` (NULL: not built) */
     int (*frames)(int argc, char **argv);
 } repl_options;

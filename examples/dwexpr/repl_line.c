@@ -52,6 +52,9 @@ static repl *open_session(const char *context, FILE *err)
 #ifdef DWEXPR_HAVE_LIBDWARF
     o.locs = cmd_locs;
     o.var_expr = repl_elf_var;
+#ifdef DWEXPR_HAVE_LIBUNWIND
+    o.real = &repl_real_libunwind;
+#endif
 #endif
     o.frames = cmd_frames;
     repl *r = repl_new(&o);
