@@ -76,6 +76,7 @@ struct repl {
     void *real;
     size_t real_frame;
     bool res_real;            /* res came from the real image: read/write go there */
+    uint64_t obj_bits;        /* size of the object res locates (a variable's), 0 unknown */
 
     /* for expect */
     last_kind last;
@@ -170,6 +171,7 @@ static int parse_num(const char *s, uint64_t *out)
 /* Forget the last result and the stack (they point into what changes). */
 static void invalidate(repl *r)
 {
+    r->obj_bits = 0;
     r->res_real = false;
     r->have_result = false;
     r->have_stack = false;
@@ -893,6 +895,24 @@ static void print_caret(repl *r, int64_t offset, int64_t char_at)
                 if (dwexpr_program_op(r->prog, i)->offset == (uint64_t)offset)
                     char_at = (int64_t)cols[i];
         free(cols);
+    } else if (char_at < 0 && offset >= 0) {
+        /* no program (it did not decode): the operation whose text before
+         * it assembles to OFFSET bytes */
+        size_t n = strlen(r->text), *cols = calloc(n + 1, sizeof *cols);
+        char *prefix = malloc(n + 1);
+        size_t count = cols && prefix ? op_columns(r->text, cols, n + 1) : 0;
+        for (size_t i = 0; i < count && char_at < 0; i++) {
+            uint8_t *b = NULL;
+            size_t len = 0;
+            dwexpr_error e;
+            memcpy(prefix, r->text, cols[i]);
+            prefix[cols[i]] = 0;
+            if (cli_assemble(&r->c, prefix, &b, &len, &e) == DWEXPR_OK && len == (size_t)offset)
+                char_at = (int64_t)cols[i];
+            free(b);
+        }
+        free(prefix);
+        free(cols);
     }
     if (char_at < 0 || (size_t)char_at > strlen(r->text) || strlen(r->text) > 400)
         return;
@@ -913,7 +933,8 @@ static void report(repl *r, const dwexpr_error *e, int64_t char_at)
         sb_printf(&line, " at 0x%04" PRIx64, (uint64_t)e->offset);
     else if (char_at >= 0)
         sb_printf(&line, " at character %" PRId64, char_at);
-    if (e->op_name)
+    /* the op name, unless the message starts with it already */
+    if (e->op_name && strncmp(msg, e->op_name, strlen(e->op_name)) != 0)
         sb_printf(&line, " %s", e->op_name);
     sb_printf(&line, ": %s", msg);
     fflush(r->o.out);
@@ -1395,8 +1416,9 @@ static repl_status cmd_picture(repl *r, int argc, char **argv)
     if (!f)
         return fail(r, "picture: cannot write %s: %s", svg, strerror(errno));
     char err[200];
-    int bad = picture_draw(f, svg != NULL, r->c.arch, &r->res.loc, bits, 8u * r->c.unit.addr_size,
-                           err, sizeof err);
+    /* the object's size: given, else the variable's, else the composite's */
+    int bad = picture_draw(f, svg != NULL, r->c.arch, &r->res.loc, bits ? bits : r->obj_bits,
+                           8u * r->c.unit.addr_size, err, sizeof err);
     if (svg && fclose(f) != 0 && !bad)
         return fail(r, "picture: cannot write %s", svg);
     if (bad)
@@ -1671,6 +1693,8 @@ static repl_status cmd_var(repl *r, int argc, char **argv)
     r->c.params.result_kind = DWEXPR_RESULT_LOCATION;
     st = run(r, STOP_NEVER, 0);
     r->c.params.result_kind = kind;
+    if (r->have_result)
+        r->obj_bits = v.bit_size;
     return st;
 }
 
@@ -1746,7 +1770,8 @@ static repl_status real_var(repl *r, const char *name)
     r->prev_op[0] = 0;
     hk.trace = hook;
     hk.trace_arg = r;
-    int rc = r->o.real->var(r->real, r->real_frame, name, r->ctx, &hk, &r->res, &e, what,
+    uint64_t bits = 0;
+    int rc = r->o.real->var(r->real, r->real_frame, name, r->ctx, &hk, &r->res, &e, &bits, what,
                             sizeof what);
     if (rc < 0)
         return fail(r, "var: %s", what);
@@ -1759,6 +1784,7 @@ static repl_status real_var(repl *r, const char *name)
         return REPL_OK;
     }
     r->have_result = r->res_real = true;
+    r->obj_bits = bits;
     show_result(r);
     return REPL_OK;
 }

@@ -24,6 +24,7 @@ typedef struct repl_var {
     uint8_t *frame_base;      /* its function's DW_AT_frame_base exprloc, or NULL */
     size_t fb_len;
     char arch[32];            /* the binary's architecture name */
+    uint64_t bit_size;        /* of its type, 0 if unknown */
     char what[300];           /* "param x: int (32 bits) in probe, list entry [a, b)" */
 } repl_var;
 
@@ -48,10 +49,10 @@ typedef struct repl_real_ops {
     /* evaluate NAME's DW_AT_location in FRAME on CTX (HOOK: trace hook and
      * thread/lane settings); 0 ok (OUT points into CTX), 1 evaluation
      * failed (E has it), -1 no such variable (WHAT says why); WHAT also
-     * describes the variable */
+     * describes the variable, *BIT_SIZE gets its type's size (0: unknown) */
     int (*var)(void *h, size_t frame, const char *name, dwexpr_ctx *ctx,
                const dwexpr_eval_params *hook, dwexpr_result *out, dwexpr_error *e,
-               char *what, size_t cap);
+               uint64_t *bit_size, char *what, size_t cap);
     /* the target reads and writes go to, and its user pointer */
     const dwexpr_target *(*target)(void *h, void **user);
 } repl_real_ops;

@@ -60,6 +60,7 @@ int repl_elf_var(const char *binary, const char *name, const uint64_t *pc, repl_
     const dwexpr_libdwarf_scope *fn = dwexpr_libdwarf_scope_function(v->scope);
     out->unit = dwexpr_libdwarf_unit_get(ld, v->unit)->unit;
     snprintf(out->arch, sizeof out->arch, "%s", dwexpr_libdwarf_arch_name(ld));
+    out->bit_size = v->bit_size;
     int n = snprintf(out->what, sizeof out->what, "%s %s: %s (%" PRIu64 " bits)%s%s",
                      v->is_param ? "param" : "variable", name,
                      v->type_name ? v->type_name : "?", v->bit_size, fn ? " in " : "",

@@ -118,7 +118,7 @@ static void real_frame_desc(void *h, size_t frame, char *buf, size_t cap)
 
 static int real_var(void *h, size_t frame, const char *name, dwexpr_ctx *ctx,
                     const dwexpr_eval_params *hook, dwexpr_result *out, dwexpr_error *e,
-                    char *what, size_t cap)
+                    uint64_t *bit_size, char *what, size_t cap)
 {
     real *rl = h;
     uint64_t pc = link_pc(rl, frame);
@@ -138,6 +138,7 @@ static int real_var(void *h, size_t frame, const char *name, dwexpr_ctx *ctx,
     }
     snprintf(what, cap, "%s %s: %s (%" PRIu64 " bits), frame %zu", v->is_param ? "param" : "variable",
              name, v->type_name ? v->type_name : "?", v->bit_size, frame);
+    *bit_size = v->bit_size;
     dwexpr_eval_params where = *hook;
     where.frame = (uint32_t)frame;
     where.has_pc = true;
