@@ -476,7 +476,8 @@ repl_status repl_run_script(repl *r, const char *name, const char *text)
         return rp_fail(r, "out of memory");
     memcpy(copy, text, n + 1);
     typedef struct { char *text; unsigned line; } cmdline;
-    cmdline *cmds = calloc(n / 2 + 2, sizeof *cmds);
+    /* at most one command per line: n + 1 lines in n characters */
+    cmdline *cmds = calloc(n + 2, sizeof *cmds);
     size_t nc = 0;
     unsigned lineno = 1;
     char *p = copy;
