@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 secs=${FUZZ_SECONDS:-60}
 build=${FUZZ_BUILD_DIR:-build-fuzz-ci}
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_decode fuzz_eval fuzz_asm fuzz_context fuzz_cfi fuzz_elf fuzz_libdwarf)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_decode fuzz_eval fuzz_asm fuzz_context fuzz_cfi fuzz_elf fuzz_libdwarf fuzz_repl)
 
 if ! command -v clang >/dev/null 2>&1; then
     echo "fuzz: clang not found, fuzzers not built (skipped)"
@@ -55,6 +55,7 @@ for h in "${harnesses[@]}"; do
     [ "$h" = fuzz_context ] && dict=(-dict=fuzz/context.dict)
     [ "$h" = fuzz_elf ] && dict=()   # ELF images: no dictionary
     [ "$h" = fuzz_libdwarf ] && dict=()
+    [ "$h" = fuzz_repl ] && dict=(-dict=fuzz/repl.dict)
     work=$(mktemp -d "${TMPDIR:-/tmp}/dwexpr-$h.XXXXXX")
     mkdir -p "$work/corpus"
     start=$(date +%s)

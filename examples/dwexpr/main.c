@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmds.h"
 #ifdef DWEXPR_HAVE_LIBDWARF
@@ -13,6 +14,7 @@
 #endif
 #include "context.h"
 #include "output.h"
+#include "repl.h"
 
 enum { EXIT_OKAY = 0, EXIT_ERROR = 1, EXIT_USAGE = 2 };
 
@@ -27,6 +29,9 @@ static const char usage_main[] =
     "  frames  the call stack of a core file or stopped process (--core / --pid)\n"
     "  cfi     dump the call frame information of an ELF file (--pc: the row)\n"
     "  locs    variables of a binary and their locations (libdwarf)\n"
+    "  repl    an interactive session: step through expressions, see the stack\n"
+    "          and where each bit of a location comes from (dwexpr alone on a tty)\n"
+    "  run     run a script of REPL commands (exit 1 at the first failed expect)\n"
     "\n"
     "`dwexpr COMMAND --help` describes a command's options.\n";
 
@@ -868,6 +873,8 @@ static int cmd_ops(int argc, char **argv)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
+        if (isatty(0) && isatty(1))
+            return repl_main(0, argv + 1);
         fputs(usage_main, stderr);
         return EXIT_USAGE;
     }
@@ -897,6 +904,10 @@ int main(int argc, char **argv)
 #endif
     if (strcmp(cmd, "ops") == 0)
         return cmd_ops(argc - 2, argv + 2);
+    if (strcmp(cmd, "repl") == 0)
+        return repl_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "run") == 0)
+        return repl_run_main(argc - 2, argv + 2);
     complain("unknown command \"%s\"", cmd);
     fputs(usage_main, stderr);
     return EXIT_USAGE;

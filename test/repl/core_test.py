@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""test/repl/core_test.py: the REPL in a real frame. Builds
+progs/core_prog.c (gcc -g -O0), stops it in probe() under gdb and writes a
+core with gcore, asks gdb where and what x, k and g are, then runs a
+`dwexpr run` session (`core`, `frame`, `var`, `read`, `expect`) whose
+expectations are gdb's answers. TAP. Skips when gdb or gcc is missing.
+Usage: core_test.py DWEXPR SRCDIR"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+dwexpr, srcdir = os.path.abspath(sys.argv[1]), sys.argv[2]
+gdb, cc = shutil.which("gdb"), shutil.which("gcc")
+if not gdb or not cc:
+    print("1..0 # SKIP %s not installed" % ("gdb" if not gdb else "gcc"))
+    sys.exit(0)
+
+tmp = tempfile.mkdtemp(prefix="dwexpr-core-")
+try:
+    exe, core = os.path.join(tmp, "core_prog"), os.path.join(tmp, "core_prog.core")
+    subprocess.run([cc, "-g", "-O0", "-o", exe, os.path.join(srcdir, "progs", "core_prog.c")],
+                   check=True)
+    subprocess.run([gdb, "-batch", "-nx", "-ex", "break probe", "-ex", "run",
+                    "-ex", "gcore " + core, exe], check=True, capture_output=True)
+    out = subprocess.run([gdb, "-batch", "-nx", "-ex", "frame 0", "-ex", "p/x &x", "-ex", "p x",
+                          "-ex", "frame 1", "-ex", "p/x &k", "-ex", "p k", "-ex", "p/x &g",
+                          exe, core], capture_output=True, text=True).stdout
+    vals = re.findall(r"^\$\d+ = (?:\(.*?\) )?(\S+)$", out, re.M)
+    addr_x, x, addr_k, k, addr_g = vals[:5]
+    le = lambda v: int(v).to_bytes(4, "little").hex()
+    script = """core {core} {exe}
+frame 0
+var x
+expect location mem:{addr_x}
+read 32
+expect read {x}
+frame 1
+var k
+expect location mem:{addr_k}
+read 32
+expect read {k}
+var g
+expect location mem:{addr_g}
+read 32
+expect read 05000000
+var nosuch
+expect error usage
+frame 99
+expect error usage
+""".format(core=core, exe=exe, addr_x=addr_x, x=le(x), addr_k=addr_k, k=le(k), addr_g=addr_g)
+    path = os.path.join(tmp, "core.dws")
+    open(path, "w").write(script)
+    p = subprocess.run([dwexpr, "run", path], capture_output=True, text=True, timeout=120)
+    checks = [
+        ("gdb answered", len(vals) >= 5),
+        ("frame 0 is probe", "#0 probe pc" in p.stdout),
+        ("frame 1 is main", "#1 main pc" in p.stdout),
+        ("the session's expects hold (gdb's addresses and values)", p.returncode == 0),
+    ]
+finally:
+    shutil.rmtree(tmp, ignore_errors=True)
+print("1..%d" % len(checks))
+for i, (name, ok) in enumerate(checks, 1):
+    print("%s %d - %s" % ("ok" if ok else "not ok", i, name))
+if not all(ok for _, ok in checks):
+    for l in (p.stdout + p.stderr).splitlines()[-40:]:
+        print("# " + l)
+    sys.exit(1)
