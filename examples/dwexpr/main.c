@@ -11,6 +11,7 @@
 #ifdef DWEXPR_HAVE_LIBDWARF
 #include "cmd_locs.h"
 #endif
+#include "cli_frontends.h"
 #include "context.h"
 #include "output.h"
 
@@ -27,6 +28,7 @@ static const char usage_main[] =
     "  frames  the call stack of a core file or stopped process (--core / --pid)\n"
     "  cfi     dump the call frame information of an ELF file (--pc: the row)\n"
     "  locs    variables of a binary and their locations (libdwarf)\n"
+    "  spirv   list (and evaluate) the debug expressions of a SPIR-V module\n"
     "\n"
     "`dwexpr COMMAND --help` describes a command's options.\n";
 
@@ -53,6 +55,13 @@ static const char usage_eval[] =
     "  --addr-size N         address size in bytes (overrides the context)\n"
     "  --encoding provisional|llvm-user   how DW_OP_LLVM_* are encoded\n"
     "  --max-steps N         operation limit\n"
+    "  --diexpr '!DIExpression(...)'   an LLVM DIExpression instead of EXPR (repeat for\n"
+    "                        fragments of one variable); lowered to DWARF and shown\n"
+    "  --spirv 'Deref PlusUconst 8'    SPIR-V DebugOperations instead of EXPR\n"
+    "  --arg N=V             location operand N of the expression before it (DW_OP_LLVM_arg N;\n"
+    "                        for --spirv 0 = the initial stack entry): reg:R, const:C or C,\n"
+    "                        addr:A, undef\n"
+    "  --declare             a #dbg_declare / DebugDeclare (an address), not a value\n"
     "\n"
     "exit status: 0 ok, 1 evaluation/ill-formed/decode error, 2 bad usage or input\n";
 
@@ -177,6 +186,7 @@ typedef struct cli_opts {
     uint64_t read_bits;
     const char *write_hex;
     const char *hex;            /* -x */
+    cli_fe_opts fe;             /* --diexpr / --spirv (cli_frontends.c) */
     char **words;
     int nwords;
 } cli_opts;
@@ -259,6 +269,11 @@ static int parse_opts(int argc, char **argv, bool eval, cli_opts *o)
         }
         if (!eval)
             goto unknown;
+        if ((r = cli_fe_option(argc, argv, &i, &o->fe)) != 0) {
+            if (r < 0)
+                return -1;
+            continue;
+        }
         if ((r = opt_value(argc, argv, &i, "--result", &v)) != 0) {
             if (r < 0)
                 goto missing;
@@ -391,6 +406,8 @@ static int report_error(const cli_opts *o, const cli_ctx *c, const dwexpr_error 
             json_object_set(obj, "result", result);
         if (program)
             json_object_set(obj, "program", program);
+        if (o->fe.extra)
+            json_object_update(obj, o->fe.extra);
         out_print_json(obj);
     } else {
         fflush(stdout);
@@ -630,6 +647,8 @@ static int run_eval(const cli_opts *o, cli_ctx *c, const dwexpr_program *prog, j
     if (obj) {
         if (program)
             json_object_set(obj, "program", program);
+        if (o->fe.extra)
+            json_object_update(obj, o->fe.extra);
         out_print_json(obj);
     }
 done:
@@ -674,7 +693,17 @@ static int cmd_eval(int argc, char **argv)
     /* A read or write needs a location: ask for one unless told otherwise. */
     if ((o.has_read || o.write_hex) && !c.result_given)
         c.params.result_kind = DWEXPR_RESULT_LOCATION;
-    if ((rc = eval_bytes(&o, &c, &bytes, &len)) != 0)
+    if (o.fe.kind) {
+        char msg[512];
+        int64_t off;
+        rc = 0;
+        if (o.nwords || o.hex)
+            rc = usage_error(o.json, -1, "--diexpr / --spirv give the expression: no EXPR or -x");
+        else if (cli_fe_bytes(&o.fe, &c, o.json, &bytes, &len, &off, msg, sizeof msg))
+            rc = usage_error(o.json, off, msg);
+        if (rc)
+            goto done;
+    } else if ((rc = eval_bytes(&o, &c, &bytes, &len)) != 0)
         goto done;
     dwexpr_error e;
     memset(&e, 0, sizeof e);
@@ -692,6 +721,7 @@ done:
     dwexpr_program_free(prog);
     free(bytes);
     free(o.words);
+    cli_fe_free(&o.fe);
     cli_ctx_free(&c);
     return rc;
 }
@@ -897,6 +927,8 @@ int main(int argc, char **argv)
 #endif
     if (strcmp(cmd, "ops") == 0)
         return cmd_ops(argc - 2, argv + 2);
+    if (strcmp(cmd, "spirv") == 0)
+        return cmd_spirv(argc - 2, argv + 2);
     complain("unknown command \"%s\"", cmd);
     fputs(usage_main, stderr);
     return EXIT_USAGE;
