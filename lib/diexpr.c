@@ -805,12 +805,16 @@ static dwexpr_status base_type_die(lowering *w, uint64_t bits, uint64_t ate, uin
     return DWEXPR_OK;
 }
 
-/* Whether nothing but a fragment follows operation I; tag offsets and an
- * implicit pointer do not count (they add no operation on the value). */
+/* Whether nothing but a fragment (or a DWARF piece) follows operation I;
+ * tag offsets and an implicit pointer do not count (they add no operation
+ * on the value). */
 static bool only_fragment_after(const dwexpr_diexpr *e, size_t i)
 {
     for (; i < e->count; i++)
-        if (!is_diop(&e->ops[i], DWEXPR_DIOP_LLVM_fragment) &&
+        if (!e->ops[i].internal &&
+            (e->ops[i].id == DWEXPR_OP_piece || e->ops[i].id == DWEXPR_OP_bit_piece))
+            return true;
+        else if (!is_diop(&e->ops[i], DWEXPR_DIOP_LLVM_fragment) &&
             !is_diop(&e->ops[i], DWEXPR_DIOP_LLVM_tag_offset) &&
             !is_diop(&e->ops[i], DWEXPR_DIOP_LLVM_implicit_pointer))
             return false;
