@@ -15,7 +15,8 @@ cd "$(dirname "$0")/.."
 secs=${FUZZ_SECONDS:-60}
 build=${FUZZ_BUILD_DIR:-build-fuzz-ci}
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_decode fuzz_eval fuzz_asm fuzz_context fuzz_cfi fuzz_elf)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_decode fuzz_eval fuzz_asm fuzz_context fuzz_cfi fuzz_elf fuzz_diexpr
+                                          fuzz_spirv)
 
 if ! command -v clang >/dev/null 2>&1; then
     echo "fuzz: clang not found, fuzzers not built (skipped)"
@@ -54,6 +55,8 @@ for h in "${harnesses[@]}"; do
     dict=(-dict=fuzz/dwarf.dict)
     [ "$h" = fuzz_context ] && dict=(-dict=fuzz/context.dict)
     [ "$h" = fuzz_elf ] && dict=()   # ELF images: no dictionary
+    [ "$h" = fuzz_diexpr ] && dict=(-dict=fuzz/diexpr.dict)
+    [ "$h" = fuzz_spirv ] && dict=(-dict=fuzz/spirv.dict)
     work=$(mktemp -d "${TMPDIR:-/tmp}/dwexpr-$h.XXXXXX")
     mkdir -p "$work/corpus"
     start=$(date +%s)
