@@ -289,8 +289,10 @@ typedef struct reader {
     const uint8_t *bytes;
     size_t nwords;
     bool swap;
-    rec *recs;
+    rec *recs;               /* definitions, sorted by id after the first pass */
     size_t nrecs;
+    rec *names;              /* OpName, by target id, in module order */
+    size_t nnames;
     dwexpr_spirv_module *m;
     dwexpr_error *err;
 } reader;
@@ -302,12 +304,24 @@ static uint32_t word(const reader *r, size_t i)
                    : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
 }
 
+static int rec_cmp(const void *a, const void *b)
+{
+    const rec *x = a, *y = b;
+    return x->id < y->id ? -1 : x->id > y->id ? 1 : (x->word > y->word) - (x->word < y->word);
+}
+
+/* The definition of ID (the recs are sorted by id once the module is read). */
 static const rec *find(const reader *r, uint32_t id)
 {
-    for (size_t i = 0; i < r->nrecs; i++)
-        if (r->recs[i].id == id)
-            return &r->recs[i];
-    return NULL;
+    size_t lo = 0, hi = r->nrecs;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (r->recs[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < r->nrecs && r->recs[lo].id == id ? &r->recs[lo] : NULL;
 }
 
 /* The literal string starting at word FIRST of the instruction at WORD
@@ -472,9 +486,9 @@ static dwexpr_status entry(reader *r, const rec *in, dwexpr_spirv_entry *e)
         }
     }
     /* the operand: an OpName, and the value of an OpConstant */
-    for (size_t i = 0; i < r->nrecs; i++) {
-        const rec *x = &r->recs[i];
-        if (x->opcode == SPV_OpName && x->id == e->operand_id && x->count >= 3) {
+    for (size_t i = 0; i < r->nnames; i++) {
+        const rec *x = &r->names[i];
+        if (x->id == e->operand_id && x->count >= 3) {
             char *str = lit_string(r, x->word, 2, x->count);
             if (!str || !keep_string(r, str))
                 return r->err ? r->err->status : DWEXPR_E_NOMEM;
@@ -537,7 +551,7 @@ dwexpr_status dwexpr_spirv_module_read(const uint8_t *bytes, size_t len, dwexpr_
     if (len < 20)
         return fail(err, DWEXPR_E_TRUNCATED, 0,
                     "%zu bytes: the 5-word SPIR-V header is cut short", len);
-    reader r = {bytes, len / 4, false, NULL, 0, NULL, err};
+    reader r = {bytes, len / 4, false, NULL, 0, NULL, 0, NULL, err};
     uint32_t magic = word(&r, 0);
     if (magic != SPIRV_MAGIC) {
         r.swap = true;
@@ -552,7 +566,7 @@ dwexpr_status dwexpr_spirv_module_read(const uint8_t *bytes, size_t len, dwexpr_
     /* imported debug sets: id -> set */
     uint32_t set_ids[8];
     dwexpr_spirv_set set_of[8];
-    size_t nsets = 0, cap = 0;
+    size_t nsets = 0, cap = 0, ncap = 0;
     for (size_t at = 5; at < r.nwords;) {
         uint32_t w0 = word(&r, at), count = w0 >> 16, opcode = w0 & 0xffff;
         if (count == 0) {
@@ -622,38 +636,56 @@ dwexpr_status dwexpr_spirv_module_read(const uint8_t *bytes, size_t len, dwexpr_
             break;
         }
         if (keep) {
-            if (r.nrecs == cap) {
-                cap = cap ? 2 * cap : 64;
-                rec *nr = realloc(r.recs, cap * sizeof *nr);
+            rec **list = opcode == SPV_OpName ? &r.names : &r.recs;
+            size_t *nl = opcode == SPV_OpName ? &r.nnames : &r.nrecs;
+            size_t *cl = opcode == SPV_OpName ? &ncap : &cap;
+            if (*nl == *cl) {
+                *cl = *cl ? 2 * *cl : 64;
+                rec *nr = realloc(*list, *cl * sizeof *nr);
                 if (!nr) {
                     s = fail(err, DWEXPR_E_NOMEM, -1, "out of memory");
                     goto done;
                 }
-                r.recs = nr;
+                *list = nr;
             }
-            r.recs[r.nrecs++] = x;
+            (*list)[(*nl)++] = x;
         }
         at += count;
     }
+    /* entries in module order, then the definitions sorted for find() */
     size_t n = 0;
     for (size_t i = 0; i < r.nrecs; i++)
         n += r.recs[i].dbg == DBG_Value || r.recs[i].dbg == DBG_Declare;
-    r.m->entries = calloc(n ? n : 1, sizeof *r.m->entries);
-    if (!r.m->entries) {
+    rec *order = malloc((n ? n : 1) * sizeof *order);
+    if (!order) {
         s = fail(err, DWEXPR_E_NOMEM, -1, "out of memory");
         goto done;
     }
-    for (size_t i = 0; i < r.nrecs; i++) {
-        if (r.recs[i].dbg != DBG_Value && r.recs[i].dbg != DBG_Declare)
-            continue;
-        if ((s = entry(&r, &r.recs[i], &r.m->entries[r.m->count])) != DWEXPR_OK)
+    n = 0;
+    for (size_t i = 0; i < r.nrecs; i++)
+        if (r.recs[i].dbg == DBG_Value || r.recs[i].dbg == DBG_Declare)
+            order[n++] = r.recs[i];
+    if (r.nrecs)
+        qsort(r.recs, r.nrecs, sizeof *r.recs, rec_cmp);
+    r.m->entries = calloc(n ? n : 1, sizeof *r.m->entries);
+    if (!r.m->entries) {
+        free(order);
+        s = fail(err, DWEXPR_E_NOMEM, -1, "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if ((s = entry(&r, &order[i], &r.m->entries[r.m->count])) != DWEXPR_OK) {
+            free(order);
             goto done;
+        }
         r.m->count++;
     }
+    free(order);
     *out = r.m;
     r.m = NULL;
 done:
     free(r.recs);
+    free(r.names);
     dwexpr_spirv_module_free(r.m);
     return s;
 }

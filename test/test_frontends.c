@@ -303,6 +303,8 @@ static size_t build_module(uint32_t *w)
     memcpy(sw, s, strlen(s));
     for (int i = 0; i < 6; i++)
         W(sw[i]);
+    /* OpName %4 "k": a name for the constant (not its definition) */
+    W(3u << 16 | 5); W(4); W('k');
     /* %2 = OpString "v" */
     W(3u << 16 | 7); W(2); W('v');
     /* %3 = OpTypeInt 32 0 ; %4 = OpConstant %3 9 */
@@ -334,6 +336,7 @@ static void test_module(void)
     const dwexpr_spirv_entry *e = dwexpr_spirv_module_entry(m, 0);
     CHECK_STR(e->name, "v", "  variable name");
     TAP_OK(e->has_const && e->const_value == 9 && !e->is_declare, "  its value is the constant 9");
+    CHECK_STR(e->operand_name, "k", "  whose OpName is k");
     TAP_OK(e->nops == 1 && e->ops[0].code == DWEXPR_SPIRV_OP_PlusUconst && e->ops[0].operand[0] == 3,
            "  expression PlusUconst 3");
     dwexpr_spirv_record r = {e->ops, e->nops, false, {DWEXPR_DIARG_CONST, false, e->const_value}};
