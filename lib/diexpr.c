@@ -914,6 +914,10 @@ static dwexpr_status lower_record(lowering *w, part *p)
     bool kill = w->rec->nargs == 0 && (e->count == 0 || (p->has_frag && e->count == 1));
     for (size_t k = 0; k < w->rec->nargs; k++)
         kill |= w->rec->args[k].kind == DWEXPR_DIARG_UNDEF;
+    if (!variadic && w->rec->nargs > 1)
+        return fail(w->err, DWEXPR_E_SYNTAX, (int64_t)w->ri,
+                    "expression %zu has no DW_OP_LLVM_arg, so it takes one location operand, "
+                    "not %zu", w->ri, w->rec->nargs);
     if (kill)
         return DWEXPR_OK;
     w->kind = w->rec->kind == DWEXPR_DBG_DECLARE ? K_MEMORY : K_UNKNOWN;

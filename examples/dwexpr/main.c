@@ -703,6 +703,9 @@ static int cmd_eval(int argc, char **argv)
             rc = usage_error(o.json, off, msg);
         if (rc)
             goto done;
+    } else if (o.fe.pending.nargs || o.fe.declare) {
+        rc = usage_error(o.json, -1, "--arg / --declare go with --diexpr or --spirv");
+        goto done;
     } else if ((rc = eval_bytes(&o, &c, &bytes, &len)) != 0)
         goto done;
     dwexpr_error e;
