@@ -243,6 +243,17 @@ int cli_fe_bytes(cli_fe_opts *fe, cli_ctx *c, bool json, uint8_t **bytes, size_t
     memset(&e, 0, sizeof e);
     for (size_t k = 0; k < fe->n; k++) {
         cli_fe_expr *x = &fe->exprs[k];
+        /* no --arg: the context's "args" */
+        for (size_t a = 0; x->nargs == 0 && a < c->nargs; a++) {
+            if (dwexpr_diarg_parse(c->args[a], &x->args[a]) != DWEXPR_OK) {
+                snprintf(msg, cap, "context field args[%zu]: \"%s\" is not reg:R, const:C, "
+                                   "addr:A or undef", a, c->args[a]);
+                goto out;
+            }
+            x->given[a] = true;
+            if (a + 1 == c->nargs)
+                x->nargs = c->nargs;
+        }
         for (size_t a = 0; a < x->nargs; a++)
             if (!x->given[a]) {
                 snprintf(msg, cap, "expression %zu: location operand %zu is not given "
