@@ -19,7 +19,8 @@ KEYWORDS = {'context', 'use', 'case', 'ctx', 'eval', 'asm', 'disasm', 'roundtrip
 ACTIONS = {'eval', 'asm', 'disasm', 'roundtrip', 'spirv'}
 JSON_ACTIONS = {'eval', 'spirv'}   # actions whose stdout is one JSON object
 VALUE_OPTS = {'--context', '--result', '--read', '--write', '--lane', '--addr-size',
-              '--encoding', '--max-steps', '--diexpr', '--spirv', '--arg', '--bind'}
+              '--encoding', '--max-steps', '--diexpr', '--spirv', '--arg', '--bind',
+              '--spirv-set'}
 NUM_RE = re.compile(r'^[-+]?(0x[0-9a-f]+|\d+)$', re.I)
 TIMEOUT = 20
 

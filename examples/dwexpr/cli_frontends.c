@@ -38,6 +38,17 @@ int cli_fe_option(int argc, char **argv, int *i, cli_fe_opts *fe)
         fe->declare = true;
         return 1;
     }
+    if ((r = opt_value(argc, argv, i, "--spirv-set", &v)) != 0) {
+        /* the instruction set whose operation table the text uses */
+        for (int k = 1; r > 0 && dwexpr_spirv_set_name((dwexpr_spirv_set)k); k++)
+            if (strcmp(v, dwexpr_spirv_set_name((dwexpr_spirv_set)k)) == 0) {
+                fe->spirv_set = k;
+                return 1;
+            }
+        fprintf(stderr, "dwexpr: --spirv-set: DebugInfo, OpenCL.DebugInfo.100 or "
+                        "NonSemantic.Shader.DebugInfo.100\n");
+        return -1;
+    }
     int kind = 0;
     if ((r = opt_value(argc, argv, i, "--diexpr", &v)) != 0)
         kind = 1;
@@ -275,7 +286,9 @@ int cli_fe_bytes(cli_fe_opts *fe, cli_ctx *c, bool json, uint8_t **bytes, size_t
                                           x->args, x->nargs};
         } else {
             size_t n = 0;
-            s = dwexpr_spirv_parse(x->text, DWEXPR_SPIRV_SET_OPENCL_100, sops[k], 64, &n, &e);
+            s = dwexpr_spirv_parse(x->text, fe->spirv_set ? (dwexpr_spirv_set)fe->spirv_set
+                                                          : DWEXPR_SPIRV_SET_OPENCL_100,
+                                   sops[k], 64, &n, &e);
             if (s != DWEXPR_OK) {
                 snprintf(msg, cap, "--spirv: %s (at character %" PRId64 " of \"%s\")", e.message,
                          e.offset, x->text);

@@ -24,6 +24,7 @@ typedef struct cli_fe_expr {
 typedef struct cli_fe_opts {
     int kind;                   /* 0: none, 1: --diexpr, 2: --spirv */
     bool declare;               /* --declare: #dbg_declare / DebugDeclare */
+    int spirv_set;              /* --spirv-set: a dwexpr_spirv_set, 0 = OpenCL.DebugInfo.100 */
     cli_fe_expr exprs[CLI_FE_MAX_EXPRS];
     size_t n;
     cli_fe_expr pending;        /* --arg before the first expression */

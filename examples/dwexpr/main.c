@@ -62,6 +62,8 @@ static const char usage_eval[] =
     "                        for --spirv 0 = the initial stack entry): reg:R, const:C or C,\n"
     "                        addr:A, undef\n"
     "  --declare             a #dbg_declare / DebugDeclare (an address), not a value\n"
+    "  --spirv-set NAME      DebugInfo | OpenCL.DebugInfo.100 (default) |\n"
+    "                        NonSemantic.Shader.DebugInfo.100: the operations --spirv knows\n"
     "\n"
     "exit status: 0 ok, 1 evaluation/ill-formed/decode error, 2 bad usage or input\n";
 
