@@ -17,7 +17,9 @@ static const char usage_spirv[] =
     "DebugExpression and the DWARF it lowers to. An entry is evaluated when its\n"
     "initial stack entry (3.6: the variable's value or address) is known: the\n"
     "operand is an OpConstant, or --bind ID=V gives it for operand <id> ID\n"
-    "(V: reg:R, const:C or C, addr:A, undef).\n";
+    "(V: reg:R, const:C or C, addr:A, undef). A variable described by several\n"
+    "Fragment DebugValues is also shown whole: the latest value of each part\n"
+    "joined into one composite (\"variables\" in JSON).\n";
 
 #define MAX_BINDS 64
 
@@ -84,6 +86,99 @@ static int eval_entry(cli_ctx *c, const dwexpr_lowered *l, json_t *obj)
     }
     dwexpr_ctx_free(ctx);
     return s == DWEXPR_OK ? 0 : 1;
+}
+
+/* Whether entry E describes a fragment (its last operation is Fragment). */
+static bool is_fragment(const dwexpr_spirv_entry *e, uint64_t *off, uint64_t *bits)
+{
+    if (!e->nops || e->ops[e->nops - 1].code != DWEXPR_SPIRV_OP_Fragment)
+        return false;
+    *off = e->ops[e->nops - 1].operand[0];
+    *bits = e->ops[e->nops - 1].operand[1];
+    return true;
+}
+
+/* Variables described by fragments (3.6 Fragment: "the offset operand
+ * defines location within the source variable"): for each variable with
+ * bound fragment DebugValues, the latest one of each part (a later
+ * fragment replaces the earlier ones it overlaps) joined into one
+ * composite, lowered and evaluated. Only when there are two parts or
+ * more. Returns 1 if an evaluation failed. */
+static int variables(cli_ctx *c, const dwexpr_spirv_module *m, const dwexpr_spirv_record *recs,
+                     const bool *bounds, json_t *out)
+{
+    size_t n = dwexpr_spirv_module_count(m);
+    int rc = 0;
+    dwexpr_spirv_record *pick = calloc(n ? n : 1, sizeof *pick);
+    size_t *ids = calloc(n ? n : 1, sizeof *ids);
+    bool *done = calloc(n ? n : 1, sizeof *done);
+    if (!pick || !ids || !done)
+        goto out;
+    for (size_t i = 0; i < n; i++) {
+        const dwexpr_spirv_entry *e = dwexpr_spirv_module_entry(m, i);
+        uint64_t off = 0, bits = 0;
+        if (done[i] || e->is_declare || !is_fragment(e, &off, &bits))
+            continue;
+        /* the variable's fragment entries, newest first, none overlapping a newer one */
+        size_t k = 0;
+        bool all_bound = true;
+        for (size_t j = n; j-- > i;) {
+            const dwexpr_spirv_entry *f = dwexpr_spirv_module_entry(m, j);
+            uint64_t fo = 0, fb = 0;
+            if (f->variable_id != e->variable_id || f->is_declare || !is_fragment(f, &fo, &fb))
+                continue;
+            done[j] = true;
+            bool hidden = false;
+            for (size_t q = 0; q < k; q++) {
+                const dwexpr_spirv_entry *g = dwexpr_spirv_module_entry(m, ids[q]);
+                uint64_t go = 0, gb = 0;
+                is_fragment(g, &go, &gb);
+                hidden |= fo < go + gb && go < fo + fb;
+            }
+            if (hidden)
+                continue;
+            all_bound &= bounds[j];
+            pick[k] = recs[j];
+            ids[k++] = j;
+        }
+        if (k < 2 || !all_bound)
+            continue;
+        dwexpr_lowered *l = NULL;
+        dwexpr_error err;
+        json_t *o = NULL, *from = NULL;
+        if (out) {
+            from = json_array();
+            for (size_t q = k; q-- > 0;)
+                json_array_append_new(from, json_integer(dwexpr_spirv_module_entry(m, ids[q])->id));
+            o = json_pack("{s:s,s:i,s:o}", "variable", e->name, "variable_id",
+                          (json_int_t)e->variable_id, "entries", from);
+            json_array_append_new(out, o);
+        } else {
+            printf("variable %s (%%%" PRIu32 "): %zu fragments joined:", e->name, e->variable_id, k);
+            for (size_t q = k; q-- > 0;)
+                printf(" %%%" PRIu32, dwexpr_spirv_module_entry(m, ids[q])->id);
+            putchar('\n');
+        }
+        if (dwexpr_spirv_lower(pick, k, &c->unit, &l, &err) != DWEXPR_OK) {
+            if (o)
+                json_object_set_new(o, "error", out_error_from(c, &err));
+            else
+                printf("  cannot lower: %s\n", err.message);
+            rc = 1;
+            continue;
+        }
+        if (o)
+            json_object_set_new(o, "lowered", cli_fe_lowered_json(l, c));
+        else
+            cli_fe_lowered_print(stdout, l, c, "  ");
+        rc |= eval_entry(c, l, o);
+        dwexpr_lowered_free(l);
+    }
+out:
+    free(pick);
+    free(ids);
+    free(done);
+    return rc;
 }
 
 int cmd_spirv(int argc, char **argv)
@@ -155,6 +250,17 @@ int cmd_spirv(int argc, char **argv)
         goto done;
     }
     json_t *list = json ? json_array() : NULL;
+    size_t count = dwexpr_spirv_module_count(m);
+    dwexpr_spirv_record *recs = calloc(count ? count : 1, sizeof *recs);
+    bool *bounds = calloc(count ? count : 1, sizeof *bounds);
+    if (!recs || !bounds) {
+        fprintf(stderr, "dwexpr: out of memory\n");
+        free(recs);
+        free(bounds);
+        json_decref(list);
+        rc = 2;
+        goto done;
+    }
     const char *setname = dwexpr_spirv_set_name(dwexpr_spirv_module_set(m));
     if (!json)
         printf("%s: %zu debug expression%s (%s)\n", path, dwexpr_spirv_module_count(m),
@@ -193,6 +299,8 @@ int cmd_spirv(int argc, char **argv)
                    en->variable_id, en->operand_id, en->operand_name ? " (" : "",
                    en->operand_name ? en->operand_name : "", en->operand_name ? ")" : "", text);
         }
+        recs[i] = r;
+        bounds[i] = bound;
         /* without a binding the initial entry is a placeholder register 0
          * so the lowering still shows; nothing is evaluated */
         if (!bound) {
@@ -222,9 +330,13 @@ int cmd_spirv(int argc, char **argv)
                    en->is_declare ? "address" : "value", en->operand_id, en->operand_id);
         dwexpr_lowered_free(l);
     }
+    json_t *vars = json ? json_array() : NULL;
+    rc |= variables(&c, m, recs, bounds, vars);
+    free(recs);
+    free(bounds);
     if (json)
-        out_print_json(json_pack("{s:b,s:s?,s:o}", "ok", rc == 0, "instruction_set", setname,
-                                 "entries", list));
+        out_print_json(json_pack("{s:b,s:s?,s:o,s:o}", "ok", rc == 0, "instruction_set", setname,
+                                 "entries", list, "variables", vars));
 done:
     dwexpr_spirv_module_free(m);
     cli_ctx_free(&c);
