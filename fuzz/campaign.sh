@@ -17,7 +17,8 @@ build=${FUZZ_BUILD_DIR:-build-fuzz}
 minutes=${MINUTES:-30}
 work=${WORK:-/var/tmp/dwexpr-fuzz}
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_decode fuzz_eval fuzz_asm fuzz_context fuzz_cfi fuzz_elf fuzz_libdwarf fuzz_repl)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_decode fuzz_eval fuzz_asm fuzz_context fuzz_cfi fuzz_elf fuzz_libdwarf fuzz_repl
+                                          fuzz_diexpr fuzz_spirv)
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
@@ -33,6 +34,8 @@ for h in "${harnesses[@]}"; do
     case $h in
         fuzz_context) dict=(-dict=fuzz/context.dict) ;;
         fuzz_repl) dict=(-dict=fuzz/repl.dict) ;;
+        fuzz_diexpr) dict=(-dict=fuzz/diexpr.dict) ;;
+        fuzz_spirv) dict=(-dict=fuzz/spirv.dict) ;;
         fuzz_elf|fuzz_libdwarf) dict=() ;;
         *) dict=(-dict=fuzz/dwarf.dict) ;;
     esac

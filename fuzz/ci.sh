@@ -15,7 +15,8 @@ cd "$(dirname "$0")/.."
 secs=${FUZZ_SECONDS:-60}
 build=${FUZZ_BUILD_DIR:-build-fuzz-ci}
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_decode fuzz_eval fuzz_asm fuzz_context fuzz_cfi fuzz_elf fuzz_libdwarf fuzz_repl)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_decode fuzz_eval fuzz_asm fuzz_context fuzz_cfi fuzz_elf fuzz_libdwarf
+                                          fuzz_repl fuzz_diexpr fuzz_spirv)
 
 if ! command -v clang >/dev/null 2>&1; then
     echo "fuzz: clang not found, fuzzers not built (skipped)"
@@ -56,6 +57,8 @@ for h in "${harnesses[@]}"; do
     [ "$h" = fuzz_elf ] && dict=()   # ELF images: no dictionary
     [ "$h" = fuzz_libdwarf ] && dict=()
     [ "$h" = fuzz_repl ] && dict=(-dict=fuzz/repl.dict)
+    [ "$h" = fuzz_diexpr ] && dict=(-dict=fuzz/diexpr.dict)
+    [ "$h" = fuzz_spirv ] && dict=(-dict=fuzz/spirv.dict)
     work=$(mktemp -d "${TMPDIR:-/tmp}/dwexpr-$h.XXXXXX")
     mkdir -p "$work/corpus"
     start=$(date +%s)

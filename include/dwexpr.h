@@ -13,6 +13,8 @@
 #include "dwexpr/attrs.h"
 #include "dwexpr/cfi.h"
 #include "dwexpr/elf.h"
+#include "dwexpr/diexpr.h"
+#include "dwexpr/spirv.h"
 
 #define DWEXPR_VERSION_MAJOR 0
 #define DWEXPR_VERSION_MINOR 1

@@ -14,16 +14,23 @@ options). Format reference: test/cases/README.md. Python 3 stdlib only.
 """
 import json, os, re, shlex, subprocess, sys, tempfile
 
-KEYWORDS = {'context', 'use', 'case', 'ctx', 'eval', 'asm', 'disasm', 'roundtrip', 'stdin', 'want'}
-ACTIONS = {'eval', 'asm', 'disasm', 'roundtrip'}
+KEYWORDS = {'context', 'use', 'case', 'ctx', 'eval', 'asm', 'disasm', 'roundtrip', 'spirv', 'stdin',
+            'want'}
+ACTIONS = {'eval', 'asm', 'disasm', 'roundtrip', 'spirv'}
+JSON_ACTIONS = {'eval', 'spirv'}   # actions whose stdout is one JSON object
 VALUE_OPTS = {'--context', '--result', '--read', '--write', '--lane', '--addr-size',
-              '--encoding', '--max-steps'}
+              '--encoding', '--max-steps', '--diexpr', '--spirv', '--arg', '--bind',
+              '--spirv-set'}
 NUM_RE = re.compile(r'^[-+]?(0x[0-9a-f]+|\d+)$', re.I)
 TIMEOUT = 20
 
 
 class CaseError(Exception):
     """A malformed case file or expectation (reported as a failing test)."""
+
+
+class SkipCase(Exception):
+    """A case whose tool is missing (reported as a TAP SKIP)."""
 
 
 # ---- parsing ----
@@ -87,7 +94,7 @@ def parse_file(path):
         elif kw == 'use':
             default = parse_ctx(rest, contexts)
         elif kw == 'case':
-            cases.append({'name': rest, 'line': no, 'ctx': default, 'action': None,
+            cases.append({'name': rest, 'line': no, 'file': path, 'ctx': default, 'action': None,
                           'stdin': [], 'wants': []})
         elif case is None:
             raise CaseError('line %d: %s outside a case' % (no, kw))
@@ -248,7 +255,7 @@ def norm_line(s):
 def check_all(kind, wants, code, out):
     """All expectations of a case -> list of failure messages."""
     fails, lines, exit_checked, doc = [], [], False, None
-    if kind == 'eval':
+    if kind in JSON_ACTIONS:
         try:
             doc = json.loads(out)
         except ValueError:
@@ -269,8 +276,8 @@ def check_all(kind, wants, code, out):
             elif what == 'line':
                 lines.append(norm_line(spec[len('line'):]))
                 why = None
-            elif kind != 'eval':
-                raise CaseError('%s is for eval cases' % what)
+            elif kind not in JSON_ACTIONS:
+                raise CaseError('%s is for eval / spirv cases' % what)
             else:
                 why = 'stdout is not JSON' if not isinstance(doc, dict) else \
                     check_eval(spec, code, doc)
@@ -283,7 +290,7 @@ def check_all(kind, wants, code, out):
         prefix_ok = code != 0 and got[:len(lines)] == lines
         if not (got == lines or prefix_ok) or (code != 0 and not exit_checked):
             fails.append('want lines %s, got %s (exit %s)' % (lines, got, code))
-    if kind == 'eval' and not exit_checked and isinstance(doc, dict) and not fails:
+    if kind in JSON_ACTIONS and not exit_checked and isinstance(doc, dict) and not fails:
         if code != (0 if doc.get('ok') else 1):
             fails.append('ok=%s but exit status %s' % (doc.get('ok'), code))
     return fails
@@ -319,6 +326,20 @@ def run_case(dwexpr, case, tmp):
         argv = [dwexpr, 'asm'] + ctx_opt + ([rest] if rest else [])
     elif kind == 'disasm':
         argv = [dwexpr, 'disasm'] + ctx_opt + [rest]
+    elif kind == 'spirv':
+        # dwexpr spirv --json [OPTIONS] MODULE: MODULE relative to the case
+        # file; a .spvasm module is assembled with spirv-as first
+        args = shlex.split(rest)
+        mod = os.path.join(os.path.dirname(os.path.abspath(case['file'])), args[-1])
+        if mod.endswith('.spvasm'):
+            spv = os.path.join(tmp, 'mod%d.spv' % case['line'])
+            code, out, err = run(['spirv-as', '--target-env', 'spv1.0', mod, '-o', spv])
+            if isinstance(code, str) and code.startswith('cannot run'):
+                raise SkipCase('spirv-as is not installed')
+            if code != 0:
+                return False, ['spirv-as %s: exit %s' % (mod, code), out, err]
+            mod = spv
+        argv = [dwexpr, 'spirv', '--json'] + ctx_opt + args[:-1] + [mod]
     else:  # roundtrip: asm of disasm's output must give the same bytes
         code, out, err = run([dwexpr, 'disasm'] + ctx_opt + [rest])
         if code != 0:
@@ -352,6 +373,9 @@ def main():
                 ok, diag = run_case(dwexpr, case, tmp)
             except CaseError as e:
                 ok, diag = False, ['bad case: %s' % e]
+            except SkipCase as e:
+                print('ok %d - %s (line %d) # SKIP %s' % (n, case['name'], case['line'], e))
+                continue
             failed += not ok
             print('%s %d - %s (line %d)' % ('ok' if ok else 'not ok', n, case['name'], case['line']))
             for d in ([] if ok else diag):

@@ -1987,6 +1987,24 @@ bool cli_ctx_lane_active(const cli_ctx *c, uint32_t lane)
     return true;
 }
 
+/* "args": ["reg:1", "const:5", "addr:0x1000", "undef"]: the location
+ * operands of `eval --diexpr` / `--spirv` (cli_frontends.c checks them). */
+static int parse_args(cli_ctx *c, const json_t *v)
+{
+    if (!json_is_array(v) || json_array_size(v) > sizeof c->args / sizeof c->args[0])
+        return fail(c, "context field args: a list of at most %zu strings",
+                    sizeof c->args / sizeof c->args[0]);
+    for (size_t i = 0; i < json_array_size(v); i++) {
+        const char *s = json_string_value(json_array_get(v, i));
+        if (!s)
+            return fail(c, "context field args[%zu]: a string (reg:R, const:C, addr:A, undef)", i);
+        char *copy = cx_alloc(c->st, strlen(s) + 1, 1);
+        memcpy(copy, s, strlen(s) + 1);
+        c->args[c->nargs++] = copy;
+    }
+    return 0;
+}
+
 /* Parse the root object, in dependency order. */
 static int parse_root(cli_ctx *c, const json_t *root, const cli_overrides *ov)
 {
@@ -2006,6 +2024,8 @@ static int parse_root(cli_ctx *c, const json_t *root, const cli_overrides *ov)
     if ((v = json_object_get(root, "memory")) && parse_memory(c, v))
         return -1;
     if ((v = json_object_get(root, "base_types")) && parse_base_types(c, v))
+        return -1;
+    if ((v = json_object_get(root, "args")) && parse_args(c, v))
         return -1;
     if (parse_stack(c, root) || parse_tables(c, root))
         return -1;

@@ -37,6 +37,8 @@ typedef struct cli_ctx {
     bool result_given;        /* "result" in the context or --result */
     char err[512];            /* why loading failed */
     char target_msg[200];     /* detail of the last failed target access */
+    const char *args[32];     /* "args": location operands of --diexpr / --spirv (strings) */
+    size_t nargs;
     cx_state *st;             /* everything else (context.c) */
 } cli_ctx;
 

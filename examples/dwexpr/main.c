@@ -12,6 +12,7 @@
 #ifdef DWEXPR_HAVE_LIBDWARF
 #include "cmd_locs.h"
 #endif
+#include "cli_frontends.h"
 #include "context.h"
 #include "output.h"
 #include "repl.h"
@@ -32,6 +33,7 @@ static const char usage_main[] =
     "  repl    an interactive session: step through expressions, see the stack\n"
     "          and where each bit of a location comes from (dwexpr alone on a tty)\n"
     "  run     run a script of REPL commands (exit 1 at the first failed expect)\n"
+    "  spirv   list (and evaluate) the debug expressions of a SPIR-V module\n"
     "\n"
     "`dwexpr COMMAND --help` describes a command's options.\n";
 
@@ -58,6 +60,15 @@ static const char usage_eval[] =
     "  --addr-size N         address size in bytes (overrides the context)\n"
     "  --encoding provisional|llvm-user   how DW_OP_LLVM_* are encoded\n"
     "  --max-steps N         operation limit\n"
+    "  --diexpr '!DIExpression(...)'   an LLVM DIExpression instead of EXPR (repeat for\n"
+    "                        fragments of one variable); lowered to DWARF and shown\n"
+    "  --spirv 'Deref PlusUconst 8'    SPIR-V DebugOperations instead of EXPR\n"
+    "  --arg N=V             location operand N of the expression before it (DW_OP_LLVM_arg N;\n"
+    "                        for --spirv 0 = the initial stack entry): reg:R, const:C or C,\n"
+    "                        addr:A, undef\n"
+    "  --declare             a #dbg_declare / DebugDeclare (an address), not a value\n"
+    "  --spirv-set NAME      DebugInfo | OpenCL.DebugInfo.100 (default) |\n"
+    "                        NonSemantic.Shader.DebugInfo.100: the operations --spirv knows\n"
     "\n"
     "exit status: 0 ok, 1 evaluation/ill-formed/decode error, 2 bad usage or input\n";
 
@@ -182,6 +193,7 @@ typedef struct cli_opts {
     uint64_t read_bits;
     const char *write_hex;
     const char *hex;            /* -x */
+    cli_fe_opts fe;             /* --diexpr / --spirv (cli_frontends.c) */
     char **words;
     int nwords;
 } cli_opts;
@@ -264,6 +276,11 @@ static int parse_opts(int argc, char **argv, bool eval, cli_opts *o)
         }
         if (!eval)
             goto unknown;
+        if ((r = cli_fe_option(argc, argv, &i, &o->fe)) != 0) {
+            if (r < 0)
+                return -1;
+            continue;
+        }
         if ((r = opt_value(argc, argv, &i, "--result", &v)) != 0) {
             if (r < 0)
                 goto missing;
@@ -396,6 +413,8 @@ static int report_error(const cli_opts *o, const cli_ctx *c, const dwexpr_error 
             json_object_set(obj, "result", result);
         if (program)
             json_object_set(obj, "program", program);
+        if (o->fe.extra)
+            json_object_update(obj, o->fe.extra);
         out_print_json(obj);
     } else {
         fflush(stdout);
@@ -635,6 +654,8 @@ static int run_eval(const cli_opts *o, cli_ctx *c, const dwexpr_program *prog, j
     if (obj) {
         if (program)
             json_object_set(obj, "program", program);
+        if (o->fe.extra)
+            json_object_update(obj, o->fe.extra);
         out_print_json(obj);
     }
 done:
@@ -679,7 +700,20 @@ static int cmd_eval(int argc, char **argv)
     /* A read or write needs a location: ask for one unless told otherwise. */
     if ((o.has_read || o.write_hex) && !c.result_given)
         c.params.result_kind = DWEXPR_RESULT_LOCATION;
-    if ((rc = eval_bytes(&o, &c, &bytes, &len)) != 0)
+    if (o.fe.kind) {
+        char msg[512];
+        int64_t off;
+        rc = 0;
+        if (o.nwords || o.hex)
+            rc = usage_error(o.json, -1, "--diexpr / --spirv give the expression: no EXPR or -x");
+        else if (cli_fe_bytes(&o.fe, &c, o.json, &bytes, &len, &off, msg, sizeof msg))
+            rc = usage_error(o.json, off, msg);
+        if (rc)
+            goto done;
+    } else if (o.fe.pending.nargs || o.fe.declare) {
+        rc = usage_error(o.json, -1, "--arg / --declare go with --diexpr or --spirv");
+        goto done;
+    } else if ((rc = eval_bytes(&o, &c, &bytes, &len)) != 0)
         goto done;
     dwexpr_error e;
     memset(&e, 0, sizeof e);
@@ -697,6 +731,7 @@ done:
     dwexpr_program_free(prog);
     free(bytes);
     free(o.words);
+    cli_fe_free(&o.fe);
     cli_ctx_free(&c);
     return rc;
 }
@@ -908,6 +943,8 @@ int main(int argc, char **argv)
         return repl_main(argc - 2, argv + 2);
     if (strcmp(cmd, "run") == 0)
         return repl_run_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "spirv") == 0)
+        return cmd_spirv(argc - 2, argv + 2);
     complain("unknown command \"%s\"", cmd);
     fputs(usage_main, stderr);
     return EXIT_USAGE;
