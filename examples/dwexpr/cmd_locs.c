@@ -52,18 +52,8 @@ typedef struct locs_opts {
     dwexpr_libdwarf_entry_policy policy;
 } locs_opts;
 
-/* Everything one run needs. */
-typedef struct locs_run {
-    const locs_opts *o;
-    dwexpr_libdwarf *ld;
-    const dwexpr_arch *arch;
-    cli_ctx c;
-    bool have_ctx;
-    dwexpr_target t;
-    dwexpr_libdwarf_binding *b;
-    dwexpr_ctx *ctx, *aux, *aux2;
-    int rc;
-} locs_run;
+/* Everything one run needs: the evaluation state (cmd_locs.h). */
+typedef locs_eval locs_run;
 
 /* "dwexpr locs: MESSAGE" on stderr; returns LOCS_USAGE. */
 static int usage(const char *msg, const char *arg)
@@ -335,15 +325,11 @@ static json_t *units_json(locs_run *r)
 
 /* ---- evaluation at a pc ---- */
 
-/* The focus for evaluations: the context's thread and lane, frame 0, PC. */
-static dwexpr_eval_params where_at(const locs_run *r, uint64_t pc)
+/* The focus for evaluations: the run's thread and lane, FRAME, PC. */
+static dwexpr_eval_params where_at(const locs_run *r, uint32_t frame, uint64_t pc)
 {
-    dwexpr_eval_params q;
-    if (r->have_ctx)
-        q = r->c.params;
-    else
-        memset(&q, 0, sizeof q);
-    q.frame = 0;
+    dwexpr_eval_params q = r->focus;
+    q.frame = frame;
     q.has_pc = true;
     q.pc = pc;
     q.ctx |= DWEXPR_CTX_FRAME;
@@ -460,43 +446,42 @@ static json_t *read_data(locs_run *r, const dwexpr_libdwarf_var *v, json_t *o, u
     dwexpr_status st;
     json_t *h = read_hex(r, r->aux, &dr.loc, 8 * bytes, &au, &e, &st, NULL);
     if (!h)
-        json_object_set_new(o, "read_error", out_error_from(r->have_ctx ? &r->c : NULL, &e));
+        json_object_set_new(o, "read_error", out_error_from(r->c, &e));
     json_object_set_new(o, "hex", h ? h : json_null());
     return o;
 }
 
 /* The frame base and static link of function scope FN at PC, as result
  * objects (errors as error objects); only concrete functions have them. */
-static void frame_attrs(locs_run *r, const dwexpr_libdwarf_scope *fn, uint64_t pc, json_t *f)
+static void frame_attrs(locs_run *r, const dwexpr_libdwarf_scope *fn, uint32_t frame, uint64_t pc,
+                        json_t *f)
 {
     if (fn->kind != DWEXPR_LIBDWARF_SCOPE_FUNCTION)
         return;
-    dwexpr_eval_params where = where_at(r, pc);
+    dwexpr_eval_params where = where_at(r, frame, pc);
     dwexpr_result res;
     dwexpr_error e;
     dwexpr_libdwarf_attr a;
     if (dwexpr_libdwarf_attr_get(r->ld, fn->unit, fn->die, 0x40, &a, NULL) == DWEXPR_OK) {
         if (dwexpr_libdwarf_eval_frame_base(r->b, r->ctx, fn->unit, fn->die, &where, &res, &e))
-            json_object_set_new(f, "frame_base", out_error_from(r->have_ctx ? &r->c : NULL, &e));
+            json_object_set_new(f, "frame_base", out_error_from(r->c, &e));
         else
             json_object_set_new(f, "frame_base", out_result_json(NULL, &res));
     }
     if (dwexpr_libdwarf_attr_get(r->ld, fn->unit, fn->die, 0x48, &a, NULL) == DWEXPR_OK) {
         if (dwexpr_libdwarf_eval_static_link(r->b, r->ctx, fn->unit, fn->die, &where, &res, &e))
-            json_object_set_new(f, "static_link", out_error_from(r->have_ctx ? &r->c : NULL, &e));
+            json_object_set_new(f, "static_link", out_error_from(r->c, &e));
         else
             json_object_set_new(f, "static_link", out_result_json(NULL, &res));
     }
 }
 
-/* Evaluate and read variable V at PC (link-time, already - 1 for a
- * caller): the contract's vars entry, plus the listing fields. */
-static json_t *eval_var(locs_run *r, const dwexpr_libdwarf_var *v, uint64_t pc)
+json_t *locs_eval_var(locs_eval *r, const dwexpr_libdwarf_var *v, uint32_t frame, uint64_t pc)
 {
     json_t *o = var_base_json(v);
     bool bad = false;
     json_object_set_new(o, "location", location_json(r, v, &bad));
-    dwexpr_eval_params where = where_at(r, pc);
+    dwexpr_eval_params where = where_at(r, frame, pc);
     dwexpr_result res;
     dwexpr_error err;
     memset(&err, 0, sizeof err);
@@ -512,7 +497,7 @@ static json_t *eval_var(locs_run *r, const dwexpr_libdwarf_var *v, uint64_t pc)
     }
     st = dwexpr_libdwarf_eval_location(r->b, r->ctx, v->unit, v->die, &where, &res, &err);
     if (st) {
-        json_t *e = out_error_from(r->have_ctx ? &r->c : NULL, &err);
+        json_t *e = out_error_from(r->c, &err);
         json_object_set_new(e, "status", json_string(dwexpr_status_name(err.status)));
         const char *note = dwexpr_libdwarf_binding_message(r->b);
         if (note[0])
@@ -526,7 +511,7 @@ static json_t *eval_var(locs_run *r, const dwexpr_libdwarf_var *v, uint64_t pc)
             r->rc = LOCS_ERROR;
         return o;
     }
-    json_object_set_new(o, "result", out_result_json(r->have_ctx ? &r->c : NULL, &res));
+    json_object_set_new(o, "result", out_result_json(r->c, &res));
     /* a type with DW_AT_data_location (a descriptor: Fortran arrays): the
      * value is the data it points to */
     uint64_t dtype = data_location_type(r, v);
@@ -603,7 +588,7 @@ static json_t *eval_var(locs_run *r, const dwexpr_libdwarf_var *v, uint64_t pc)
         json_object_set_new(o, "short_composite", json_pack("{s:I}", "bits", (json_int_t)short_bits));
     if (!h) {
         json_object_set_new(o, "hex", json_null());
-        json_t *e = out_error_from(r->have_ctx ? &r->c : NULL, &err);
+        json_t *e = out_error_from(r->c, &err);
         json_object_set_new(e, "status", json_string(dwexpr_status_name(err.status)));
         json_object_set_new(o, "read_error", e);
         optimized_out = false;
@@ -619,13 +604,12 @@ static json_t *eval_var(locs_run *r, const dwexpr_libdwarf_var *v, uint64_t pc)
     return o;
 }
 
-/* The frames at PC: the inlined calls and the function, innermost first,
- * each with its variables in scope. */
-static json_t *frames_at(locs_run *r, uint64_t pc, const dwexpr_libdwarf_scope *inner,
-                         uint64_t runtime_pc)
+unsigned locs_eval_frames(locs_eval *r, uint32_t frame, uint64_t pc,
+                          const dwexpr_libdwarf_scope *inner, uint64_t runtime_pc,
+                          unsigned first_index, json_t *frames, json_t *(*extra)(void *, unsigned),
+                          void *extra_user)
 {
-    json_t *frames = json_array();
-    unsigned index = 0;
+    unsigned index = first_index;
     for (const dwexpr_libdwarf_scope *fn = dwexpr_libdwarf_scope_function(inner); fn;
          fn = dwexpr_libdwarf_scope_function(fn->parent), index++) {
         json_t *f = json_object();
@@ -633,9 +617,14 @@ static json_t *frames_at(locs_run *r, uint64_t pc, const dwexpr_libdwarf_scope *
         json_object_set_new(f, "function", json_string(fn->name ? fn->name : "?"));
         json_object_set_new(f, "inline", json_boolean(fn->kind == DWEXPR_LIBDWARF_SCOPE_INLINED));
         json_object_set_new(f, "pc", hexnum(runtime_pc));
+        if (extra) {
+            json_t *x = extra(extra_user, frame);
+            json_object_update(f, x);
+            json_decref(x);
+        }
         json_object_set_new(f, "die", hexnum(fn->die));
-        if (r->have_ctx)
-            frame_attrs(r, fn, pc, f);
+        if (r->c || r->machine)
+            frame_attrs(r, fn, frame, pc, f);
         json_t *vars = json_array();
         for (size_t i = 0; i < dwexpr_libdwarf_var_count(r->ld); i++) {
             const dwexpr_libdwarf_var *v = dwexpr_libdwarf_var_get(r->ld, i);
@@ -643,14 +632,16 @@ static json_t *frames_at(locs_run *r, uint64_t pc, const dwexpr_libdwarf_scope *
                 dwexpr_libdwarf_scope_function(v->scope) != fn ||
                 !dwexpr_libdwarf_var_visible(v, inner))
                 continue;
-            json_array_append_new(vars, eval_var(r, v, pc));
+            json_array_append_new(vars, locs_eval_var(r, v, frame, pc));
         }
         json_object_set_new(f, "vars", vars);
         json_array_append_new(frames, f);
-        if (fn->kind == DWEXPR_LIBDWARF_SCOPE_FUNCTION)
+        if (fn->kind == DWEXPR_LIBDWARF_SCOPE_FUNCTION) {
+            index++;
             break; /* a nested function's host is another frame, not an inlined caller */
+        }
     }
-    return frames;
+    return index - first_index;
 }
 
 /* ---- human output ---- */
@@ -694,7 +685,7 @@ static void human_location(const json_t *loc)
 }
 
 /* One variable for people: its declaration, then its location or value. */
-static void human_var(const json_t *v, bool evaluated)
+void locs_human_var(const json_t *v, bool evaluated)
 {
     const json_t *fn = json_object_get(v, "function");
     printf("  %s %s: %s (%lld bits) [%s line %lld, block depth %lld, die %s]\n",
@@ -747,8 +738,10 @@ int cmd_locs(int argc, char **argv)
         return LOCS_USAGE;
     }
     locs_run r;
+    cli_ctx c;
+    bool have_ctx = false;
     memset(&r, 0, sizeof r);
-    r.o = &o;
+    memset(&c, 0, sizeof c);
     dwexpr_error err;
     if (dwexpr_libdwarf_open(o.binary, o.no_dwo ? DWEXPR_LIBDWARF_NO_DWO : 0, &r.ld, &err)) {
         fprintf(stderr, "dwexpr locs: %s\n", err.message);
@@ -759,23 +752,26 @@ int cmd_locs(int argc, char **argv)
         cli_overrides ov;
         memset(&ov, 0, sizeof ov);
         ov.encoding = -1;
-        if (cli_ctx_load(&r.c, o.context, &ov)) {
-            fprintf(stderr, "dwexpr locs: %s\n", r.c.err);
+        if (cli_ctx_load(&c, o.context, &ov)) {
+            fprintf(stderr, "dwexpr locs: %s\n", c.err);
             rc = LOCS_USAGE;
             goto done;
         }
-        r.have_ctx = true;
-        r.arch = r.c.arch;
-        if (!o.has_pc && r.c.params.has_pc) {
-            o.pc = r.c.params.pc;
+        have_ctx = true;
+        r.c = &c;
+        r.machine = true;
+        r.focus = c.params;
+        r.arch = c.arch;
+        if (!o.has_pc && c.params.has_pc) {
+            o.pc = c.params.pc;
             o.has_pc = true;
         }
     }
     if (!r.arch || !o.context)
         r.arch = dwexpr_arch_find(dwexpr_libdwarf_arch_name(r.ld));
-    uint64_t bias = o.has_bias ? o.bias : (r.have_ctx ? r.c.unit.load_bias : 0);
+    uint64_t bias = o.has_bias ? o.bias : (have_ctx ? c.unit.load_bias : 0);
     dwexpr_libdwarf_set_load_bias(r.ld, bias);
-    if (dwexpr_libdwarf_target(r.ld, r.have_ctx ? &r.c.target : NULL, r.have_ctx ? &r.c : NULL,
+    if (dwexpr_libdwarf_target(r.ld, have_ctx ? &c.target : NULL, have_ctx ? &c : NULL,
                                &r.t, &r.b) ||
         dwexpr_ctx_new(NULL, &r.ctx) || dwexpr_ctx_new(NULL, &r.aux) ||
         dwexpr_ctx_new(NULL, &r.aux2)) {
@@ -813,7 +809,7 @@ int cmd_locs(int argc, char **argv)
                        (long long)json_integer_value(json_object_get(v, "addr_size")),
                        json_is_true(json_object_get(v, "split")) ? ", split" : "");
             json_array_foreach(vars, i, v)
-                human_var(v, false);
+                locs_human_var(v, false);
         }
     } else {
         uint64_t link = o.pc - bias;
@@ -822,13 +818,15 @@ int cmd_locs(int argc, char **argv)
         json_object_set_new(top, "pc", hexnum(o.pc));
         json_object_set_new(top, "link_pc", hexnum(link));
         const dwexpr_libdwarf_scope *inner = dwexpr_libdwarf_scope_at(r.ld, at);
-        json_t *frames = inner ? frames_at(&r, at, inner, o.pc) : json_array();
+        json_t *frames = json_array();
+        if (inner)
+            locs_eval_frames(&r, 0, at, inner, o.pc, 0, frames, NULL, NULL);
         json_object_set_new(top, "frames", frames);
         json_t *globals = json_array();
         for (size_t i = 0; i < dwexpr_libdwarf_var_count(r.ld); i++) {
             const dwexpr_libdwarf_var *v = dwexpr_libdwarf_var_get(r.ld, i);
             if (v->scope->kind == DWEXPR_LIBDWARF_SCOPE_UNIT && inner && v->unit == inner->unit)
-                json_array_append_new(globals, eval_var(&r, v, at));
+                json_array_append_new(globals, locs_eval_var(&r, v, 0, at));
         }
         json_object_set_new(top, "globals", globals);
         if (!inner)
@@ -842,11 +840,11 @@ int cmd_locs(int argc, char **argv)
                        json_is_true(json_object_get(f, "inline")) ? " (inlined)" : "",
                        json_string_value(json_object_get(f, "pc")));
                 json_array_foreach(json_object_get(f, "vars"), k, v)
-                    human_var(v, true);
+                    locs_human_var(v, true);
             }
             printf("globals:\n");
             json_array_foreach(globals, k, v)
-                human_var(v, true);
+                locs_human_var(v, true);
         }
         rc = r.rc;
     }
@@ -859,8 +857,8 @@ done:
     dwexpr_ctx_free(r.aux);
     dwexpr_ctx_free(r.aux2);
     dwexpr_libdwarf_binding_free(r.b);
-    if (r.have_ctx || o.context)
-        cli_ctx_free(&r.c);
+    if (have_ctx || o.context)
+        cli_ctx_free(&c);
     dwexpr_libdwarf_close(r.ld);
     return rc;
 }

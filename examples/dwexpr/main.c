@@ -27,6 +27,7 @@ static const char usage_main[] =
     "  frames  the call stack of a core file or stopped process (--core / --pid)\n"
     "  cfi     dump the call frame information of an ELF file (--pc: the row)\n"
     "  locs    variables of a binary and their locations (libdwarf)\n"
+    "  vars    every frame's variables in a core file or stopped process\n"
     "\n"
     "`dwexpr COMMAND --help` describes a command's options.\n";
 
@@ -894,6 +895,8 @@ int main(int argc, char **argv)
 #ifdef DWEXPR_HAVE_LIBDWARF
     if (strcmp(cmd, "locs") == 0)
         return cmd_locs(argc - 2, argv + 2);
+    if (strcmp(cmd, "vars") == 0)
+        return cmd_vars(argc - 2, argv + 2);
 #endif
     if (strcmp(cmd, "ops") == 0)
         return cmd_ops(argc - 2, argv + 2);

@@ -548,6 +548,9 @@ def compare_vars(args, tag, binary, dump, core, log):
             continue
         for gv, dv in match_vars(gf['vars'], df.get('vars', [])):
             tally(where, gv, dv, counts, lines, explained, log)
+    dglob = {v['name']: v for v in res.get('globals', [])}
+    for gv in dump.get('globals', []):
+        tally('%s globals' % tag, gv, dglob.get(gv['name']), counts, lines, explained, log)
     return counts[0], counts[1], lines, explained
 
 
