@@ -329,7 +329,21 @@ def main():
         gdb.execute('gcore ' + %(core)r, to_string=True)
     with open(OUT, 'w') as fp:
         json.dump(res, fp)
-    gdb.execute('kill')
+    if %(pidcmd)r:
+        # the live-process mode: leave the process stopped at the probe
+        # (a SIGSTOP pending when GDB detaches) and let dwexpr attach
+        import os, signal, subprocess
+        pid = res['pid']
+        os.kill(pid, signal.SIGSTOP)
+        gdb.execute('detach', to_string=True)
+        try:
+            with open(%(pidout)r, 'w') as fp:
+                subprocess.run(%(pidcmd)r + ['--pid', str(pid), %(binary)r], stdout=fp,
+                               stderr=subprocess.DEVNULL, timeout=120)
+        finally:
+            os.kill(pid, signal.SIGKILL)
+    else:
+        gdb.execute('kill')
 
 main()
 '''
@@ -525,16 +539,29 @@ def tally(where, gv, dv, counts, lines, explained, log):
         lines.append('%s: %s: %s' % (where, gv['name'], why))
 
 
-def compare_vars(args, tag, binary, dump, core, log):
-    """The --vars mode (issue 6 point 4): `dwexpr vars --core CORE --json
-    BINARY` against GDB, frame by frame (inline frames included, innermost
-    first, as the contract lists them)."""
+def compare_vars(args, tag, binary, dump, core, pid_out, log):
+    """The --vars mode (issue 6 points 4 and 5): `dwexpr vars --core CORE
+    --json BINARY` and `dwexpr vars --pid PID --json BINARY` (the process
+    GDB stopped, detached from) against GDB, frame by frame (inline frames
+    included, innermost first, as the contract lists them) and the
+    globals; every variable counts once per mode."""
     cmd = args.vars.split() + ['vars', '--core', core, '--json', binary]
     r = run(cmd, timeout=300)
+    a1, t1, l1, e1 = compare_vars_json(tag + ' core', r.stdout, r.stderr, dump, log)
     try:
-        res = json.loads(r.stdout)
+        text = open(pid_out).read()
+    except OSError:
+        text = ''
+    a2, t2, l2, e2 = compare_vars_json(tag + ' pid', text, '', dump, log)
+    return a1 + a2, t1 + t2, l1 + l2, e1 + e2
+
+
+def compare_vars_json(tag, text, err, dump, log):
+    """One `dwexpr vars --json` answer TEXT against GDB's DUMP."""
+    try:
+        res = json.loads(text)
     except ValueError:
-        return 0, 0, ['%s: dwexpr vars failed: %s' % (tag, r.stderr.strip()[:300])], []
+        return 0, 0, ['%s: dwexpr vars failed: %s' % (tag, err.strip()[:300])], []
     counts, lines, explained = [0, 0], [], []
     dframes = res.get('frames', [])
     for gf in dump['frames']:
@@ -578,9 +605,13 @@ def compare_variant(args, prog, probe, cc, opt, ver, split, log):
     with open(script, 'w') as fp:
         fp.write(GDB_SCRIPT % {'out': out, 'probe': probe, 'regs': reg_regs(),
                                'binary': os.path.realpath(binary), 'globals': globals_,
-                               'core': os.path.join(work, 'core') if args.vars else ''})
-    if os.path.exists(out):
-        os.unlink(out)
+                               'core': os.path.join(work, 'core') if args.vars else '',
+                               'pidcmd': (args.vars.split() + ['vars', '--json'])
+                                         if args.vars else [],
+                               'pidout': os.path.join(work, 'pid.json')})
+    for old in (out, os.path.join(work, 'pid.json'), os.path.join(work, 'core')):
+        if os.path.exists(old):
+            os.unlink(old)
     g = run([args.gdb, '-nx', '-batch', '-iex', 'set debuginfod enabled off', '-x', script,
              binary], cwd=work, timeout=120)
     if not os.path.exists(out):
@@ -597,7 +628,8 @@ def compare_variant(args, prog, probe, cc, opt, ver, split, log):
     lines = []
     explained = []
     if args.vars:
-        return compare_vars(args, tag, binary, dump, os.path.join(work, 'core'), log)
+        return compare_vars(args, tag, binary, dump, os.path.join(work, 'core'),
+                            os.path.join(work, 'pid.json'), log)
     for gi, (group, caller, ctx) in enumerate(contexts(dump, binary, bias, tls_base)):
         cpath = os.path.join(work, 'ctx%d.json' % gi)
         with open(cpath, 'w') as fp:
@@ -678,6 +710,8 @@ def main():
     args.src = os.path.abspath(args.src)
     args.work = os.path.abspath(args.work)
     args.locs = os.path.abspath(args.locs) if os.path.exists(args.locs) else args.locs
+    if args.vars and os.path.exists(args.vars):
+        args.vars = os.path.abspath(args.vars)
     os.makedirs(args.work, exist_ok=True)
     jobs = []
     for prog, probe in PROGRAMS:
