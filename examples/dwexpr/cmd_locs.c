@@ -18,6 +18,13 @@ enum { LOCS_OK = 0, LOCS_ERROR = 1, LOCS_USAGE = 2 };
 
 /* DW_TAG_* of the pointer-like types (DWARF 5 Table 7.3). */
 enum { TAG_pointer = 0x0f, TAG_reference = 0x10, TAG_rvalue_reference = 0x42 };
+/* ... and of the aggregates whose members are listed. */
+enum { TAG_array = 0x01, TAG_class = 0x02, TAG_structure = 0x13, TAG_union = 0x17,
+       TAG_member = 0x0d, TAG_subrange = 0x21, TAG_string = 0x12 };
+/* DW_AT_* read for members. */
+enum { AT_data_member_location = 0x38, AT_data_bit_offset = 0x6b };
+/* Bounds of the member listing: nesting depth, elements per array. */
+enum { MEMBERS_DEPTH = 4, MEMBERS_ELEMENTS = 64 };
 
 static const char usage_locs[] =
     "usage: dwexpr locs BINARY [OPTIONS]\n"
@@ -379,6 +386,12 @@ static json_t *read_hex(locs_run *r, dwexpr_ctx *ctx, const dwexpr_loc *loc, uin
             *st = dwexpr_loc_read(ctx, &r->t, r->b, loc, part, buf, mask);
             for (uint64_t bit = part; bit < 8 * (uint64_t)n; bit++)
                 mask[bit / 8] |= (uint8_t)(1u << (bit % 8));
+        } else if (have <= start) {
+            /* wholly past the pieces (a member of such an object) */
+            if (short_bits)
+                *short_bits = 0;
+            memset(mask, 0xff, n);
+            *st = DWEXPR_OK;
         }
     }
     if (*st) {
@@ -398,6 +411,9 @@ static json_t *read_hex(locs_run *r, dwexpr_ctx *ctx, const dwexpr_loc *loc, uin
     free(mask);
     return h;
 }
+
+static json_t *members_json(locs_run *r, size_t unit, uint64_t type, const dwexpr_loc *loc,
+                            const dwexpr_eval_params *where, int depth, uint64_t bytes);
 
 /* The type of V (through typedefs and qualifiers) when it has
  * DW_AT_data_location, else 0. */
@@ -444,11 +460,198 @@ static json_t *read_data(locs_run *r, const dwexpr_libdwarf_var *v, json_t *o, u
     json_object_set_new(o, "bit_size", json_integer((json_int_t)(8 * bytes)));
     bool au;
     dwexpr_status st;
+    dwexpr_loc data;
+    bool have_data = dwexpr_libdwarf_loc_copy(&dr.loc, &data) == DWEXPR_OK;
     json_t *h = read_hex(r, r->aux, &dr.loc, 8 * bytes, &au, &e, &st, NULL);
     if (!h)
         json_object_set_new(o, "read_error", out_error_from(r->c, &e));
     json_object_set_new(o, "hex", h ? h : json_null());
+    if (have_data) {
+        json_t *mem = h && !au ? members_json(r, v->unit, v->type, &data, where, 0, bytes) : NULL;
+        if (mem)
+            json_object_set_new(o, "members", mem);
+        dwexpr_libdwarf_loc_free(&data);
+    }
     return o;
+}
+
+/* Move every place of LOC (a copy) by BITS bits. */
+static void shift_bits(dwexpr_loc *loc, uint64_t bits)
+{
+    for (uint32_t i = 0; i < loc->count; i++) {
+        dwexpr_sld *s = (dwexpr_sld *)(uintptr_t)&loc->slds[i];
+        if (s->kind == DWEXPR_LOC_UNDEFINED)
+            continue;
+        uint64_t b = s->bit + bits;
+        s->byte_offset += b / 8;
+        s->bit = (uint8_t)(b % 8);
+    }
+}
+
+/* TYPE through typedefs and qualifiers; *TI gets its info. 0 if unknown. */
+static uint64_t strip_type(locs_run *r, size_t unit, uint64_t type, dwexpr_libdwarf_type_info *ti)
+{
+    for (int depth = 0; type && depth < 16; depth++) {
+        if (dwexpr_libdwarf_type_get(r->ld, unit, type, ti) != DWEXPR_OK)
+            return 0;
+        /* typedef, const, volatile, restrict, atomic */
+        if (ti->tag != 0x16 && ti->tag != 0x26 && ti->tag != 0x35 && ti->tag != 0x37 &&
+            ti->tag != 0x47)
+            return type;
+        type = ti->target;
+    }
+    return 0;
+}
+
+
+/* One member entry: name, type, bit_offset (from the start of the
+ * containing object; null when an expression places it), bit_size, hex
+ * read through LOC (the member's own location, a copy), and its own
+ * members. */
+static json_t *member_entry(locs_run *r, size_t unit, const char *name, uint64_t type,
+                            const char *type_name, json_t *bit_offset, uint64_t bit_size,
+                            const dwexpr_loc *loc, const dwexpr_eval_params *where, int depth)
+{
+    json_t *m = json_object();
+    json_object_set_new(m, "name", json_string(name ? name : ""));
+    json_object_set_new(m, "type", json_string(type_name ? type_name : "?"));
+    json_object_set_new(m, "bit_offset", bit_offset);
+    json_object_set_new(m, "bit_size", json_integer((json_int_t)bit_size));
+    bool au;
+    dwexpr_error e;
+    dwexpr_status st;
+    json_t *h = bit_size ? read_hex(r, r->aux2, loc, bit_size, &au, &e, &st, NULL) : NULL;
+    if (!h && bit_size)
+        json_object_set_new(m, "read_error", out_error_from(r->c, &e));
+    json_object_set_new(m, "hex", h ? h : json_null());
+    json_t *sub = members_json(r, unit, type, loc, where, depth + 1, 0);
+    if (sub)
+        json_object_set_new(m, "members", sub);
+    return m;
+}
+
+/* The members of an object of TYPE at LOC (not in any of R's contexts):
+ * a structure's, union's or class's data members read through
+ * DW_AT_data_member_location (a constant, or an expression with the
+ * object's location pushed) and DW_AT_data_bit_offset (DWARF 5 5.7.6),
+ * or DWARF 2-4's DW_AT_bit_offset (counted from the most significant bit
+ * of the storage unit: on a little-endian target the bit offset is
+ * storage bits - DW_AT_bit_offset - DW_AT_bit_size); the elements of an
+ * array of one dimension (at most MEMBERS_ELEMENTS; BYTES, when not 0, is
+ * the array's size, else its type's or the one computed for LOC). NULL
+ * for other types and arrays of several dimensions. */
+static json_t *members_json(locs_run *r, size_t unit, uint64_t type, const dwexpr_loc *loc,
+                            const dwexpr_eval_params *where, int depth, uint64_t bytes)
+{
+    dwexpr_libdwarf_type_info ti;
+    if (depth >= MEMBERS_DEPTH || !(type = strip_type(r, unit, type, &ti)))
+        return NULL;
+    if (ti.tag == TAG_array) {
+        dwexpr_libdwarf_type_info et;
+        uint64_t elem = ti.target;
+        uint64_t second;
+        if (!elem || dwexpr_libdwarf_type_get(r->ld, unit, elem, &et) != DWEXPR_OK || !et.bytes ||
+            dwexpr_libdwarf_child_die(r->ld, unit, type, TAG_subrange, 1, &second) == DWEXPR_OK)
+            return NULL;
+        if (bytes)
+            ti.bytes = bytes;
+        if (!ti.bytes) {
+            /* a dynamic array (a VLA): its size computed for this object */
+            dwexpr_error e;
+            if (dwexpr_libdwarf_type_size(r->b, r->aux, unit, type, loc, where, &ti.bytes, &e) ||
+                !ti.bytes)
+                return NULL;
+        }
+        json_t *a = json_array();
+        for (uint64_t k = 0; k < ti.bytes / et.bytes && k < MEMBERS_ELEMENTS; k++) {
+            dwexpr_loc el;
+            if (dwexpr_libdwarf_loc_copy(loc, &el) != DWEXPR_OK)
+                break;
+            displace(&el, (int64_t)(k * et.bytes));
+            char name[32];
+            snprintf(name, sizeof name, "[%" PRIu64 "]", k);
+            json_array_append_new(a, member_entry(r, unit, name, elem, et.name,
+                                                  json_integer((json_int_t)(8 * k * et.bytes)),
+                                                  8 * et.bytes, &el, where, depth));
+            dwexpr_libdwarf_loc_free(&el);
+        }
+        return a;
+    }
+    if (ti.tag == TAG_string && bytes) {
+        /* a string type (Fortran character(len=...)): its characters */
+        json_t *a = json_array();
+        for (uint64_t k = 0; k < bytes && k < MEMBERS_ELEMENTS; k++) {
+            dwexpr_loc el;
+            if (dwexpr_libdwarf_loc_copy(loc, &el) != DWEXPR_OK)
+                break;
+            displace(&el, (int64_t)k);
+            char name[32];
+            snprintf(name, sizeof name, "[%" PRIu64 "]", k);
+            json_array_append_new(a, member_entry(r, unit, name, 0, "character",
+                                                  json_integer((json_int_t)(8 * k)), 8, &el,
+                                                  where, depth));
+            dwexpr_libdwarf_loc_free(&el);
+        }
+        return a;
+    }
+    if (ti.tag != TAG_structure && ti.tag != TAG_union && ti.tag != TAG_class)
+        return NULL;
+    json_t *a = json_array();
+    uint64_t die;
+    for (size_t i = 0; dwexpr_libdwarf_child_die(r->ld, unit, type, TAG_member, i, &die) ==
+                       DWEXPR_OK; i++) {
+        dwexpr_libdwarf_member m;
+        if (dwexpr_libdwarf_member_get(r->ld, unit, die, &m) != DWEXPR_OK)
+            continue;
+        /* the static bit offset, when the DWARF gives one */
+        json_t *bo = json_null();
+        dwexpr_libdwarf_attr at;
+        uint64_t bits = 0;
+        bool known = true;
+        if (dwexpr_libdwarf_attr_get(r->ld, unit, die, AT_data_member_location, &at, NULL) ==
+            DWEXPR_OK) {
+            if (at.kind == DWEXPR_LIBDWARF_ATTR_CONST)
+                bits = 8 * at.uconst;
+            else
+                known = false;
+        }
+        if (dwexpr_libdwarf_attr_get(r->ld, unit, die, AT_data_bit_offset, &at, NULL) ==
+                DWEXPR_OK && at.kind == DWEXPR_LIBDWARF_ATTR_CONST)
+            bits += at.uconst;
+        dwexpr_result res;
+        dwexpr_error e;
+        dwexpr_loc ml;
+        if (dwexpr_libdwarf_eval_member_location(r->b, r->aux, unit, die, loc, where, &res, &e)) {
+            /* a constant offset past the pieces a composite describes is
+             * an offset error for the evaluator; its bits are not
+             * available, which reading the shifted object shows ("xx") */
+            if (!known || dwexpr_libdwarf_loc_copy(loc, &ml) != DWEXPR_OK) {
+                json_t *o = json_object();
+                json_object_set_new(o, "name", json_string(m.name ? m.name : ""));
+                json_object_set_new(o, "error", out_error_from(r->c, &e));
+                json_array_append_new(a, o);
+                continue;
+            }
+            shift_bits(&ml, bits);
+        } else if (dwexpr_libdwarf_loc_copy(&res.loc, &ml) != DWEXPR_OK) {
+            break;
+        }
+        if (m.has_bit_offset && m.bit_field) {
+            /* DWARF 2-4: from the storage unit's most significant bit */
+            const dwexpr_libdwarf_unit *lu = dwexpr_libdwarf_unit_get(r->ld, unit);
+            uint64_t sb = 8 * m.storage_bytes, shift = m.bit_offset;
+            if (!lu->unit.big_endian)
+                shift = sb >= m.bit_offset + m.bit_size ? sb - m.bit_offset - m.bit_size : 0;
+            shift_bits(&ml, shift);
+            bits += shift;
+        }
+        if (known)
+            bo = json_integer((json_int_t)bits);
+        json_array_append_new(a, member_entry(r, unit, m.name, m.type, m.type_name, bo,
+                                              m.bit_size, &ml, where, depth));
+        dwexpr_libdwarf_loc_free(&ml);
+    }
+    return a;
 }
 
 /* The frame base and static link of function scope FN at PC, as result
@@ -583,6 +786,8 @@ json_t *locs_eval_var(locs_eval *r, const dwexpr_libdwarf_var *v, uint32_t frame
     }
     bool all_undef;
     uint64_t short_bits = 0;
+    dwexpr_loc whole;
+    bool have_whole = dwexpr_libdwarf_loc_copy(&res.loc, &whole) == DWEXPR_OK;
     json_t *h = read_hex(r, r->ctx, &res.loc, bits, &all_undef, &err, &st, &short_bits);
     if (short_bits)
         json_object_set_new(o, "short_composite", json_pack("{s:I}", "bits", (json_int_t)short_bits));
@@ -600,6 +805,15 @@ json_t *locs_eval_var(locs_eval *r, const dwexpr_libdwarf_var *v, uint32_t frame
         json_object_set_new(o, "hex", h);
     }
     json_object_set_new(o, "optimized_out", json_boolean(optimized_out));
+    if (have_whole) {
+        /* structures, unions and arrays: their members, read one by one */
+        if (h && !all_undef) {
+            json_t *mem = members_json(r, v->unit, v->type, &whole, &where, 0, bits / 8);
+            if (mem)
+                json_object_set_new(o, "members", mem);
+        }
+        dwexpr_libdwarf_loc_free(&whole);
+    }
     (void)bad;
     return o;
 }

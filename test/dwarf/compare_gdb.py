@@ -163,6 +163,69 @@ def finish_bytes(out):
             s.append(c)
     return ''.join(s)
 
+def members_of(v, depth=0):
+    """GDB's members of an aggregate V: [{name, bitpos, bitsize, hex,
+    members?}] (arrays: "[k]", at most 64 elements, 4 levels)."""
+    t = v.type.strip_typedefs()
+    if depth >= 4:
+        return None
+    out = []
+    if t.code in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION):
+        for f in t.fields():
+            if f.is_base_class or not hasattr(f, 'bitpos') or not f.name:
+                continue
+            try:
+                fv = v[f]
+            except Exception:
+                continue
+            ft = f.type.strip_typedefs()
+            size = ft.sizeof
+            d = {'name': f.name, 'bitpos': f.bitpos, 'bitsize': f.bitsize or 8 * size}
+            if fv.is_optimized_out and ft.code not in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION,
+                                                        gdb.TYPE_CODE_ARRAY):
+                d['hex'] = 'xx' * ((d['bitsize'] + 7) // 8)
+            elif f.bitsize:
+                try:
+                    n = int(fv) & ((1 << f.bitsize) - 1)
+                    d['hex'] = n.to_bytes((f.bitsize + 7) // 8, 'little').hex()
+                except Exception:
+                    pass
+            else:
+                b = [None] * size
+                try:
+                    value_bytes(fv, b, 0, size)
+                    d['hex'] = finish_bytes(b)
+                except Exception:
+                    pass
+                sub = members_of(fv, depth + 1)
+                if sub:
+                    d['members'] = sub
+            out.append(d)
+        return out
+    if t.code == gdb.TYPE_CODE_ARRAY:
+        try:
+            lo, hi = t.range()
+        except Exception:
+            return None
+        et = t.target().strip_typedefs()
+        if et.code == gdb.TYPE_CODE_ARRAY:
+            return None   # several dimensions: dwexpr lists one-dimensional arrays only
+        for k in range(lo, min(hi + 1, lo + 64)):
+            try:
+                ev = v[k]
+                b = [None] * et.sizeof
+                value_bytes(ev, b, 0, et.sizeof)
+                d = {'name': '[%%d]' %% (k - lo), 'bitpos': 8 * (k - lo) * et.sizeof,
+                     'bitsize': 8 * et.sizeof, 'hex': finish_bytes(b)}
+                sub = members_of(ev, depth + 1)
+                if sub:
+                    d['members'] = sub
+                out.append(d)
+            except Exception:
+                pass
+        return out
+    return None
+
 def describe(v):
     t = v.type.strip_typedefs()
     size = t.sizeof
@@ -201,6 +264,13 @@ def describe(v):
     d['hex'] = finish_bytes(out)
     if d['hex'] and set(d['hex']) == {'x'}:
         d['optimized_out'] = True
+    elif aggregate:
+        try:
+            m = members_of(v)
+            if m:
+                d['members'] = m
+        except Exception as e:
+            d['members_error'] = str(e)
     return d
 
 def regs_of(frame):
@@ -480,6 +550,10 @@ GDB_SHORT_PIECES = ('explained: GDB invents the bytes past the last DW_OP_piece 
                     'dwexpr marks them unavailable')
 
 
+GDB_PARTLY_OPTIMIZED = ('explained: GDB prints <optimized out> for a scalar with any '
+                        'bit unavailable; dwexpr gives the bytes the pieces describe')
+
+
 def same_bytes(gh, dh, d=None):
     if not isinstance(dh, str):
         return False, 'gdb %s, dwexpr %s' % (gh, describe_d(d) if d else dh)
@@ -524,8 +598,59 @@ def match_vars(gvars, dvars):
     return pairs
 
 
+def tally_members(where, gms, dms, mcounts, lines, explained, short=None, base=0):
+    """Compare GDB's members GMS with dwexpr's DMS (by name, recursively):
+    bit offset, bit size and bytes of each. SHORT: the bits the variable's
+    pieces describe (dwexpr's short_composite), BASE: the bit offset of
+    these members in the variable."""
+    byname = {m.get('name'): m for m in (dms or [])}
+    for gm in gms:
+        start = base + gm['bitpos']
+        # the part of this member the pieces describe (GDB invents the rest)
+        mshort = None if short is None else {'bits': max(0, short - start)}
+        w = '%s.%s' % (where, gm['name']) if not gm['name'].startswith('[') else where + gm['name']
+        if 'hex' not in gm:
+            continue
+        mcounts[1] += 1
+        dm = byname.get(gm['name'])
+        if dm is None:
+            lines.append('%s: dwexpr lists no such member' % w)
+            continue
+        if dm.get('bit_offset') is not None and dm['bit_offset'] != gm['bitpos']:
+            lines.append('%s: bit offset gdb %d, dwexpr %d' % (w, gm['bitpos'], dm['bit_offset']))
+            continue
+        if dm.get('bit_size') != gm['bitsize']:
+            lines.append('%s: bit size gdb %d, dwexpr %s' % (w, gm['bitsize'], dm.get('bit_size')))
+            continue
+        ok, why = same_bytes(gm['hex'], dm.get('hex'), {'hex': dm.get('hex'),
+                                                        'short_composite': mshort})
+        dh = dm.get('hex') or ''
+        if (ok is not True and set(gm['hex']) == {'x'} and 'xx' in dh and
+                'sp' not in gm['hex']):
+            ok, why = 'explained', ('%s (gdb %s, dwexpr %s)' % (GDB_PARTLY_OPTIMIZED,
+                                                               gm['hex'], dh))
+        if ok is True:
+            mcounts[0] += 1
+        elif ok == 'explained':
+            mcounts[2] += 1
+            explained.append('%s: %s' % (w, why))
+        else:
+            lines.append('%s: %s' % (w, why))
+        if gm.get('members'):
+            tally_members(w, gm['members'], dm.get('members'), mcounts, lines, explained,
+                          short, start)
+
+
+MEMBER_COUNTS = [0, 0, 0]   # agree, total, explained
+
+
 def tally(where, gv, dv, counts, lines, explained, log):
-    """Compare one GDB variable with dwexpr's and count the outcome."""
+    """Compare one GDB variable with dwexpr's and count the outcome; its
+    members (structures, unions, arrays) count apart in MEMBER_COUNTS."""
+    if dv is not None and gv.get('members') and dv.get('hex') is not None:
+        sc = dv.get('short_composite')
+        tally_members('%s: %s' % (where, gv['name']), gv['members'], dv.get('members'),
+                      MEMBER_COUNTS, lines, explained, sc['bits'] if sc else None)
     ok, why = (False, 'dwexpr does not list it') if dv is None else compare_value(gv, dv)
     if ok is None:
         log.append('%s: %s: skipped (%s)' % (where, gv['name'], why))
@@ -730,13 +855,14 @@ def main():
                 print('ok %d - %s # SKIP %s not installed' % (n, tag, cc))
             continue
         log = []
+        m_expl = MEMBER_COUNTS[2]
         try:
             a, t, lines, expl = compare_variant(args, prog, probe, cc, opt, ver, split, log)
         except subprocess.TimeoutExpired:
             a, t, lines, expl = 0, 0, ['timeout'], []
         A += a
         T += t
-        E += len(expl)
+        E += len(expl) - (MEMBER_COUNTS[2] - m_expl)
         ok = not lines and t > 0
         if args.tap:
             print('%s %d - %s: agree %d / %d' % ('ok' if ok else 'not ok', n, tag, a, t))
@@ -755,6 +881,10 @@ def main():
         failed += 0 if ok else 1
     msg = 'agree %d / %d (%d explained, %d unexplained)' % (A, T, E, T - A - E)
     print(('# ' if args.tap else '') + msg)
+    if MEMBER_COUNTS[1]:
+        ma, mt, me = MEMBER_COUNTS
+        print(('# ' if args.tap else '') + 'members agree %d / %d (%d explained, %d unexplained)'
+              % (ma, mt, me, mt - ma - me))
     return 0 if args.tap or failed == 0 else 1
 
 
