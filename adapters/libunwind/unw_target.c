@@ -4,6 +4,7 @@
  * own CFI unwinder. x86-64 only (DWARF and libunwind numbers agree 0-16). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +46,7 @@ struct dwexpr_unw {
     bool core;
     int pid;
     bool attached;
+    bool was_stopped;              /* in a group stop before we attached */
     dwexpr_elf *core_elf;
     ufr *frames;
     size_t nframes;
@@ -507,6 +509,18 @@ dwexpr_status dwexpr_unw_open_pid(int pid, uint32_t max_frames, dwexpr_unw **out
         return DWEXPR_E_NOMEM;
     u->pid = pid;
     dwexpr_status s;
+    /* a process stopped (SIGSTOP, job control) before we came stays
+     * stopped when we leave: /proc/PID/stat's state after the name */
+    char sp[64], stat[512];
+    snprintf(sp, sizeof sp, "/proc/%d/stat", pid);
+    FILE *sf = fopen(sp, "r");
+    if (sf) {
+        size_t n = fread(stat, 1, sizeof stat - 1, sf);
+        stat[n] = 0;
+        const char *rp = strrchr(stat, ')');
+        u->was_stopped = rp && rp[1] == ' ' && rp[2] == 'T';
+        fclose(sf);
+    }
     if (ptrace(PTRACE_ATTACH, pid, NULL, NULL) != 0) {
         s = fail(err, DWEXPR_E_TARGET, "ptrace(ATTACH, %d): %s", pid, strerror(errno));
         goto bad;
@@ -569,7 +583,7 @@ void dwexpr_unw_close(dwexpr_unw *u)
     if (u->ui)
         u->core ? _UCD_destroy(u->ui) : _UPT_destroy(u->ui);
     if (u->attached)
-        ptrace(PTRACE_DETACH, u->pid, NULL, NULL);
+        ptrace(PTRACE_DETACH, u->pid, NULL, (void *)(long)(u->was_stopped ? SIGSTOP : 0));
     for (size_t k = 0; k < u->nmods; k++) {
         dwexpr_elf_free(u->mods[k].elf);
         free(u->mods[k].bytes);

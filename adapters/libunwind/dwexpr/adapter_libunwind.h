@@ -33,7 +33,8 @@ typedef struct dwexpr_unw_frame {
 DWEXPR_API dwexpr_status dwexpr_unw_open_core(const char *core, const char *exe,
                                               uint32_t max_frames, dwexpr_unw **out,
                                               dwexpr_error *err);
-/* Attach to process PID with ptrace (it stops until dwexpr_unw_close). */
+/* Attach to process PID with ptrace (it stops until dwexpr_unw_close; a
+ * process that was stopped before stays stopped after it). */
 DWEXPR_API dwexpr_status dwexpr_unw_open_pid(int pid, uint32_t max_frames, dwexpr_unw **out,
                                              dwexpr_error *err);
 /* Detach / release (NULL is fine). */
