@@ -48,14 +48,18 @@ static const char usage_locs[] =
     "                        the caller's register if the target can recover it,\n"
     "                        else the call-site parameter)\n"
     "  --no-dwo              do not read split DWARF .dwo files\n"
+    "  --lane N              the lane in focus (a wavefront's: DW_OP_LLVM_push_lane,\n"
+    "                        per-lane address spaces); default the context's \"lane\"\n"
+    "  --all-lanes           also read every variable in each lane of the context's\n"
+    "                        \"lanes\" (a \"lanes\" array of hex strings per variable)\n"
     "\n"
     "exit status: 0 ok, 1 some location could not be decoded or read, 2 bad usage\n";
 
 typedef struct locs_opts {
     const char *binary;
     const char *context;
-    bool json, has_pc, caller, no_dwo, has_bias, help;
-    uint64_t pc, bias;
+    bool json, has_pc, caller, no_dwo, has_bias, help, has_lane, all_lanes;
+    uint64_t pc, bias, lane;
     dwexpr_libdwarf_entry_policy policy;
 } locs_opts;
 
@@ -84,6 +88,13 @@ static int parse(int argc, char **argv, locs_opts *o)
             o->caller = true;
         } else if (strcmp(a, "--no-dwo") == 0) {
             o->no_dwo = true;
+        } else if (strcmp(a, "--all-lanes") == 0) {
+            o->all_lanes = true;
+        } else if (strcmp(a, "--lane") == 0) {
+            if (!v || cli_parse_u64(v, &o->lane) || o->lane > UINT32_MAX)
+                return usage("expected a lane number after", a);
+            o->has_lane = true;
+            i++;
         } else if (strcmp(a, "--pc") == 0 || strcmp(a, "--load-bias") == 0) {
             uint64_t n;
             if (!v || cli_parse_u64(v, &n))
@@ -679,7 +690,9 @@ static void frame_attrs(locs_run *r, const dwexpr_libdwarf_scope *fn, uint32_t f
     }
 }
 
-json_t *locs_eval_var(locs_eval *r, const dwexpr_libdwarf_var *v, uint32_t frame, uint64_t pc)
+/* One variable in the focused lane (locs_eval_var without --all-lanes). */
+static json_t *eval_var_one(locs_eval *r, const dwexpr_libdwarf_var *v, uint32_t frame,
+                            uint64_t pc)
 {
     json_t *o = var_base_json(v);
     bool bad = false;
@@ -818,6 +831,27 @@ json_t *locs_eval_var(locs_eval *r, const dwexpr_libdwarf_var *v, uint32_t frame
     return o;
 }
 
+json_t *locs_eval_var(locs_eval *r, const dwexpr_libdwarf_var *v, uint32_t frame, uint64_t pc)
+{
+    json_t *o = eval_var_one(r, v, frame, pc);
+    if (!r->all_lanes || !r->focus.lanes)
+        return o;
+    /* every lane of the wavefront: the bytes each lane reads */
+    dwexpr_eval_params save = r->focus;
+    json_t *lanes = json_array();
+    for (uint32_t l = 0; l < save.lanes; l++) {
+        r->focus.lane = l;
+        r->focus.ctx |= DWEXPR_CTX_LANE;
+        json_t *x = eval_var_one(r, v, frame, pc);
+        json_t *h = json_object_get(x, "hex");
+        json_array_append(lanes, h ? h : json_null());
+        json_decref(x);
+    }
+    r->focus = save;
+    json_object_set_new(o, "lanes", lanes);
+    return o;
+}
+
 unsigned locs_eval_frames(locs_eval *r, uint32_t frame, uint64_t pc,
                           const dwexpr_libdwarf_scope *inner, uint64_t runtime_pc,
                           unsigned first_index, json_t *frames, json_t *(*extra)(void *, unsigned),
@@ -933,6 +967,15 @@ void locs_human_var(const json_t *v, bool evaluated)
     else if (json_object_get(v, "read_error"))
         printf("      unreadable: %s\n",
                json_string_value(json_object_get(json_object_get(v, "read_error"), "message")));
+    const json_t *lanes = json_object_get(v, "lanes");
+    if (json_is_array(lanes)) {
+        size_t i;
+        json_t *h;
+        json_array_foreach(lanes, i, h)
+            printf("%s%s", i % 8 ? " " : (i ? "\n        " : "      lanes: "),
+                   json_is_string(h) ? json_string_value(h) : "-");
+        printf("\n");
+    }
 }
 
 /* ---- the command ---- */
@@ -976,13 +1019,37 @@ int cmd_locs(int argc, char **argv)
         r.machine = true;
         r.focus = c.params;
         r.arch = c.arch;
-        if (!o.has_pc && c.params.has_pc) {
+        if (o.has_pc) {
+            /* --pc is frame 0's pc (unless the context's frame 0 has one) */
+            c.params.pc = o.pc;
+            c.params.has_pc = true;
+        } else if (c.params.has_pc) {
             o.pc = c.params.pc;
             o.has_pc = true;
         }
     }
     if (!r.arch || !o.context)
         r.arch = dwexpr_arch_find(dwexpr_libdwarf_arch_name(r.ld));
+    if ((o.has_lane || o.all_lanes) && (!have_ctx || !o.has_pc)) {
+        rc = usage("--lane and --all-lanes need --context and a pc", NULL);
+        goto done;
+    }
+    if (o.has_lane) {
+        if (c.params.lanes && o.lane >= c.params.lanes) {
+            char buf[64];
+            snprintf(buf, sizeof buf, "%llu (the context has %u lanes)",
+                     (unsigned long long)o.lane, (unsigned)c.params.lanes);
+            rc = usage("no such lane:", buf);
+            goto done;
+        }
+        r.focus.lane = (uint32_t)o.lane;
+        r.focus.ctx |= DWEXPR_CTX_LANE;
+    }
+    if (o.all_lanes && !c.params.lanes) {
+        rc = usage("--all-lanes: the context has no lanes", NULL);
+        goto done;
+    }
+    r.all_lanes = o.all_lanes;
     uint64_t bias = o.has_bias ? o.bias : (have_ctx ? c.unit.load_bias : 0);
     dwexpr_libdwarf_set_load_bias(r.ld, bias);
     if (dwexpr_libdwarf_target(r.ld, have_ctx ? &c.target : NULL, have_ctx ? &c : NULL,

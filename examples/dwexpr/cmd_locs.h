@@ -28,6 +28,7 @@ typedef struct locs_eval {
     const dwexpr_arch *arch;
     const cli_ctx *c;              /* context file (error details), or NULL */
     bool machine;                  /* there is a register/memory target */
+    bool all_lanes;                /* add each lane's bytes (focus.lanes of them) */
     dwexpr_eval_params focus;      /* thread, lane and context flags of every evaluation */
     dwexpr_target t;               /* the binding's target */
     dwexpr_libdwarf_binding *b;
@@ -38,7 +39,8 @@ typedef struct locs_eval {
 /* Evaluate variable V in machine frame FRAME at PC (link-time; a caller
  * frame's pc - 1) and read it: the contract's `dwexpr vars` entry (name,
  * kind, decl_line, block_depth, type, bit_size, result, hex,
- * optimized_out) plus the static listing fields. */
+ * optimized_out) plus the static listing fields; with E->all_lanes a
+ * "lanes" array of every lane's "hex". */
 json_t *locs_eval_var(locs_eval *e, const dwexpr_libdwarf_var *v, uint32_t frame, uint64_t pc);
 
 /* Append to FRAMES the frames of machine frame FRAME at PC (link-time,
