@@ -270,7 +270,9 @@ static int run_vars(const vars_opts *o, dwexpr_unw *u, dwexpr_libdwarf *ld)
         json_object_set_new(jf, "function", json_string(fn));
         json_object_set_new(jf, "inline", json_false());
         json_object_set_new(jf, "pc", hexnum(f.pc));
-        json_object_update(jf, frame_cfa(uw, i));
+        json_t *cfa = frame_cfa(uw, i);
+        json_object_update(jf, cfa);
+        json_decref(cfa);
         json_object_set_new(jf, "vars", json_array());
         json_array_append_new(frames, jf);
     }
