@@ -1835,8 +1835,25 @@ static dwexpr_status main_unit(dwexpr_libdwarf *ld, size_t file, Dwarf_Die cu, u
             size_t df = add_file(ld, u->pub.dwo_path, &tmp);
             u = ld_unit_at(ld, index); /* files may have moved; units have not */
             dwo_find f = {u->dwo_id, u->has_dwo_id, false, 0, 0, 0, 0};
-            if (df != SIZE_MAX && each_unit(ld, df, find_split, &f, &tmp) == DWEXPR_OK &&
-                f.found) {
+            bool in_dwo = df != SIZE_MAX && each_unit(ld, df, find_split, &f, &tmp) == DWEXPR_OK &&
+                          f.found;
+            if (!in_dwo && u->has_dwo_id) {
+                /* a DWARF package next to the file (BINARY.dwp, the name
+                 * GDB and the dwp tools use): its split units, found by id */
+                char *pk = malloc(strlen(ld->files[0].path) + 5);
+                if (pk) {
+                    sprintf(pk, "%s.dwp", ld->files[0].path);
+                    df = add_file(ld, pk, &tmp);
+                    free(pk);
+                    u = ld_unit_at(ld, index);
+                    if (df != SIZE_MAX && each_unit(ld, df, find_split, &f, &tmp) == DWEXPR_OK &&
+                        f.found) {
+                        in_dwo = true;
+                        u->pub.dwo_path = ld->files[df].path;
+                    }
+                }
+            }
+            if (in_dwo) {
                 u = ld_unit_at(ld, index);
                 u->file = df;
                 u->hdr = f.hdr;

@@ -61,6 +61,7 @@ struct dwexpr_unw {
     uint64_t fs_base;              /* the thread pointer */
     bool have_fs;
     uint64_t tls_offset;           /* the main executable's TLS block: tp - tls_offset */
+    uint64_t tls_vaddr, tls_memsz; /* its PT_TLS */
     bool have_tls;
 };
 
@@ -360,6 +361,8 @@ static void main_tls(dwexpr_unw *u, const dwexpr_elf *elf)
         uint64_t first = sg.vaddr & (align - 1);
         uint64_t need = sg.memsz > first ? sg.memsz - first : 0;
         u->tls_offset = (need + align - 1) / align * align + first;
+        u->tls_vaddr = sg.vaddr;
+        u->tls_memsz = sg.memsz;
         u->have_tls = true;
         return;
     }
@@ -743,6 +746,11 @@ static dwexpr_status t_tls_address(void *user, const dwexpr_frameref *f, uint64_
     (void)f;
     if (!u->have_fs || !u->have_tls)
         return DWEXPR_E_NOT_FOUND;
+    /* an "offset" past the block that is a link-time address inside
+     * PT_TLS: binutils ld resolves the DTPOFF relocations of split DWARF's
+     * .debug_addr to the variable's address, not its offset */
+    if (ta >= u->tls_memsz && ta >= u->tls_vaddr && ta - u->tls_vaddr < u->tls_memsz)
+        ta -= u->tls_vaddr;
     memset(out, 0, sizeof *out);
     out->kind = DWEXPR_LOC_MEMORY;
     out->byte_offset = u->fs_base - u->tls_offset + ta;

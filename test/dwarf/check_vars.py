@@ -165,7 +165,12 @@ def live_process(dw, src, work):
         ok(t and t['hex'] == '1c000000', 'thread-local t_stop = 28 (fs_base, static TLS)', t)
         ok('thread_pointer' in res, 'the thread pointer is shown')
         # the process is left as it was: still stopped, and it goes on
-        state = open('/proc/%d/stat' % p.pid).read().split(')')[-1].split()[0]
+        # (detached with SIGSTOP: it stops again as the signal arrives)
+        for _ in range(100):
+            state = open('/proc/%d/stat' % p.pid).read().split(')')[-1].split()[0]
+            if state == 'T':
+                break
+            time.sleep(0.01)
         ok(state == 'T', 'the process is still stopped after dwexpr detaches', state)
         os.kill(p.pid, signal.SIGCONT)
         ok(p.wait(timeout=30) == 0, 'it then runs to its end')
@@ -226,10 +231,42 @@ def core_file(dw, src, work, gdb):
     p = mem.get('p', {})
     ok([m['hex'] for m in p.get('members', [])] == ['01000000', '02000000'],
        'g_rec.p: nested members x = 1, y = 2', p)
+    split_tls(dw, src, work, gdb)
     h = run(dw + ['vars', '--core', core, exe])
     ok(h.returncode == 0 and 'frame 3: twice (inlined)' in h.stdout and
        '<synthetic pointer>' in h.stdout and 'globals:' in h.stdout,
        'human output', h.stdout[:800])
+
+
+def split_tls(dw, src, work, gdb):
+    """Thread-local variables of a split unit (gcc -gsplit-dwarf, DWARF 5:
+    DW_OP_constx N; DW_OP_form_tls_address, GDB 13 cannot evaluate it):
+    binutils ld leaves the variable's link-time address in .debug_addr,
+    which dwexpr turns back into the TLS offset."""
+    d = os.path.join(work, 'split')
+    os.makedirs(d, exist_ok=True)
+    exe = os.path.join(d, 'vars-split')
+    b = run(['gcc', '-g', '-gsplit-dwarf', '-gdwarf-5', '-O2', '-o', exe,
+             os.path.abspath(os.path.join(src, 'vars.c'))], cwd=d)
+    ok(b.returncode == 0, 'build vars.c -gsplit-dwarf', b.stderr)
+    core = exe + '.core'
+    if os.path.exists(core):
+        os.unlink(core)
+    run([gdb, '-nx', '-batch', '-iex', 'set debuginfod enabled off', '-ex', 'break probe',
+         '-ex', 'run', '-ex', 'gcore ' + core, '-ex', 'kill', exe], cwd=d)
+    r = run(dw + ['vars', '--core', core, '--json', exe])
+    try:
+        res = json.loads(r.stdout)
+    except ValueError:
+        ok(False, 'vars on the split build', r.stderr)
+        return
+    ops = (glob(res, 't_counter') or {}).get('location', {}).get('expr', {}).get('ops', [])
+    ok(any('constx' in o for o in ops) and any('form_tls_address' in o for o in ops),
+       'split: t_counter is DW_OP_constx + DW_OP_form_tls_address', ops)
+    ok(glob(res, 't_counter')['hex'] == '64000000' and
+       glob(res, 't_pt')['hex'] == '0e00000016000000',
+       'split: thread-local t_counter = 100, t_pt = {14, 22}',
+       [glob(res, 't_counter'), glob(res, 't_pt')])
 
 
 def main():

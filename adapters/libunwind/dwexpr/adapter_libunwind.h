@@ -50,6 +50,9 @@ DWEXPR_API void dwexpr_unw_close(dwexpr_unw *u);
  * executable's block first below the thread pointer:
  * roundup(PT_TLS memsz - firstbyte, p_align) + firstbyte, firstbyte =
  * p_vaddr mod p_align, as glibc lays it out) plus the offset.
+ * An offset past the block that lies in PT_TLS's link-time address range
+ * is taken as that address (binutils ld resolves split DWARF's .debug_addr
+ * TLS entries to addresses) and made an offset again.
  * Shared libraries' TLS (reached through the DTV) is not supported. */
 DWEXPR_API const dwexpr_target *dwexpr_unw_target(void);
 
