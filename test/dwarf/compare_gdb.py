@@ -6,13 +6,17 @@ frame's locals and arguments (bytes of each value, field by field where
 GDB has no address) with GDB's registers and memory, and compares them
 with dwexpr's reading of the same variables.
 
-Until `dwexpr vars` can unwind a core (issue 5), each GDB frame becomes a
-context file (frames[0] = GDB's registers of that frame, frames[1] = its
-caller's; caller-saved registers undefined in the caller per the x86-64
-psABI; the stack, the program's data and the TLS block as memory) and
-`dwexpr locs --pc PC --context FILE --json` evaluates its variables. With
---vars DWEXPR, GDB also writes a core (gcore) and `DWEXPR vars --core CORE
---json BINARY` (contract "dwexpr vars") is compared frame by frame instead.
+Two modes. Without --vars, each GDB frame becomes a context file
+(frames[0] = GDB's registers of that frame, frames[1] = its caller's;
+caller-saved registers undefined in the caller per the x86-64 psABI; the
+stack, the program's data and the TLS block as memory) and `dwexpr locs
+--pc PC --context FILE --json` evaluates its variables. With --vars
+DWEXPR, GDB writes a core (gcore) at the probe and then leaves the process
+stopped there (detaching with a SIGSTOP pending): `DWEXPR vars --core CORE
+--json BINARY` and `DWEXPR vars --pid PID --json BINARY` (contract
+"dwexpr vars") are both compared frame by frame, globals included, and
+the members of structures, unions and arrays apart ("members agree").
+The --vars set adds a DWARF package build (binutils dwp).
 
 Prints `agree N / M` and each disagreement; with --tap, TAP output (one
 test per build variant, a SKIP when gcc or gdb is missing).
