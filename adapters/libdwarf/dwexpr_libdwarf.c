@@ -948,6 +948,58 @@ dwexpr_status dwexpr_libdwarf_type_get(dwexpr_libdwarf *ld, size_t unit, uint64_
     return DWEXPR_OK;
 }
 
+dwexpr_status dwexpr_libdwarf_member_get(dwexpr_libdwarf *ld, size_t unit, uint64_t die,
+                                         dwexpr_libdwarf_member *out)
+{
+    ld_unit *u = ld ? ld_unit_at(ld, unit) : NULL;
+    if (!u || !out)
+        return DWEXPR_E_USAGE;
+    memset(out, 0, sizeof *out);
+    Dwarf_Die d;
+    if (ld_offdie(ld, u->file, die, &d, NULL) != DWEXPR_OK)
+        return DWEXPR_E_NOT_FOUND;
+    Dwarf_Debug dbg = ld->files[u->file].dbg;
+    out->die = die;
+    out->tag = die_tag(dbg, d);
+    char *n = NULL;
+    Dwarf_Error e = NULL;
+    int r = dwarf_diename(d, &n, &e);
+    if (r == DW_DLV_ERROR)
+        ld_drop(dbg, e);
+    if (r == DW_DLV_OK && n) {
+        size_t len = strlen(n) + 1;
+        char *copy = ld_pool_alloc(&ld->pool, len);
+        if (copy) {
+            memcpy(copy, n, len);
+            out->name = copy;
+        }
+    }
+    uint64_t t;
+    if (ld_die_ref(ld, u->file, d, DW_AT_type, &t))
+        out->type = t;
+    uint64_t v;
+    if (ld_die_udata(ld, u->file, d, DW_AT_bit_size, &v)) {
+        out->bit_size = v;
+        out->bit_field = true;
+    }
+    if (ld_die_udata(ld, u->file, d, DW_AT_bit_offset, &v)) {
+        out->has_bit_offset = true;
+        out->bit_offset = v;
+    }
+    if (ld_die_udata(ld, u->file, d, DW_AT_byte_size, &v))
+        out->storage_bytes = v;
+    dwarf_dealloc_die(d);
+    if (out->type) {
+        const ld_tinfo *ti = tinfo(ld, unit, out->type);
+        out->type_name = ti ? ti->name : "?";
+        if (!out->bit_field)
+            out->bit_size = ti ? 8 * ti->bytes : 0;
+        if (!out->storage_bytes && ti)
+            out->storage_bytes = ti->bytes;
+    }
+    return DWEXPR_OK;
+}
+
 /* Depth-first search under D for a DIE named NAME with tag TAG. */
 static bool find_named(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, const char *name,
                        uint16_t tag, uint64_t *out, int depth)
@@ -1811,8 +1863,25 @@ static dwexpr_status main_unit(dwexpr_libdwarf *ld, size_t file, Dwarf_Die cu, u
             size_t df = add_file(ld, u->pub.dwo_path, &tmp);
             u = ld_unit_at(ld, index); /* files may have moved; units have not */
             dwo_find f = {u->dwo_id, u->has_dwo_id, false, 0, 0, 0, 0};
-            if (df != SIZE_MAX && each_unit(ld, df, find_split, &f, &tmp) == DWEXPR_OK &&
-                f.found) {
+            bool in_dwo = df != SIZE_MAX && each_unit(ld, df, find_split, &f, &tmp) == DWEXPR_OK &&
+                          f.found;
+            if (!in_dwo && u->has_dwo_id) {
+                /* a DWARF package next to the file (BINARY.dwp, the name
+                 * GDB and the dwp tools use): its split units, found by id */
+                char *pk = malloc(strlen(ld->files[0].path) + 5);
+                if (pk) {
+                    sprintf(pk, "%s.dwp", ld->files[0].path);
+                    df = add_file(ld, pk, &tmp);
+                    free(pk);
+                    u = ld_unit_at(ld, index);
+                    if (df != SIZE_MAX && each_unit(ld, df, find_split, &f, &tmp) == DWEXPR_OK &&
+                        f.found) {
+                        in_dwo = true;
+                        u->pub.dwo_path = ld->files[df].path;
+                    }
+                }
+            }
+            if (in_dwo) {
                 u = ld_unit_at(ld, index);
                 u->file = df;
                 u->hdr = f.hdr;

@@ -4,19 +4,22 @@
  * own CFI unwinder. x86-64 only (DWARF and libunwind numbers agree 0-16). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/user.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <libunwind.h>
 #include <libunwind-coredump.h>
 #include <libunwind-ptrace.h>
 #include "dwexpr/adapter_libunwind.h"
 
-enum { NREGS = 17 };
+enum { NREGS = 17, XMM0 = 17, NXMM = 16 };
 
 typedef struct ufr {
     dwexpr_unw_frame pub;
@@ -43,12 +46,23 @@ struct dwexpr_unw {
     bool core;
     int pid;
     bool attached;
+    bool was_stopped;              /* in a group stop before we attached */
     dwexpr_elf *core_elf;
     ufr *frames;
     size_t nframes;
     dwexpr_unw_mapping *maps;
     size_t nmaps;
     char **paths;
+    /* frame 0 of the thread beyond what libunwind gives */
+    uint64_t gp[NREGS];            /* a core's DWARF 0-16 from NT_PRSTATUS */
+    bool have_gp;
+    uint8_t xmm[NXMM][16];         /* DWARF 17-32 */
+    bool have_xmm;
+    uint64_t fs_base;              /* the thread pointer */
+    bool have_fs;
+    uint64_t tls_offset;           /* the main executable's TLS block: tp - tls_offset */
+    uint64_t tls_vaddr, tls_memsz; /* its PT_TLS */
+    bool have_tls;
 };
 
 /* Fill ERR with S and a message. */
@@ -212,6 +226,10 @@ static int a_access_reg(unw_addr_space_t as, unw_regnum_t reg, unw_word_t *val, 
                         void *arg)
 {
     dwexpr_unw *u = arg;
+    if (u->core && u->have_gp && !write && reg >= 0 && reg < NREGS) {
+        *val = u->gp[reg];
+        return 0;
+    }
     return u->core ? _UCD_access_reg(as, reg, val, write, u->ui)
                    : _UPT_access_reg(as, reg, val, write, u->ui);
 }
@@ -318,6 +336,92 @@ static void set_accessors(dwexpr_unw *u)
     u->acc.get_proc_name = a_get_proc_name;
 }
 
+/* Little-endian 64-bit word at P. */
+static uint64_t le64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+
+/* The static TLS offset of the module ELF when it is the main executable
+ * (x86-64 psABI / glibc TLS variant II, the executable's block first,
+ * right below the thread pointer): with PT_TLS of size MEMSZ, alignment
+ * ALIGN at address VADDR, firstbyte = VADDR mod ALIGN and offset =
+ * roundup(MEMSZ - firstbyte, ALIGN) + firstbyte; the block starts at
+ * tp - offset (glibc _dl_determine_tlsoffset for the first module). */
+static void main_tls(dwexpr_unw *u, const dwexpr_elf *elf)
+{
+    for (size_t i = 0; i < dwexpr_elf_segment_count(elf); i++) {
+        dwexpr_elf_segment sg;
+        if (dwexpr_elf_get_segment(elf, i, &sg) || sg.type != 7 /* PT_TLS */)
+            continue;
+        uint64_t align = sg.align ? sg.align : 1;
+        uint64_t first = sg.vaddr & (align - 1);
+        uint64_t need = sg.memsz > first ? sg.memsz - first : 0;
+        u->tls_offset = (need + align - 1) / align * align + first;
+        u->tls_vaddr = sg.vaddr;
+        u->tls_memsz = sg.memsz;
+        u->have_tls = true;
+        return;
+    }
+}
+
+/* The main executable's TLS layout from the module mapped from PATH. */
+static void find_main_tls(dwexpr_unw *u, const char *path)
+{
+    for (size_t k = 0; path && k < u->nmods; k++)
+        if (strcmp(u->mods[k].path, path) == 0) {
+            main_tls(u, u->mods[k].elf);
+            return;
+        }
+}
+
+/* Frame 0 of a core: the general registers and fs_base from the first
+ * NT_PRSTATUS (x86-64 elf_prstatus: pr_reg, a user_regs_struct, at byte
+ * 112; PR_WORD maps DWARF numbers 0-16 to its words, fs_base is word 21)
+ * and xmm0-15 from the first NT_FPREGSET (an fxsave image: xmm0 at byte
+ * 160). The general registers are read here, not through
+ * _UCD_access_reg: libunwind 1.6's coredump accessor gives wrong r8-r15. */
+static void core_extra_regs(dwexpr_unw *u)
+{
+    uint64_t it = 0;
+    dwexpr_elf_note n;
+    bool prs = false, fp = false;
+    while (dwexpr_elf_note_next(u->core_elf, &it, &n) == DWEXPR_OK && !(prs && fp)) {
+        if (n.namesz < 4 || memcmp(n.name, "CORE", 4) != 0)
+            continue;
+        if (n.type == 1 && !prs && n.descsz >= 112 + 27 * 8) {
+            static const uint8_t pr_word[NREGS] = {10, 12, 11, 5, 13, 14, 4,  19, 9,
+                                                   8,  7,  6,  3, 2,  1,  0, 16};
+            for (int r = 0; r < NREGS; r++)
+                u->gp[r] = le64(n.desc + 112 + 8 * pr_word[r]);
+            u->have_gp = true;
+            u->fs_base = le64(n.desc + 112 + 21 * 8);
+            u->have_fs = prs = true;
+        } else if (n.type == 2 && !fp && n.descsz >= 160 + NXMM * 16) {
+            memcpy(u->xmm, n.desc + 160, sizeof u->xmm);
+            u->have_xmm = fp = true;
+        }
+    }
+}
+
+/* The same for a stopped process (PTRACE_GETREGS, PTRACE_GETFPREGS). */
+static void ptrace_extra_regs(dwexpr_unw *u)
+{
+    struct user_regs_struct regs;
+    struct user_fpregs_struct fpr;
+    if (ptrace(PTRACE_GETREGS, u->pid, NULL, &regs) == 0) {
+        u->fs_base = regs.fs_base;
+        u->have_fs = true;
+    }
+    if (ptrace(PTRACE_GETFPREGS, u->pid, NULL, &fpr) == 0) {
+        memcpy(u->xmm, fpr.xmm_space, sizeof u->xmm);
+        u->have_xmm = true;
+    }
+}
+
 /* Walk the stack with libunwind once, keeping a cursor per frame. */
 static dwexpr_status walk(dwexpr_unw *u, uint32_t max, dwexpr_error *err)
 {
@@ -386,8 +490,10 @@ dwexpr_status dwexpr_unw_open_core(const char *core, const char *exe, uint32_t m
         if ((s = add_map(u, m.start, m.end, m.file_offset, path)))
             goto bad;
     }
+    core_extra_regs(u);
     if ((s = walk(u, max_frames, err)))
         goto bad;
+    find_main_tls(u, u->nmaps ? u->maps[0].path : NULL);
     *out = u;
     return DWEXPR_OK;
 bad:
@@ -406,6 +512,18 @@ dwexpr_status dwexpr_unw_open_pid(int pid, uint32_t max_frames, dwexpr_unw **out
         return DWEXPR_E_NOMEM;
     u->pid = pid;
     dwexpr_status s;
+    /* a process stopped (SIGSTOP, job control) before we came stays
+     * stopped when we leave: /proc/PID/stat's state after the name */
+    char sp[64], stat[512];
+    snprintf(sp, sizeof sp, "/proc/%d/stat", pid);
+    FILE *sf = fopen(sp, "r");
+    if (sf) {
+        size_t n = fread(stat, 1, sizeof stat - 1, sf);
+        stat[n] = 0;
+        const char *rp = strrchr(stat, ')');
+        u->was_stopped = rp && rp[1] == ' ' && rp[2] == 'T';
+        fclose(sf);
+    }
     if (ptrace(PTRACE_ATTACH, pid, NULL, NULL) != 0) {
         s = fail(err, DWEXPR_E_TARGET, "ptrace(ATTACH, %d): %s", pid, strerror(errno));
         goto bad;
@@ -444,6 +562,14 @@ dwexpr_status dwexpr_unw_open_pid(int pid, uint32_t max_frames, dwexpr_unw **out
     }
     if ((s = walk(u, max_frames, err)))
         goto bad;
+    ptrace_extra_regs(u);
+    char exe[64], real[4096];
+    snprintf(exe, sizeof exe, "/proc/%d/exe", pid);
+    ssize_t n = readlink(exe, real, sizeof real - 1);
+    if (n > 0) {
+        real[n] = 0;
+        find_main_tls(u, real);
+    }
     *out = u;
     return DWEXPR_OK;
 bad:
@@ -460,7 +586,7 @@ void dwexpr_unw_close(dwexpr_unw *u)
     if (u->ui)
         u->core ? _UCD_destroy(u->ui) : _UPT_destroy(u->ui);
     if (u->attached)
-        ptrace(PTRACE_DETACH, u->pid, NULL, NULL);
+        ptrace(PTRACE_DETACH, u->pid, NULL, (void *)(long)(u->was_stopped ? SIGSTOP : 0));
     for (size_t k = 0; k < u->nmods; k++) {
         dwexpr_elf_free(u->mods[k].elf);
         free(u->mods[k].bytes);
@@ -491,9 +617,9 @@ const dwexpr_unw_mapping *dwexpr_unw_mapping_at(const dwexpr_unw *u, size_t i)
 static dwexpr_status t_reg_size(void *user, uint32_t regno, uint32_t *bytes)
 {
     (void)user;
-    if (regno >= NREGS)
+    if (regno >= XMM0 + NXMM)
         return DWEXPR_E_NOT_FOUND;
-    *bytes = 8;
+    *bytes = regno >= XMM0 ? 16 : 8;
     return DWEXPR_OK;
 }
 
@@ -512,6 +638,16 @@ static dwexpr_status reg_value(dwexpr_unw *u, uint32_t f, uint32_t regno, uint64
 static dwexpr_status t_reg_read(void *user, const dwexpr_regref *r, uint64_t off, void *buf,
                                 size_t len)
 {
+    dwexpr_unw *u = user;
+    if (r->regno >= XMM0 && r->regno < XMM0 + NXMM) {
+        /* the vector registers of the thread (frame 0 only) */
+        if (r->frame != 0 || !u->have_xmm)
+            return DWEXPR_E_NOT_FOUND;
+        if (off > 16 || len > 16 - off)
+            return DWEXPR_E_TARGET;
+        memcpy(buf, u->xmm[r->regno - XMM0] + off, len);
+        return DWEXPR_OK;
+    }
     uint64_t v;
     dwexpr_status s = reg_value(user, r->frame, r->regno, &v);
     if (s)
@@ -601,11 +737,40 @@ static dwexpr_status t_frame_pc(void *user, const dwexpr_frameref *f, uint64_t *
     return DWEXPR_OK;
 }
 
+/* DW_OP_form_tls_address: TA in the main executable's static TLS block
+ * of the thread (main_tls: tp - offset + TA). */
+static dwexpr_status t_tls_address(void *user, const dwexpr_frameref *f, uint64_t ta,
+                                   dwexpr_sld *out)
+{
+    dwexpr_unw *u = user;
+    (void)f;
+    if (!u->have_fs || !u->have_tls)
+        return DWEXPR_E_NOT_FOUND;
+    /* an "offset" past the block that is a link-time address inside
+     * PT_TLS: binutils ld resolves the DTPOFF relocations of split DWARF's
+     * .debug_addr to the variable's address, not its offset */
+    if (ta >= u->tls_memsz && ta >= u->tls_vaddr && ta - u->tls_vaddr < u->tls_memsz)
+        ta -= u->tls_vaddr;
+    memset(out, 0, sizeof *out);
+    out->kind = DWEXPR_LOC_MEMORY;
+    out->byte_offset = u->fs_base - u->tls_offset + ta;
+    return DWEXPR_OK;
+}
+
+bool dwexpr_unw_thread_pointer(const dwexpr_unw *u, uint64_t *tp)
+{
+    if (!u->have_fs)
+        return false;
+    *tp = u->fs_base;
+    return true;
+}
+
 static const dwexpr_target unw_target = {
     .size = sizeof(dwexpr_target),
     .reg_size = t_reg_size,
     .reg_read = t_reg_read,
     .mem_read = t_mem_read,
+    .tls_address = t_tls_address,
     .cfa = t_cfa,
     .register_location = t_register_location,
     .frame_pc = t_frame_pc,

@@ -25,22 +25,12 @@ static int frames_usage(void)
 
 #ifdef DWEXPR_HAVE_LIBUNWIND
 
-/* One mapped ELF file with its CFI. */
-typedef struct module {
-    char *path;
-    dwexpr_elf *elf;
-    uint64_t bias, lo, hi;
-    dwexpr_cfi *eh, *dbg;
-} module;
-
-typedef struct modules {
-    module *m;
-    size_t n;
-} modules;
+typedef frames_module module;
+typedef frames_modules modules;
 
 /* Open every distinct file of the mappings and its CFI (files that cannot
  * be read are skipped: their frames cannot be unwound). */
-static void load_modules(dwexpr_unw *u, const dwexpr_arch *arch, modules *ms)
+void frames_load_modules(dwexpr_unw *u, const dwexpr_arch *arch, frames_modules *ms)
 {
     for (size_t i = 0; i < dwexpr_unw_mapping_count(u); i++) {
         const dwexpr_unw_mapping *mp = dwexpr_unw_mapping_at(u, i);
@@ -89,7 +79,7 @@ static void load_modules(dwexpr_unw *u, const dwexpr_arch *arch, modules *ms)
     }
 }
 
-static void free_modules(modules *ms)
+void frames_free_modules(frames_modules *ms)
 {
     for (size_t k = 0; k < ms->n; k++) {
         dwexpr_cfi_free(ms->m[k].eh);
@@ -101,7 +91,7 @@ static void free_modules(modules *ms)
 }
 
 /* "name" or "name+0x12" for ADDR, from the ELF symbol tables; "??" */
-static void func_name(const modules *ms, uint64_t addr, char *buf, size_t cap)
+void frames_func_name(const frames_modules *ms, uint64_t addr, char *buf, size_t cap)
 {
     snprintf(buf, cap, "??");
     for (size_t k = 0; k < ms->n; k++) {
@@ -151,11 +141,9 @@ static void sld_text(const dwexpr_arch *arch, const dwexpr_sld *s, char *buf, si
     }
 }
 
-static int run_frames(dwexpr_unw *u, bool json, uint32_t max)
+dwexpr_status frames_unwinder_new(dwexpr_unw *u, const dwexpr_arch *arch,
+                                  const frames_modules *ms, uint32_t max, dwexpr_unwinder **out)
 {
-    const dwexpr_arch *arch = dwexpr_arch_find("x86_64");
-    modules ms = {NULL, 0};
-    load_modules(u, arch, &ms);
     dwexpr_unwind_config cfg;
     memset(&cfg, 0, sizeof cfg);
     cfg.size = sizeof cfg;
@@ -164,19 +152,32 @@ static int run_frames(dwexpr_unw *u, bool json, uint32_t max)
     cfg.pc_regno = 16;
     cfg.max_frames = max;
     dwexpr_unwinder *uw;
-    if (dwexpr_unwinder_new(&cfg, dwexpr_unw_target(), u, &uw)) {
-        free_modules(&ms);
+    dwexpr_status st = dwexpr_unwinder_new(&cfg, dwexpr_unw_target(), u, &uw);
+    if (st)
+        return st;
+    /* .eh_frame of every module first (what the runtime uses), then
+     * .debug_frame */
+    for (size_t k = 0; k < ms->n; k++)
+        if (ms->m[k].eh)
+            dwexpr_unwinder_add_cfi(uw, ms->m[k].eh);
+    for (size_t k = 0; k < ms->n; k++)
+        if (ms->m[k].dbg)
+            dwexpr_unwinder_add_cfi(uw, ms->m[k].dbg);
+    *out = uw;
+    return DWEXPR_OK;
+}
+
+static int run_frames(dwexpr_unw *u, bool json, uint32_t max)
+{
+    const dwexpr_arch *arch = dwexpr_arch_find("x86_64");
+    modules ms = {NULL, 0};
+    frames_load_modules(u, arch, &ms);
+    dwexpr_unwinder *uw;
+    if (frames_unwinder_new(u, arch, &ms, max, &uw)) {
+        frames_free_modules(&ms);
         fputs("dwexpr: out of memory\n", stderr);
         return 1;
     }
-    /* .eh_frame of every module first (what the runtime uses), then
-     * .debug_frame */
-    for (size_t k = 0; k < ms.n; k++)
-        if (ms.m[k].eh)
-            dwexpr_unwinder_add_cfi(uw, ms.m[k].eh);
-    for (size_t k = 0; k < ms.n; k++)
-        if (ms.m[k].dbg)
-            dwexpr_unwinder_add_cfi(uw, ms.m[k].dbg);
     json_t *jframes = json_array();
     int rc = 0;
     uint32_t i;
@@ -193,7 +194,7 @@ static int run_frames(dwexpr_unw *u, bool json, uint32_t max)
             dwexpr_unwinder_frame(uw, i - 1, &prev);
             caller = !prev.signal_frame;
         }
-        func_name(&ms, caller ? f.pc - 1 : f.pc, fn, sizeof fn);
+        frames_func_name(&ms, caller ? f.pc - 1 : f.pc, fn, sizeof fn);
         json_t *jf = json_object(), *jr = json_object();
         char hex[32];
         json_object_set_new(jf, "index", json_integer(i));
@@ -281,7 +282,7 @@ static int run_frames(dwexpr_unw *u, bool json, uint32_t max)
         json_decref(top);
     }
     dwexpr_unwinder_free(uw);
-    free_modules(&ms);
+    frames_free_modules(&ms);
     return rc;
 }
 #endif

@@ -18,6 +18,13 @@ enum { LOCS_OK = 0, LOCS_ERROR = 1, LOCS_USAGE = 2 };
 
 /* DW_TAG_* of the pointer-like types (DWARF 5 Table 7.3). */
 enum { TAG_pointer = 0x0f, TAG_reference = 0x10, TAG_rvalue_reference = 0x42 };
+/* ... and of the aggregates whose members are listed. */
+enum { TAG_array = 0x01, TAG_class = 0x02, TAG_structure = 0x13, TAG_union = 0x17,
+       TAG_member = 0x0d, TAG_subrange = 0x21, TAG_string = 0x12 };
+/* DW_AT_* read for members. */
+enum { AT_data_member_location = 0x38, AT_data_bit_offset = 0x6b };
+/* Bounds of the member listing: nesting depth, elements per array. */
+enum { MEMBERS_DEPTH = 4, MEMBERS_ELEMENTS = 64 };
 
 static const char usage_locs[] =
     "usage: dwexpr locs BINARY [OPTIONS]\n"
@@ -41,29 +48,23 @@ static const char usage_locs[] =
     "                        the caller's register if the target can recover it,\n"
     "                        else the call-site parameter)\n"
     "  --no-dwo              do not read split DWARF .dwo files\n"
+    "  --lane N              the lane in focus (a wavefront's: DW_OP_LLVM_push_lane,\n"
+    "                        per-lane address spaces); default the context's \"lane\"\n"
+    "  --all-lanes           also read every variable in each lane of the context's\n"
+    "                        \"lanes\" (a \"lanes\" array of hex strings per variable)\n"
     "\n"
     "exit status: 0 ok, 1 some location could not be decoded or read, 2 bad usage\n";
 
 typedef struct locs_opts {
     const char *binary;
     const char *context;
-    bool json, has_pc, caller, no_dwo, has_bias, help;
-    uint64_t pc, bias;
+    bool json, has_pc, caller, no_dwo, has_bias, help, has_lane, all_lanes;
+    uint64_t pc, bias, lane;
     dwexpr_libdwarf_entry_policy policy;
 } locs_opts;
 
-/* Everything one run needs. */
-typedef struct locs_run {
-    const locs_opts *o;
-    dwexpr_libdwarf *ld;
-    const dwexpr_arch *arch;
-    cli_ctx c;
-    bool have_ctx;
-    dwexpr_target t;
-    dwexpr_libdwarf_binding *b;
-    dwexpr_ctx *ctx, *aux, *aux2;
-    int rc;
-} locs_run;
+/* Everything one run needs: the evaluation state (cmd_locs.h). */
+typedef locs_eval locs_run;
 
 /* "dwexpr locs: MESSAGE" on stderr; returns LOCS_USAGE. */
 static int usage(const char *msg, const char *arg)
@@ -87,6 +88,13 @@ static int parse(int argc, char **argv, locs_opts *o)
             o->caller = true;
         } else if (strcmp(a, "--no-dwo") == 0) {
             o->no_dwo = true;
+        } else if (strcmp(a, "--all-lanes") == 0) {
+            o->all_lanes = true;
+        } else if (strcmp(a, "--lane") == 0) {
+            if (!v || cli_parse_u64(v, &o->lane) || o->lane > UINT32_MAX)
+                return usage("expected a lane number after", a);
+            o->has_lane = true;
+            i++;
         } else if (strcmp(a, "--pc") == 0 || strcmp(a, "--load-bias") == 0) {
             uint64_t n;
             if (!v || cli_parse_u64(v, &n))
@@ -335,15 +343,11 @@ static json_t *units_json(locs_run *r)
 
 /* ---- evaluation at a pc ---- */
 
-/* The focus for evaluations: the context's thread and lane, frame 0, PC. */
-static dwexpr_eval_params where_at(const locs_run *r, uint64_t pc)
+/* The focus for evaluations: the run's thread and lane, FRAME, PC. */
+static dwexpr_eval_params where_at(const locs_run *r, uint32_t frame, uint64_t pc)
 {
-    dwexpr_eval_params q;
-    if (r->have_ctx)
-        q = r->c.params;
-    else
-        memset(&q, 0, sizeof q);
-    q.frame = 0;
+    dwexpr_eval_params q = r->focus;
+    q.frame = frame;
     q.has_pc = true;
     q.pc = pc;
     q.ctx |= DWEXPR_CTX_FRAME;
@@ -393,6 +397,12 @@ static json_t *read_hex(locs_run *r, dwexpr_ctx *ctx, const dwexpr_loc *loc, uin
             *st = dwexpr_loc_read(ctx, &r->t, r->b, loc, part, buf, mask);
             for (uint64_t bit = part; bit < 8 * (uint64_t)n; bit++)
                 mask[bit / 8] |= (uint8_t)(1u << (bit % 8));
+        } else if (have <= start) {
+            /* wholly past the pieces (a member of such an object) */
+            if (short_bits)
+                *short_bits = 0;
+            memset(mask, 0xff, n);
+            *st = DWEXPR_OK;
         }
     }
     if (*st) {
@@ -412,6 +422,9 @@ static json_t *read_hex(locs_run *r, dwexpr_ctx *ctx, const dwexpr_loc *loc, uin
     free(mask);
     return h;
 }
+
+static json_t *members_json(locs_run *r, size_t unit, uint64_t type, const dwexpr_loc *loc,
+                            const dwexpr_eval_params *where, int depth, uint64_t bytes);
 
 /* The type of V (through typedefs and qualifiers) when it has
  * DW_AT_data_location, else 0. */
@@ -458,45 +471,233 @@ static json_t *read_data(locs_run *r, const dwexpr_libdwarf_var *v, json_t *o, u
     json_object_set_new(o, "bit_size", json_integer((json_int_t)(8 * bytes)));
     bool au;
     dwexpr_status st;
+    dwexpr_loc data;
+    bool have_data = dwexpr_libdwarf_loc_copy(&dr.loc, &data) == DWEXPR_OK;
     json_t *h = read_hex(r, r->aux, &dr.loc, 8 * bytes, &au, &e, &st, NULL);
     if (!h)
-        json_object_set_new(o, "read_error", out_error_from(r->have_ctx ? &r->c : NULL, &e));
+        json_object_set_new(o, "read_error", out_error_from(r->c, &e));
     json_object_set_new(o, "hex", h ? h : json_null());
+    if (have_data) {
+        json_t *mem = h && !au ? members_json(r, v->unit, v->type, &data, where, 0, bytes) : NULL;
+        if (mem)
+            json_object_set_new(o, "members", mem);
+        dwexpr_libdwarf_loc_free(&data);
+    }
     return o;
+}
+
+/* Move every place of LOC (a copy) by BITS bits. */
+static void shift_bits(dwexpr_loc *loc, uint64_t bits)
+{
+    for (uint32_t i = 0; i < loc->count; i++) {
+        dwexpr_sld *s = (dwexpr_sld *)(uintptr_t)&loc->slds[i];
+        if (s->kind == DWEXPR_LOC_UNDEFINED)
+            continue;
+        uint64_t b = s->bit + bits;
+        s->byte_offset += b / 8;
+        s->bit = (uint8_t)(b % 8);
+    }
+}
+
+/* TYPE through typedefs and qualifiers; *TI gets its info. 0 if unknown. */
+static uint64_t strip_type(locs_run *r, size_t unit, uint64_t type, dwexpr_libdwarf_type_info *ti)
+{
+    for (int depth = 0; type && depth < 16; depth++) {
+        if (dwexpr_libdwarf_type_get(r->ld, unit, type, ti) != DWEXPR_OK)
+            return 0;
+        /* typedef, const, volatile, restrict, atomic */
+        if (ti->tag != 0x16 && ti->tag != 0x26 && ti->tag != 0x35 && ti->tag != 0x37 &&
+            ti->tag != 0x47)
+            return type;
+        type = ti->target;
+    }
+    return 0;
+}
+
+
+/* One member entry: name, type, bit_offset (from the start of the
+ * containing object; null when an expression places it), bit_size, hex
+ * read through LOC (the member's own location, a copy), and its own
+ * members. */
+static json_t *member_entry(locs_run *r, size_t unit, const char *name, uint64_t type,
+                            const char *type_name, json_t *bit_offset, uint64_t bit_size,
+                            const dwexpr_loc *loc, const dwexpr_eval_params *where, int depth)
+{
+    json_t *m = json_object();
+    json_object_set_new(m, "name", json_string(name ? name : ""));
+    json_object_set_new(m, "type", json_string(type_name ? type_name : "?"));
+    json_object_set_new(m, "bit_offset", bit_offset);
+    json_object_set_new(m, "bit_size", json_integer((json_int_t)bit_size));
+    bool au;
+    dwexpr_error e;
+    dwexpr_status st;
+    json_t *h = bit_size ? read_hex(r, r->aux2, loc, bit_size, &au, &e, &st, NULL) : NULL;
+    if (!h && bit_size)
+        json_object_set_new(m, "read_error", out_error_from(r->c, &e));
+    json_object_set_new(m, "hex", h ? h : json_null());
+    json_t *sub = members_json(r, unit, type, loc, where, depth + 1, 0);
+    if (sub)
+        json_object_set_new(m, "members", sub);
+    return m;
+}
+
+/* The members of an object of TYPE at LOC (not in any of R's contexts):
+ * a structure's, union's or class's data members read through
+ * DW_AT_data_member_location (a constant, or an expression with the
+ * object's location pushed) and DW_AT_data_bit_offset (DWARF 5 5.7.6),
+ * or DWARF 2-4's DW_AT_bit_offset (counted from the most significant bit
+ * of the storage unit: on a little-endian target the bit offset is
+ * storage bits - DW_AT_bit_offset - DW_AT_bit_size); the elements of an
+ * array of one dimension (at most MEMBERS_ELEMENTS; BYTES, when not 0, is
+ * the array's size, else its type's or the one computed for LOC). NULL
+ * for other types and arrays of several dimensions. */
+static json_t *members_json(locs_run *r, size_t unit, uint64_t type, const dwexpr_loc *loc,
+                            const dwexpr_eval_params *where, int depth, uint64_t bytes)
+{
+    dwexpr_libdwarf_type_info ti;
+    if (depth >= MEMBERS_DEPTH || !(type = strip_type(r, unit, type, &ti)))
+        return NULL;
+    if (ti.tag == TAG_array) {
+        dwexpr_libdwarf_type_info et;
+        uint64_t elem = ti.target;
+        uint64_t second;
+        if (!elem || dwexpr_libdwarf_type_get(r->ld, unit, elem, &et) != DWEXPR_OK || !et.bytes ||
+            dwexpr_libdwarf_child_die(r->ld, unit, type, TAG_subrange, 1, &second) == DWEXPR_OK)
+            return NULL;
+        if (bytes)
+            ti.bytes = bytes;
+        if (!ti.bytes) {
+            /* a dynamic array (a VLA): its size computed for this object */
+            dwexpr_error e;
+            if (dwexpr_libdwarf_type_size(r->b, r->aux, unit, type, loc, where, &ti.bytes, &e) ||
+                !ti.bytes)
+                return NULL;
+        }
+        json_t *a = json_array();
+        for (uint64_t k = 0; k < ti.bytes / et.bytes && k < MEMBERS_ELEMENTS; k++) {
+            dwexpr_loc el;
+            if (dwexpr_libdwarf_loc_copy(loc, &el) != DWEXPR_OK)
+                break;
+            displace(&el, (int64_t)(k * et.bytes));
+            char name[32];
+            snprintf(name, sizeof name, "[%" PRIu64 "]", k);
+            json_array_append_new(a, member_entry(r, unit, name, elem, et.name,
+                                                  json_integer((json_int_t)(8 * k * et.bytes)),
+                                                  8 * et.bytes, &el, where, depth));
+            dwexpr_libdwarf_loc_free(&el);
+        }
+        return a;
+    }
+    if (ti.tag == TAG_string && bytes) {
+        /* a string type (Fortran character(len=...)): its characters */
+        json_t *a = json_array();
+        for (uint64_t k = 0; k < bytes && k < MEMBERS_ELEMENTS; k++) {
+            dwexpr_loc el;
+            if (dwexpr_libdwarf_loc_copy(loc, &el) != DWEXPR_OK)
+                break;
+            displace(&el, (int64_t)k);
+            char name[32];
+            snprintf(name, sizeof name, "[%" PRIu64 "]", k);
+            json_array_append_new(a, member_entry(r, unit, name, 0, "character",
+                                                  json_integer((json_int_t)(8 * k)), 8, &el,
+                                                  where, depth));
+            dwexpr_libdwarf_loc_free(&el);
+        }
+        return a;
+    }
+    if (ti.tag != TAG_structure && ti.tag != TAG_union && ti.tag != TAG_class)
+        return NULL;
+    json_t *a = json_array();
+    uint64_t die;
+    for (size_t i = 0; dwexpr_libdwarf_child_die(r->ld, unit, type, TAG_member, i, &die) ==
+                       DWEXPR_OK; i++) {
+        dwexpr_libdwarf_member m;
+        if (dwexpr_libdwarf_member_get(r->ld, unit, die, &m) != DWEXPR_OK)
+            continue;
+        /* the static bit offset, when the DWARF gives one */
+        json_t *bo = json_null();
+        dwexpr_libdwarf_attr at;
+        uint64_t bits = 0;
+        bool known = true;
+        if (dwexpr_libdwarf_attr_get(r->ld, unit, die, AT_data_member_location, &at, NULL) ==
+            DWEXPR_OK) {
+            if (at.kind == DWEXPR_LIBDWARF_ATTR_CONST)
+                bits = 8 * at.uconst;
+            else
+                known = false;
+        }
+        if (dwexpr_libdwarf_attr_get(r->ld, unit, die, AT_data_bit_offset, &at, NULL) ==
+                DWEXPR_OK && at.kind == DWEXPR_LIBDWARF_ATTR_CONST)
+            bits += at.uconst;
+        dwexpr_result res;
+        dwexpr_error e;
+        dwexpr_loc ml;
+        if (dwexpr_libdwarf_eval_member_location(r->b, r->aux, unit, die, loc, where, &res, &e)) {
+            /* a constant offset past the pieces a composite describes is
+             * an offset error for the evaluator; its bits are not
+             * available, which reading the shifted object shows ("xx") */
+            if (!known || dwexpr_libdwarf_loc_copy(loc, &ml) != DWEXPR_OK) {
+                json_t *o = json_object();
+                json_object_set_new(o, "name", json_string(m.name ? m.name : ""));
+                json_object_set_new(o, "error", out_error_from(r->c, &e));
+                json_array_append_new(a, o);
+                continue;
+            }
+            shift_bits(&ml, bits);
+        } else if (dwexpr_libdwarf_loc_copy(&res.loc, &ml) != DWEXPR_OK) {
+            break;
+        }
+        if (m.has_bit_offset && m.bit_field) {
+            /* DWARF 2-4: from the storage unit's most significant bit */
+            const dwexpr_libdwarf_unit *lu = dwexpr_libdwarf_unit_get(r->ld, unit);
+            uint64_t sb = 8 * m.storage_bytes, shift = m.bit_offset;
+            if (!lu->unit.big_endian)
+                shift = sb >= m.bit_offset + m.bit_size ? sb - m.bit_offset - m.bit_size : 0;
+            shift_bits(&ml, shift);
+            bits += shift;
+        }
+        if (known)
+            bo = json_integer((json_int_t)bits);
+        json_array_append_new(a, member_entry(r, unit, m.name, m.type, m.type_name, bo,
+                                              m.bit_size, &ml, where, depth));
+        dwexpr_libdwarf_loc_free(&ml);
+    }
+    return a;
 }
 
 /* The frame base and static link of function scope FN at PC, as result
  * objects (errors as error objects); only concrete functions have them. */
-static void frame_attrs(locs_run *r, const dwexpr_libdwarf_scope *fn, uint64_t pc, json_t *f)
+static void frame_attrs(locs_run *r, const dwexpr_libdwarf_scope *fn, uint32_t frame, uint64_t pc,
+                        json_t *f)
 {
     if (fn->kind != DWEXPR_LIBDWARF_SCOPE_FUNCTION)
         return;
-    dwexpr_eval_params where = where_at(r, pc);
+    dwexpr_eval_params where = where_at(r, frame, pc);
     dwexpr_result res;
     dwexpr_error e;
     dwexpr_libdwarf_attr a;
     if (dwexpr_libdwarf_attr_get(r->ld, fn->unit, fn->die, 0x40, &a, NULL) == DWEXPR_OK) {
         if (dwexpr_libdwarf_eval_frame_base(r->b, r->ctx, fn->unit, fn->die, &where, &res, &e))
-            json_object_set_new(f, "frame_base", out_error_from(r->have_ctx ? &r->c : NULL, &e));
+            json_object_set_new(f, "frame_base", out_error_from(r->c, &e));
         else
             json_object_set_new(f, "frame_base", out_result_json(NULL, &res));
     }
     if (dwexpr_libdwarf_attr_get(r->ld, fn->unit, fn->die, 0x48, &a, NULL) == DWEXPR_OK) {
         if (dwexpr_libdwarf_eval_static_link(r->b, r->ctx, fn->unit, fn->die, &where, &res, &e))
-            json_object_set_new(f, "static_link", out_error_from(r->have_ctx ? &r->c : NULL, &e));
+            json_object_set_new(f, "static_link", out_error_from(r->c, &e));
         else
             json_object_set_new(f, "static_link", out_result_json(NULL, &res));
     }
 }
 
-/* Evaluate and read variable V at PC (link-time, already - 1 for a
- * caller): the contract's vars entry, plus the listing fields. */
-static json_t *eval_var(locs_run *r, const dwexpr_libdwarf_var *v, uint64_t pc)
+/* One variable in the focused lane (locs_eval_var without --all-lanes). */
+static json_t *eval_var_one(locs_eval *r, const dwexpr_libdwarf_var *v, uint32_t frame,
+                            uint64_t pc)
 {
     json_t *o = var_base_json(v);
     bool bad = false;
     json_object_set_new(o, "location", location_json(r, v, &bad));
-    dwexpr_eval_params where = where_at(r, pc);
+    dwexpr_eval_params where = where_at(r, frame, pc);
     dwexpr_result res;
     dwexpr_error err;
     memset(&err, 0, sizeof err);
@@ -512,7 +713,7 @@ static json_t *eval_var(locs_run *r, const dwexpr_libdwarf_var *v, uint64_t pc)
     }
     st = dwexpr_libdwarf_eval_location(r->b, r->ctx, v->unit, v->die, &where, &res, &err);
     if (st) {
-        json_t *e = out_error_from(r->have_ctx ? &r->c : NULL, &err);
+        json_t *e = out_error_from(r->c, &err);
         json_object_set_new(e, "status", json_string(dwexpr_status_name(err.status)));
         const char *note = dwexpr_libdwarf_binding_message(r->b);
         if (note[0])
@@ -526,7 +727,7 @@ static json_t *eval_var(locs_run *r, const dwexpr_libdwarf_var *v, uint64_t pc)
             r->rc = LOCS_ERROR;
         return o;
     }
-    json_object_set_new(o, "result", out_result_json(r->have_ctx ? &r->c : NULL, &res));
+    json_object_set_new(o, "result", out_result_json(r->c, &res));
     /* a type with DW_AT_data_location (a descriptor: Fortran arrays): the
      * value is the data it points to */
     uint64_t dtype = data_location_type(r, v);
@@ -598,12 +799,14 @@ static json_t *eval_var(locs_run *r, const dwexpr_libdwarf_var *v, uint64_t pc)
     }
     bool all_undef;
     uint64_t short_bits = 0;
+    dwexpr_loc whole;
+    bool have_whole = dwexpr_libdwarf_loc_copy(&res.loc, &whole) == DWEXPR_OK;
     json_t *h = read_hex(r, r->ctx, &res.loc, bits, &all_undef, &err, &st, &short_bits);
     if (short_bits)
         json_object_set_new(o, "short_composite", json_pack("{s:I}", "bits", (json_int_t)short_bits));
     if (!h) {
         json_object_set_new(o, "hex", json_null());
-        json_t *e = out_error_from(r->have_ctx ? &r->c : NULL, &err);
+        json_t *e = out_error_from(r->c, &err);
         json_object_set_new(e, "status", json_string(dwexpr_status_name(err.status)));
         json_object_set_new(o, "read_error", e);
         optimized_out = false;
@@ -615,17 +818,46 @@ static json_t *eval_var(locs_run *r, const dwexpr_libdwarf_var *v, uint64_t pc)
         json_object_set_new(o, "hex", h);
     }
     json_object_set_new(o, "optimized_out", json_boolean(optimized_out));
+    if (have_whole) {
+        /* structures, unions and arrays: their members, read one by one */
+        if (h && !all_undef) {
+            json_t *mem = members_json(r, v->unit, v->type, &whole, &where, 0, bits / 8);
+            if (mem)
+                json_object_set_new(o, "members", mem);
+        }
+        dwexpr_libdwarf_loc_free(&whole);
+    }
     (void)bad;
     return o;
 }
 
-/* The frames at PC: the inlined calls and the function, innermost first,
- * each with its variables in scope. */
-static json_t *frames_at(locs_run *r, uint64_t pc, const dwexpr_libdwarf_scope *inner,
-                         uint64_t runtime_pc)
+json_t *locs_eval_var(locs_eval *r, const dwexpr_libdwarf_var *v, uint32_t frame, uint64_t pc)
 {
-    json_t *frames = json_array();
-    unsigned index = 0;
+    json_t *o = eval_var_one(r, v, frame, pc);
+    if (!r->all_lanes || !r->focus.lanes)
+        return o;
+    /* every lane of the wavefront: the bytes each lane reads */
+    dwexpr_eval_params save = r->focus;
+    json_t *lanes = json_array();
+    for (uint32_t l = 0; l < save.lanes; l++) {
+        r->focus.lane = l;
+        r->focus.ctx |= DWEXPR_CTX_LANE;
+        json_t *x = eval_var_one(r, v, frame, pc);
+        json_t *h = json_object_get(x, "hex");
+        json_array_append(lanes, h ? h : json_null());
+        json_decref(x);
+    }
+    r->focus = save;
+    json_object_set_new(o, "lanes", lanes);
+    return o;
+}
+
+unsigned locs_eval_frames(locs_eval *r, uint32_t frame, uint64_t pc,
+                          const dwexpr_libdwarf_scope *inner, uint64_t runtime_pc,
+                          unsigned first_index, json_t *frames, json_t *(*extra)(void *, unsigned),
+                          void *extra_user)
+{
+    unsigned index = first_index;
     for (const dwexpr_libdwarf_scope *fn = dwexpr_libdwarf_scope_function(inner); fn;
          fn = dwexpr_libdwarf_scope_function(fn->parent), index++) {
         json_t *f = json_object();
@@ -633,9 +865,14 @@ static json_t *frames_at(locs_run *r, uint64_t pc, const dwexpr_libdwarf_scope *
         json_object_set_new(f, "function", json_string(fn->name ? fn->name : "?"));
         json_object_set_new(f, "inline", json_boolean(fn->kind == DWEXPR_LIBDWARF_SCOPE_INLINED));
         json_object_set_new(f, "pc", hexnum(runtime_pc));
+        if (extra) {
+            json_t *x = extra(extra_user, frame);
+            json_object_update(f, x);
+            json_decref(x);
+        }
         json_object_set_new(f, "die", hexnum(fn->die));
-        if (r->have_ctx)
-            frame_attrs(r, fn, pc, f);
+        if (r->c || r->machine)
+            frame_attrs(r, fn, frame, pc, f);
         json_t *vars = json_array();
         for (size_t i = 0; i < dwexpr_libdwarf_var_count(r->ld); i++) {
             const dwexpr_libdwarf_var *v = dwexpr_libdwarf_var_get(r->ld, i);
@@ -643,14 +880,16 @@ static json_t *frames_at(locs_run *r, uint64_t pc, const dwexpr_libdwarf_scope *
                 dwexpr_libdwarf_scope_function(v->scope) != fn ||
                 !dwexpr_libdwarf_var_visible(v, inner))
                 continue;
-            json_array_append_new(vars, eval_var(r, v, pc));
+            json_array_append_new(vars, locs_eval_var(r, v, frame, pc));
         }
         json_object_set_new(f, "vars", vars);
         json_array_append_new(frames, f);
-        if (fn->kind == DWEXPR_LIBDWARF_SCOPE_FUNCTION)
+        if (fn->kind == DWEXPR_LIBDWARF_SCOPE_FUNCTION) {
+            index++;
             break; /* a nested function's host is another frame, not an inlined caller */
+        }
     }
-    return frames;
+    return index - first_index;
 }
 
 /* ---- human output ---- */
@@ -694,7 +933,7 @@ static void human_location(const json_t *loc)
 }
 
 /* One variable for people: its declaration, then its location or value. */
-static void human_var(const json_t *v, bool evaluated)
+void locs_human_var(const json_t *v, bool evaluated)
 {
     const json_t *fn = json_object_get(v, "function");
     printf("  %s %s: %s (%lld bits) [%s line %lld, block depth %lld, die %s]\n",
@@ -728,6 +967,15 @@ static void human_var(const json_t *v, bool evaluated)
     else if (json_object_get(v, "read_error"))
         printf("      unreadable: %s\n",
                json_string_value(json_object_get(json_object_get(v, "read_error"), "message")));
+    const json_t *lanes = json_object_get(v, "lanes");
+    if (json_is_array(lanes)) {
+        size_t i;
+        json_t *h;
+        json_array_foreach(lanes, i, h)
+            printf("%s%s", i % 8 ? " " : (i ? "\n        " : "      lanes: "),
+                   json_is_string(h) ? json_string_value(h) : "-");
+        printf("\n");
+    }
 }
 
 /* ---- the command ---- */
@@ -747,8 +995,10 @@ int cmd_locs(int argc, char **argv)
         return LOCS_USAGE;
     }
     locs_run r;
+    cli_ctx c;
+    bool have_ctx = false;
     memset(&r, 0, sizeof r);
-    r.o = &o;
+    memset(&c, 0, sizeof c);
     dwexpr_error err;
     if (dwexpr_libdwarf_open(o.binary, o.no_dwo ? DWEXPR_LIBDWARF_NO_DWO : 0, &r.ld, &err)) {
         fprintf(stderr, "dwexpr locs: %s\n", err.message);
@@ -759,23 +1009,50 @@ int cmd_locs(int argc, char **argv)
         cli_overrides ov;
         memset(&ov, 0, sizeof ov);
         ov.encoding = -1;
-        if (cli_ctx_load(&r.c, o.context, &ov)) {
-            fprintf(stderr, "dwexpr locs: %s\n", r.c.err);
+        if (cli_ctx_load(&c, o.context, &ov)) {
+            fprintf(stderr, "dwexpr locs: %s\n", c.err);
             rc = LOCS_USAGE;
             goto done;
         }
-        r.have_ctx = true;
-        r.arch = r.c.arch;
-        if (!o.has_pc && r.c.params.has_pc) {
-            o.pc = r.c.params.pc;
+        have_ctx = true;
+        r.c = &c;
+        r.machine = true;
+        r.focus = c.params;
+        r.arch = c.arch;
+        if (o.has_pc) {
+            /* --pc is frame 0's pc (unless the context's frame 0 has one) */
+            c.params.pc = o.pc;
+            c.params.has_pc = true;
+        } else if (c.params.has_pc) {
+            o.pc = c.params.pc;
             o.has_pc = true;
         }
     }
     if (!r.arch || !o.context)
         r.arch = dwexpr_arch_find(dwexpr_libdwarf_arch_name(r.ld));
-    uint64_t bias = o.has_bias ? o.bias : (r.have_ctx ? r.c.unit.load_bias : 0);
+    if ((o.has_lane || o.all_lanes) && (!have_ctx || !o.has_pc)) {
+        rc = usage("--lane and --all-lanes need --context and a pc", NULL);
+        goto done;
+    }
+    if (o.has_lane) {
+        if (c.params.lanes && o.lane >= c.params.lanes) {
+            char buf[64];
+            snprintf(buf, sizeof buf, "%llu (the context has %u lanes)",
+                     (unsigned long long)o.lane, (unsigned)c.params.lanes);
+            rc = usage("no such lane:", buf);
+            goto done;
+        }
+        r.focus.lane = (uint32_t)o.lane;
+        r.focus.ctx |= DWEXPR_CTX_LANE;
+    }
+    if (o.all_lanes && !c.params.lanes) {
+        rc = usage("--all-lanes: the context has no lanes", NULL);
+        goto done;
+    }
+    r.all_lanes = o.all_lanes;
+    uint64_t bias = o.has_bias ? o.bias : (have_ctx ? c.unit.load_bias : 0);
     dwexpr_libdwarf_set_load_bias(r.ld, bias);
-    if (dwexpr_libdwarf_target(r.ld, r.have_ctx ? &r.c.target : NULL, r.have_ctx ? &r.c : NULL,
+    if (dwexpr_libdwarf_target(r.ld, have_ctx ? &c.target : NULL, have_ctx ? &c : NULL,
                                &r.t, &r.b) ||
         dwexpr_ctx_new(NULL, &r.ctx) || dwexpr_ctx_new(NULL, &r.aux) ||
         dwexpr_ctx_new(NULL, &r.aux2)) {
@@ -813,7 +1090,7 @@ int cmd_locs(int argc, char **argv)
                        (long long)json_integer_value(json_object_get(v, "addr_size")),
                        json_is_true(json_object_get(v, "split")) ? ", split" : "");
             json_array_foreach(vars, i, v)
-                human_var(v, false);
+                locs_human_var(v, false);
         }
     } else {
         uint64_t link = o.pc - bias;
@@ -822,13 +1099,15 @@ int cmd_locs(int argc, char **argv)
         json_object_set_new(top, "pc", hexnum(o.pc));
         json_object_set_new(top, "link_pc", hexnum(link));
         const dwexpr_libdwarf_scope *inner = dwexpr_libdwarf_scope_at(r.ld, at);
-        json_t *frames = inner ? frames_at(&r, at, inner, o.pc) : json_array();
+        json_t *frames = json_array();
+        if (inner)
+            locs_eval_frames(&r, 0, at, inner, o.pc, 0, frames, NULL, NULL);
         json_object_set_new(top, "frames", frames);
         json_t *globals = json_array();
         for (size_t i = 0; i < dwexpr_libdwarf_var_count(r.ld); i++) {
             const dwexpr_libdwarf_var *v = dwexpr_libdwarf_var_get(r.ld, i);
             if (v->scope->kind == DWEXPR_LIBDWARF_SCOPE_UNIT && inner && v->unit == inner->unit)
-                json_array_append_new(globals, eval_var(&r, v, at));
+                json_array_append_new(globals, locs_eval_var(&r, v, 0, at));
         }
         json_object_set_new(top, "globals", globals);
         if (!inner)
@@ -842,11 +1121,11 @@ int cmd_locs(int argc, char **argv)
                        json_is_true(json_object_get(f, "inline")) ? " (inlined)" : "",
                        json_string_value(json_object_get(f, "pc")));
                 json_array_foreach(json_object_get(f, "vars"), k, v)
-                    human_var(v, true);
+                    locs_human_var(v, true);
             }
             printf("globals:\n");
             json_array_foreach(globals, k, v)
-                human_var(v, true);
+                locs_human_var(v, true);
         }
         rc = r.rc;
     }
@@ -859,8 +1138,8 @@ done:
     dwexpr_ctx_free(r.aux);
     dwexpr_ctx_free(r.aux2);
     dwexpr_libdwarf_binding_free(r.b);
-    if (r.have_ctx || o.context)
-        cli_ctx_free(&r.c);
+    if (have_ctx || o.context)
+        cli_ctx_free(&c);
     dwexpr_libdwarf_close(r.ld);
     return rc;
 }

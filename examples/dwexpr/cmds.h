@@ -10,4 +10,36 @@ int cmd_frames(int argc, char **argv);
 /* dwexpr cfi BINARY [--pc ADDR] [--json] */
 int cmd_cfi(int argc, char **argv);
 
+#ifdef DWEXPR_HAVE_LIBUNWIND
+#include <dwexpr.h>
+#include <dwexpr/adapter_libunwind.h>
+
+/* What cmd_frames.c shares with `dwexpr vars` (cmd_vars.c). */
+
+/* One mapped ELF file with its CFI. */
+typedef struct frames_module {
+    char *path;
+    dwexpr_elf *elf;
+    uint64_t bias, lo, hi;
+    dwexpr_cfi *eh, *dbg;
+} frames_module;
+
+typedef struct frames_modules {
+    frames_module *m;
+    size_t n;
+} frames_modules;
+
+/* Open every distinct file of U's mappings and its CFI (files that cannot
+ * be read are skipped: their frames cannot be unwound). */
+void frames_load_modules(dwexpr_unw *u, const dwexpr_arch *arch, frames_modules *ms);
+void frames_free_modules(frames_modules *ms);
+/* The function symbol holding ADDR ("??" if none) into BUF. */
+void frames_func_name(const frames_modules *ms, uint64_t addr, char *buf, size_t cap);
+/* dwexpr's CFI unwinder over U (frame 0 and memory from libunwind's
+ * target) with the CFI of MS (.eh_frame first, then .debug_frame), at
+ * most MAX frames. */
+dwexpr_status frames_unwinder_new(dwexpr_unw *u, const dwexpr_arch *arch,
+                                  const frames_modules *ms, uint32_t max, dwexpr_unwinder **out);
+#endif
+
 #endif

@@ -34,6 +34,7 @@ static const char usage_main[] =
     "          and where each bit of a location comes from (dwexpr alone on a tty)\n"
     "  run     run a script of REPL commands (exit 1 at the first failed expect)\n"
     "  spirv   list (and evaluate) the debug expressions of a SPIR-V module\n"
+    "  vars    every frame's variables in a core file or stopped process\n"
     "\n"
     "`dwexpr COMMAND --help` describes a command's options.\n";
 
@@ -936,6 +937,8 @@ int main(int argc, char **argv)
 #ifdef DWEXPR_HAVE_LIBDWARF
     if (strcmp(cmd, "locs") == 0)
         return cmd_locs(argc - 2, argv + 2);
+    if (strcmp(cmd, "vars") == 0)
+        return cmd_vars(argc - 2, argv + 2);
 #endif
     if (strcmp(cmd, "ops") == 0)
         return cmd_ops(argc - 2, argv + 2);

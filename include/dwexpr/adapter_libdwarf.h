@@ -234,6 +234,30 @@ DWEXPR_API dwexpr_status dwexpr_libdwarf_type_get(dwexpr_libdwarf *ld, size_t un
                                                   uint64_t type,
                                                   dwexpr_libdwarf_type_info *out);
 
+/* A data member (DW_TAG_member; also DW_TAG_inheritance) of a structure,
+ * union or class type, as listings and readers need it. Its location is
+ * dwexpr_libdwarf_eval_member_location's. */
+typedef struct dwexpr_libdwarf_member {
+    uint64_t die;              /* .debug_info offset */
+    uint16_t tag;
+    const char *name;          /* NULL for an anonymous member */
+    uint64_t type;             /* type DIE, 0 if none */
+    const char *type_name;     /* C spelling */
+    uint64_t bit_size;         /* DW_AT_bit_size, else 8 * the type's size (0: unknown) */
+    bool bit_field;            /* DW_AT_bit_size present */
+    /* DWARF 2-4 bit-fields: DW_AT_bit_offset counts from the most
+     * significant bit of the storage unit of DW_AT_byte_size bytes (else
+     * the type's size) that DW_AT_data_member_location gives */
+    bool has_bit_offset;
+    uint64_t bit_offset;
+    uint64_t storage_bytes;
+} dwexpr_libdwarf_member;
+
+/* Member DIE of unit UNIT. E_NOT_FOUND. Enumerate a type's members with
+ * dwexpr_libdwarf_child_die (tag DW_TAG_member). */
+DWEXPR_API dwexpr_status dwexpr_libdwarf_member_get(dwexpr_libdwarf *ld, size_t unit, uint64_t die,
+                                                    dwexpr_libdwarf_member *out);
+
 /* ---- the DWARF services of a target ---- */
 
 /* How DW_OP_entry_value finds the value a register had on entry. */

@@ -382,6 +382,20 @@ int main(int argc, char **argv)
     TAP_OK(dwexpr_libdwarf_eval_member_location(b, ctx, U, m_bits, &cl, &p, &r, &err) == DWEXPR_OK &&
                r.loc.slds[0].byte_offset == 0x700c && r.loc.slds[0].bit == 4,
            "member DW_AT_data_bit_offset 100: byte 12, bit 4");
+    /* dwexpr_libdwarf_member_get: what a member listing needs */
+    dwexpr_libdwarf_member mi;
+    TAP_OK(dwexpr_libdwarf_member_get(ld, U, m_bits, &mi) == DWEXPR_OK && mi.tag == 0x0d &&
+               mi.name && strcmp(mi.name, "m_bits") == 0 && mi.bit_field && mi.bit_size == 3 &&
+               !mi.has_bit_offset && mi.type && mi.type_name && strcmp(mi.type_name, "int") == 0,
+           "member_get: m_bits, int, a 3-bit bit-field");
+    TAP_OK(dwexpr_libdwarf_member_get(ld, U, m_const, &mi) == DWEXPR_OK && !mi.bit_field &&
+               mi.bit_size == 32 && mi.storage_bytes == 4,
+           "member_get: m_const is a whole int (32 bits, its type's size)");
+    TAP_OK(dwexpr_libdwarf_member_get(ld, U, 0x7fffffff, &mi) == DWEXPR_E_NOT_FOUND,
+           "member_get: no DIE there is E_NOT_FOUND");
+    TAP_OK(dwexpr_libdwarf_member_get(ld, U, m_const, NULL) == DWEXPR_E_USAGE &&
+               dwexpr_libdwarf_member_get(NULL, U, m_const, &mi) == DWEXPR_E_USAGE,
+           "member_get: NULL arguments are E_USAGE");
     /* a composite: 4 bytes of register 1, then 4 bytes of memory 0x7010 */
     dwexpr_sld pr1, pm;
     memset(&pr1, 0, sizeof pr1);

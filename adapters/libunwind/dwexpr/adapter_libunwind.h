@@ -33,16 +33,31 @@ typedef struct dwexpr_unw_frame {
 DWEXPR_API dwexpr_status dwexpr_unw_open_core(const char *core, const char *exe,
                                               uint32_t max_frames, dwexpr_unw **out,
                                               dwexpr_error *err);
-/* Attach to process PID with ptrace (it stops until dwexpr_unw_close). */
+/* Attach to process PID with ptrace (it stops until dwexpr_unw_close; a
+ * process that was stopped before stays stopped after it). */
 DWEXPR_API dwexpr_status dwexpr_unw_open_pid(int pid, uint32_t max_frames, dwexpr_unw **out,
                                              dwexpr_error *err);
 /* Detach / release (NULL is fine). */
 DWEXPR_API void dwexpr_unw_close(dwexpr_unw *u);
 
 /* The target (user = the dwexpr_unw): registers 0-16 of every libunwind
- * frame (frame 0 = the thread's registers), memory of the process, and
- * libunwind's answers for cfa / register_location / frame_pc. Static. */
+ * frame (frame 0 = the thread's registers) and xmm0-15 (DWARF 17-32) of
+ * frame 0 (a core's NT_FPREGSET, PTRACE_GETFPREGS), memory of the
+ * process, libunwind's answers for cfa / register_location / frame_pc,
+ * and DW_OP_form_tls_address for the main executable's thread-local
+ * variables: the thread pointer (fs_base: NT_PRSTATUS, PTRACE_GETREGS)
+ * minus the executable's static TLS offset (x86-64 TLS variant II, the
+ * executable's block first below the thread pointer:
+ * roundup(PT_TLS memsz - firstbyte, p_align) + firstbyte, firstbyte =
+ * p_vaddr mod p_align, as glibc lays it out) plus the offset.
+ * An offset past the block that lies in PT_TLS's link-time address range
+ * is taken as that address (binutils ld resolves split DWARF's .debug_addr
+ * TLS entries to addresses) and made an offset again.
+ * Shared libraries' TLS (reached through the DTV) is not supported. */
 DWEXPR_API const dwexpr_target *dwexpr_unw_target(void);
+
+/* The thread pointer (x86-64 fs_base) of the thread: false if unknown. */
+DWEXPR_API bool dwexpr_unw_thread_pointer(const dwexpr_unw *u, uint64_t *tp);
 
 DWEXPR_API size_t dwexpr_unw_frame_count(const dwexpr_unw *u);
 DWEXPR_API const dwexpr_unw_frame *dwexpr_unw_frame_at(const dwexpr_unw *u, size_t i);

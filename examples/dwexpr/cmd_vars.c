@@ -1,0 +1,359 @@
+/* examples/dwexpr/cmd_vars.c: `dwexpr vars` (contract "dwexpr vars"):
+ * every frame of a core file or a stopped process, unwound by dwexpr's
+ * CFI engine over the libunwind host target (cross-checked against
+ * libunwind), and in each frame every variable and parameter in scope at
+ * its pc evaluated with the binary's DWARF (libdwarf adapter) and read
+ * through its location. Inlined calls are frames of their own, innermost
+ * first; location lists are matched at the pc in frame 0 and at pc - 1 in
+ * caller frames. */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd_locs.h"
+#include "cmds.h"
+#include "output.h"
+
+static const char usage_vars[] =
+    "usage: dwexpr vars --core CORE [OPTIONS] BINARY\n"
+    "       dwexpr vars --pid PID [OPTIONS] BINARY\n"
+    "\n"
+    "Every frame of the core file or stopped process (inlined calls as frames\n"
+    "of their own) with every variable and parameter in scope at its pc: its\n"
+    "location, evaluated with BINARY's DWARF, and its bytes read through it\n"
+    "(\"xx\" for bytes in undefined storage); then the globals of BINARY.\n"
+    "\n"
+    "options:\n"
+    "  --json                one JSON object on stdout\n"
+    "  --max N               unwind at most N frames (default 256)\n"
+    "  --entry-values register|call-site|register-only\n"
+    "                        how DW_OP_entry_value is resolved (default register:\n"
+    "                        the caller's register if unwinding recovers it, else\n"
+    "                        the call-site parameter)\n"
+    "  --no-dwo              do not read split DWARF .dwo files\n"
+    "\n"
+    "Thread-local variables of BINARY (the main executable) are found in its\n"
+    "static TLS block below the thread pointer (x86-64 fs_base).\n"
+    "\n"
+    "exit status: 0 ok, 1 some location could not be evaluated or unwinding\n"
+    "failed, 2 bad usage or unreadable input\n";
+
+enum { VARS_OK = 0, VARS_ERROR = 1, VARS_USAGE = 2 };
+
+typedef struct vars_opts {
+    const char *core, *binary;
+    int pid;
+    bool json, no_dwo, help;
+    uint32_t max;
+    dwexpr_libdwarf_entry_policy policy;
+} vars_opts;
+
+/* "dwexpr vars: MESSAGE ARG" on stderr; returns VARS_USAGE. */
+static int usage(const char *msg, const char *arg)
+{
+    fprintf(stderr, "dwexpr vars: %s%s%s\n", msg, arg ? " " : "", arg ? arg : "");
+    return VARS_USAGE;
+}
+
+/* Parse the command line. Returns 0 or an exit status. */
+static int parse(int argc, char **argv, vars_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->max = 256;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            o->help = true;
+        } else if (strcmp(a, "--json") == 0) {
+            o->json = true;
+        } else if (strcmp(a, "--no-dwo") == 0) {
+            o->no_dwo = true;
+        } else if (strcmp(a, "--core") == 0) {
+            if (!v)
+                return usage("expected a file after", a);
+            o->core = v;
+            i++;
+        } else if (strcmp(a, "--pid") == 0 || strcmp(a, "--max") == 0) {
+            uint64_t n;
+            if (!v || cli_parse_u64(v, &n) || n == 0 || n > INT_MAX)
+                return usage("expected a positive number after", a);
+            if (a[2] == 'p')
+                o->pid = (int)n;
+            else
+                o->max = (uint32_t)n;
+            i++;
+        } else if (strcmp(a, "--entry-values") == 0) {
+            if (!v)
+                return usage("expected register|call-site|register-only after", a);
+            if (strcmp(v, "register") == 0)
+                o->policy = DWEXPR_LIBDWARF_EV_REGISTER_FIRST;
+            else if (strcmp(v, "call-site") == 0)
+                o->policy = DWEXPR_LIBDWARF_EV_CALL_SITE_FIRST;
+            else if (strcmp(v, "register-only") == 0)
+                o->policy = DWEXPR_LIBDWARF_EV_REGISTER_ONLY;
+            else
+                return usage("unknown --entry-values", v);
+            i++;
+        } else if (a[0] == '-' && a[1]) {
+            return usage("unknown option", a);
+        } else if (!o->binary) {
+            o->binary = a;
+        } else {
+            return usage("more than one binary:", a);
+        }
+    }
+    if (o->help)
+        return 0;
+    if (!o->core == !o->pid)
+        return usage("give one of --core CORE and --pid PID", NULL);
+    if (!o->binary)
+        return usage("no binary given", NULL);
+    return 0;
+}
+
+#ifdef DWEXPR_HAVE_LIBUNWIND
+
+/* "0x..." as a JSON string. */
+static json_t *hexnum(uint64_t v)
+{
+    char buf[24];
+    snprintf(buf, sizeof buf, "0x%" PRIx64, v);
+    return json_string(buf);
+}
+
+/* The CFA of each machine frame, merged into its frame objects. */
+static json_t *frame_cfa(void *user, unsigned frame)
+{
+    dwexpr_unwind_frame f;
+    if (dwexpr_unwinder_frame(user, frame, &f) == DWEXPR_OK && f.has_cfa)
+        return json_pack("{s:o}", "cfa", hexnum(f.cfa.byte_offset));
+    return json_pack("{s:n}", "cfa");
+}
+
+/* The module of MS that is the file BINARY (same real path), or NULL. */
+static const frames_module *binary_module(const frames_modules *ms, const char *binary)
+{
+    char want[PATH_MAX], have[PATH_MAX];
+    if (!realpath(binary, want))
+        return NULL;
+    for (size_t k = 0; k < ms->n; k++)
+        if (realpath(ms->m[k].path, have) && strcmp(have, want) == 0)
+            return &ms->m[k];
+    return NULL;
+}
+
+/* The machine target of `vars`: dwexpr's unwinder, except for registers
+ * the CFI says nothing about in a caller frame. x86-64's default rule
+ * makes the call-clobbered ones undefined (the psABI does not preserve
+ * them), but a producer that knows its callee leaves a register alone
+ * (GCC's -fipa-ra) keeps variables in it across the call, and its
+ * location lists say so at the return address. Such a register, with no
+ * rule of its own in the callee's CFI row, is read as "same value" (the
+ * callee's register), as GDB reads it; an explicit DW_CFA_undefined stays
+ * undefined. The entry-value rule still does not trust these registers:
+ * a same-value answer is not a recovery (the binding's check). */
+static dwexpr_target vars_machine;
+
+static dwexpr_status vm_register_location(void *user, const dwexpr_frameref *f, uint32_t regno,
+                                          dwexpr_sld *out)
+{
+    dwexpr_unwinder *uw = user;
+    const dwexpr_target *ut = dwexpr_unwinder_target();
+    dwexpr_status st = ut->register_location(uw, f, regno, out);
+    if (st || out->kind != DWEXPR_LOC_UNDEFINED || f->frame == 0)
+        return st;
+    const dwexpr_cfi_row *row;
+    if (dwexpr_unwinder_row(uw, f->frame - 1, &row) != DWEXPR_OK)
+        return st;
+    for (uint32_t k = 0; k < row->count; k++)
+        if (row->regs[k].regno == regno)
+            return st; /* the CFI's own rule */
+    if (row->ra_column == regno)
+        return st;
+    dwexpr_frameref g = *f;
+    g.frame = f->frame - 1;
+    return vm_register_location(user, &g, regno, out);
+}
+
+/* Human output of the whole answer. */
+static void human(const json_t *top)
+{
+    size_t i, k;
+    json_t *f, *v;
+    json_array_foreach(json_object_get(top, "frames"), i, f) {
+        const json_t *cfa = json_object_get(f, "cfa");
+        printf("frame %lld: %s%s at %s, CFA %s\n",
+               (long long)json_integer_value(json_object_get(f, "index")),
+               json_string_value(json_object_get(f, "function")),
+               json_is_true(json_object_get(f, "inline")) ? " (inlined)" : "",
+               json_string_value(json_object_get(f, "pc")),
+               json_is_string(cfa) ? json_string_value(cfa) : "?");
+        json_array_foreach(json_object_get(f, "vars"), k, v)
+            locs_human_var(v, true);
+    }
+    printf("globals:\n");
+    json_array_foreach(json_object_get(top, "globals"), k, v)
+        locs_human_var(v, true);
+    const json_t *err = json_object_get(top, "error");
+    if (err)
+        printf("unwinding stopped: %s\n", json_string_value(json_object_get(err, "message")));
+}
+
+/* The frames of U with BINARY's variables, per the contract. */
+static int run_vars(const vars_opts *o, dwexpr_unw *u, dwexpr_libdwarf *ld)
+{
+    const dwexpr_arch *arch = dwexpr_arch_find("x86_64");
+    frames_modules ms = {NULL, 0};
+    frames_load_modules(u, arch, &ms);
+    int rc = VARS_OK;
+    dwexpr_unwinder *uw = NULL;
+    locs_eval e;
+    memset(&e, 0, sizeof e);
+    e.ld = ld;
+    e.arch = arch;
+    e.machine = true;
+    vars_machine = *dwexpr_unwinder_target();
+    vars_machine.register_location = vm_register_location;
+    const frames_module *bm = binary_module(&ms, o->binary);
+    if (!bm)
+        fprintf(stderr, "dwexpr vars: %s is not mapped in the process: no frame is its own\n",
+                o->binary);
+    uint64_t bias = bm ? bm->bias : 0;
+    dwexpr_libdwarf_set_load_bias(ld, bias);
+    if (frames_unwinder_new(u, arch, &ms, o->max, &uw) ||
+        dwexpr_libdwarf_target(ld, &vars_machine, uw, &e.t, &e.b) ||
+        dwexpr_ctx_new(NULL, &e.ctx) || dwexpr_ctx_new(NULL, &e.aux) ||
+        dwexpr_ctx_new(NULL, &e.aux2)) {
+        fputs("dwexpr vars: out of memory\n", stderr);
+        rc = VARS_USAGE;
+        goto done;
+    }
+    dwexpr_libdwarf_binding_set_entry_policy(e.b, o->policy);
+    json_t *top = json_object(), *frames = json_array();
+    json_object_set_new(top, "binary", json_string(o->binary));
+    json_object_set_new(top, "load_bias", hexnum(bias));
+    uint64_t tp;
+    if (dwexpr_unw_thread_pointer(u, &tp))
+        json_object_set_new(top, "thread_pointer", hexnum(tp));
+    unsigned index = 0;
+    uint64_t pc0 = 0;
+    bool prev_signal = false;
+    dwexpr_status st;
+    uint32_t i;
+    for (i = 0;; i++) {
+        dwexpr_unwind_frame f;
+        if ((st = dwexpr_unwinder_frame(uw, i, &f)))
+            break;
+        /* a caller's pc is a return address: scopes and location lists
+         * are matched inside the call (pc - 1), unless the frame below is
+         * a signal frame (its pc is where the interruption happened) */
+        bool caller = i > 0 && !prev_signal;
+        prev_signal = f.signal_frame;
+        uint64_t link = f.pc - bias, at = caller && link ? link - 1 : link;
+        if (i == 0)
+            pc0 = at;
+        const dwexpr_libdwarf_scope *inner =
+            bm && f.pc >= bm->lo && f.pc < bm->hi ? dwexpr_libdwarf_scope_at(ld, at) : NULL;
+        if (inner && dwexpr_libdwarf_scope_function(inner)) {
+            index += locs_eval_frames(&e, i, at, inner, f.pc, index, frames, frame_cfa, uw);
+            continue;
+        }
+        /* a frame without DWARF of BINARY: its symbol, no variables */
+        char fn[256];
+        frames_func_name(&ms, caller ? f.pc - 1 : f.pc, fn, sizeof fn);
+        json_t *jf = json_object();
+        json_object_set_new(jf, "index", json_integer(index++));
+        json_object_set_new(jf, "function", json_string(fn));
+        json_object_set_new(jf, "inline", json_false());
+        json_object_set_new(jf, "pc", hexnum(f.pc));
+        json_t *cfa = frame_cfa(uw, i);
+        json_object_update(jf, cfa);
+        json_decref(cfa);
+        json_object_set_new(jf, "vars", json_array());
+        json_array_append_new(frames, jf);
+    }
+    json_object_set_new(top, "frames", frames);
+    if (st != DWEXPR_E_NOT_FOUND) {
+        json_object_set_new(top, "error",
+                            out_error_json(dwexpr_class_name(dwexpr_status_class(st)), -1, NULL,
+                                           dwexpr_unwinder_error(uw)->message));
+        rc = VARS_ERROR;
+    }
+    /* globals and statics of every unit, read in frame 0 */
+    json_t *globals = json_array();
+    for (size_t k = 0; k < dwexpr_libdwarf_var_count(ld); k++) {
+        const dwexpr_libdwarf_var *v = dwexpr_libdwarf_var_get(ld, k);
+        if (v->scope->kind == DWEXPR_LIBDWARF_SCOPE_UNIT)
+            json_array_append_new(globals, locs_eval_var(&e, v, 0, pc0));
+    }
+    json_object_set_new(top, "globals", globals);
+    /* the frames dwexpr's CFI found, checked against libunwind's */
+    char report[4096];
+    unsigned checked = 0, bad = 0;
+    dwexpr_unw_crosscheck(u, uw, report, sizeof report, &checked, &bad);
+    json_t *jd = json_array();
+    for (char *line = strtok(report, "\n"); line; line = strtok(NULL, "\n")) {
+        json_array_append_new(jd, json_string(line));
+        fprintf(stderr, "dwexpr vars: libunwind disagrees: %s\n", line);
+    }
+    json_object_set_new(top, "libunwind",
+                        json_pack("{s:i,s:o}", "checked", (int)checked, "disagreements", jd));
+    if (bad)
+        rc = VARS_ERROR;
+    if (e.rc && rc == VARS_OK)
+        rc = VARS_ERROR;
+    if (o->json)
+        out_print_json(top);
+    else {
+        human(top);
+        json_decref(top);
+    }
+done:
+    dwexpr_ctx_free(e.ctx);
+    dwexpr_ctx_free(e.aux);
+    dwexpr_ctx_free(e.aux2);
+    dwexpr_libdwarf_binding_free(e.b);
+    dwexpr_unwinder_free(uw);
+    frames_free_modules(&ms);
+    return rc;
+}
+#endif
+
+int cmd_vars(int argc, char **argv)
+{
+    vars_opts o;
+    int rc = parse(argc, argv, &o);
+    if (rc)
+        return rc;
+    if (o.help) {
+        fputs(usage_vars, stdout);
+        return VARS_OK;
+    }
+#ifdef DWEXPR_HAVE_LIBUNWIND
+    dwexpr_libdwarf *ld;
+    dwexpr_error err;
+    if (dwexpr_libdwarf_open(o.binary, o.no_dwo ? DWEXPR_LIBDWARF_NO_DWO : 0, &ld, &err)) {
+        fprintf(stderr, "dwexpr vars: %s: %s\n", o.binary, err.message);
+        return VARS_USAGE;
+    }
+    dwexpr_unw *u;
+    dwexpr_status st = o.core ? dwexpr_unw_open_core(o.core, o.binary, o.max, &u, &err)
+                              : dwexpr_unw_open_pid(o.pid, o.max, &u, &err);
+    if (st) {
+        fprintf(stderr, "dwexpr vars: %s\n", err.message);
+        dwexpr_libdwarf_close(ld);
+        return VARS_USAGE;
+    }
+    rc = run_vars(&o, u, ld);
+    dwexpr_unw_close(u);
+    dwexpr_libdwarf_close(ld);
+    return rc;
+#else
+    fputs("dwexpr vars: needs the libunwind adapter, which this build does not have\n", stderr);
+    return VARS_USAGE;
+#endif
+}
