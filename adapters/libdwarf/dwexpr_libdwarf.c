@@ -1993,6 +1993,19 @@ const dwexpr_libdwarf_var *dwexpr_libdwarf_var_get(const dwexpr_libdwarf *ld, si
     return ld && i < ld->vars.n ? (const dwexpr_libdwarf_var *)ld->vars.v + i : NULL;
 }
 
+size_t dwexpr_libdwarf_scope_count(const dwexpr_libdwarf *ld)
+{
+    return ld ? ld->scopes.n : 0;
+}
+
+const dwexpr_libdwarf_scope *dwexpr_libdwarf_scope_get(const dwexpr_libdwarf *ld, size_t i)
+{
+    if (!ld || i >= ld->scopes.n)
+        return NULL;
+    ld_scope *const *all = ld->scopes.v;
+    return &all[i]->pub;
+}
+
 bool dwexpr_libdwarf_scope_has_pc(const dwexpr_libdwarf_scope *s, uint64_t pc)
 {
     if (!s)

@@ -29,7 +29,8 @@ enum { MEMBERS_DEPTH = 4, MEMBERS_ELEMENTS = 64 };
 static const char usage_locs[] =
     "usage: dwexpr locs BINARY [OPTIONS]\n"
     "\n"
-    "Lists every variable and parameter of BINARY (its function, lexical block\n"
+    "Lists every function and inlined call of BINARY with its address ranges,\n"
+    "and every variable and parameter (its function, lexical block\n"
     "depth, inlined-call chain, type and bit size) with its location expression\n"
     "or location list (entries with their [low, high) ranges), disassembled.\n"
     "With --pc, only the variables in scope at that pc, evaluated against the\n"
@@ -298,6 +299,59 @@ static json_t *var_base_json(const dwexpr_libdwarf_var *v)
 }
 
 /* The units with their base types (what the base_type service answers). */
+/* Every function and inlined call (dwexpr_libdwarf_scope_get; lexical
+ * blocks left out) with its ranges: "functions" of the listing. */
+static json_t *functions_json(locs_run *r)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < dwexpr_libdwarf_scope_count(r->ld); i++) {
+        const dwexpr_libdwarf_scope *s = dwexpr_libdwarf_scope_get(r->ld, i);
+        if (s->kind != DWEXPR_LIBDWARF_SCOPE_FUNCTION && s->kind != DWEXPR_LIBDWARF_SCOPE_INLINED)
+            continue;
+        json_t *o = json_object();
+        json_object_set_new(o, "name", s->name ? json_string(s->name) : json_null());
+        json_object_set_new(o, "inline", json_boolean(s->kind == DWEXPR_LIBDWARF_SCOPE_INLINED));
+        json_object_set_new(o, "unit", json_integer((json_int_t)s->unit));
+        json_object_set_new(o, "die", hexnum(s->die));
+        const dwexpr_libdwarf_scope *outer =
+            s->parent ? dwexpr_libdwarf_scope_function(s->parent) : NULL;
+        json_object_set_new(o, "inlined_in",
+                            s->kind == DWEXPR_LIBDWARF_SCOPE_INLINED && outer && outer->name
+                                ? json_string(outer->name) : json_null());
+        if (s->kind == DWEXPR_LIBDWARF_SCOPE_INLINED)
+            json_object_set_new(o, "call_line", json_integer(s->call_line));
+        json_t *ranges = json_array();
+        for (size_t k = 0; k < s->nranges; k++) {
+            json_t *pair = json_array();
+            json_array_append_new(pair, hexnum(s->ranges[k].low));
+            json_array_append_new(pair, hexnum(s->ranges[k].high));
+            json_array_append_new(ranges, pair);
+        }
+        json_object_set_new(o, "ranges", ranges);
+        json_array_append_new(a, o);
+    }
+    return a;
+}
+
+/* Human form of one "functions" entry. */
+static void human_function(json_t *f)
+{
+    json_t *name = json_object_get(f, "name");
+    printf("  %s %s", json_is_true(json_object_get(f, "inline")) ? "inlined" : "function",
+           json_is_string(name) ? json_string_value(name) : "?");
+    size_t k;
+    json_t *r;
+    json_array_foreach(json_object_get(f, "ranges"), k, r)
+        printf(" [%s, %s)", json_string_value(json_array_get(r, 0)),
+               json_string_value(json_array_get(r, 1)));
+    json_t *in = json_object_get(f, "inlined_in");
+    if (json_is_string(in))
+        printf(" in %s, call line %lld", json_string_value(in),
+               (long long)json_integer_value(json_object_get(f, "call_line")));
+    printf(" (unit %lld, die %s)\n", (long long)json_integer_value(json_object_get(f, "unit")),
+           json_string_value(json_object_get(f, "die")));
+}
+
 static json_t *units_json(locs_run *r)
 {
     json_t *a = json_array();
@@ -1067,6 +1121,7 @@ int cmd_locs(int argc, char **argv)
     json_object_set_new(top, "load_bias", hexnum(bias));
     if (!o.has_pc) {
         json_object_set_new(top, "units", units_json(&r));
+        json_object_set_new(top, "functions", functions_json(&r));
         json_t *vars = json_array();
         for (size_t i = 0; i < dwexpr_libdwarf_var_count(r.ld); i++) {
             const dwexpr_libdwarf_var *v = dwexpr_libdwarf_var_get(r.ld, i);
@@ -1089,6 +1144,8 @@ int cmd_locs(int argc, char **argv)
                        (long long)json_integer_value(json_object_get(v, "version")),
                        (long long)json_integer_value(json_object_get(v, "addr_size")),
                        json_is_true(json_object_get(v, "split")) ? ", split" : "");
+            json_array_foreach(json_object_get(top, "functions"), i, v)
+                human_function(v);
             json_array_foreach(vars, i, v)
                 locs_human_var(v, false);
         }

@@ -247,7 +247,7 @@ static const command commands[] = {
      "core core.1234 a.out"},
     {"attach", "PID BINARY", "attach to a stopped process (ptrace) like core", "attach 1234 a.out"},
     {"frame", "[N]", "show or select the frame of the process image", "frame 1"},
-    {"elf", "BINARY [locs options]", "list a binary's variables and locations (libdwarf); "
+    {"elf", "BINARY [locs options]", "list a binary's units, functions, variables and locations (libdwarf); "
                                      "with --pc, evaluate them there in this context",
      "elf a.out --pc 0x401136"},
     {"frames", "--core CORE BINARY | --pid PID", "the call stack of a core or process",

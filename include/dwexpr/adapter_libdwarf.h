@@ -209,6 +209,13 @@ DWEXPR_API const dwexpr_libdwarf_var *dwexpr_libdwarf_var_get(const dwexpr_libdw
  * PC, or NULL. */
 DWEXPR_API const dwexpr_libdwarf_scope *dwexpr_libdwarf_scope_at(const dwexpr_libdwarf *ld,
                                                                  uint64_t pc);
+/* Every function, inlined call and lexical block of every unit, in DIE
+ * order (units are not scopes here): the count, and scope I (NULL when out
+ * of range). Functions without variables are included, so a debugger can
+ * list every subprogram. */
+DWEXPR_API size_t dwexpr_libdwarf_scope_count(const dwexpr_libdwarf *ld);
+DWEXPR_API const dwexpr_libdwarf_scope *dwexpr_libdwarf_scope_get(const dwexpr_libdwarf *ld,
+                                                                  size_t i);
 /* Whether PC is in one of S's ranges (a unit scope holds every pc). */
 DWEXPR_API bool dwexpr_libdwarf_scope_has_pc(const dwexpr_libdwarf_scope *s, uint64_t pc);
 /* The function or inlined call S belongs to (S itself if it is one),

@@ -12,6 +12,9 @@ forms), lists them with `dwexpr locs --json` and checks, per build:
              -gsplit-dwarf (same code, lists through .debug_addr)
   types      base types (name, size, encoding) agree with readelf's
              .debug_info dump (the .dwo's for split builds)
+  functions  the listing's functions and inlined calls with code are
+             exactly llvm-dwarfdump's subprograms / inlined subroutines
+             with DW_AT_low_pc or DW_AT_ranges
 
 TAP output; SKIP when a compiler or readelf is missing.
 """
@@ -129,6 +132,38 @@ def dwarfdump_ranges(binary):
                 continue
             inlist = False
     return out
+
+
+def dwarfdump_functions(binary):
+    """{die offset} of every concrete DW_TAG_subprogram and
+    DW_TAG_inlined_subroutine (one with DW_AT_low_pc or DW_AT_ranges), from
+    llvm-dwarfdump --debug-info."""
+    r = run(['llvm-dwarfdump', '--debug-info', binary])
+    if r.returncode != 0 and not r.stdout:
+        return None
+    out = set()
+    die = None
+    for line in r.stdout.splitlines():
+        m = re.match(r'^(0x[0-9a-f]+):\s+(DW_TAG_\w+)', line)
+        if m:
+            die = int(m.group(1), 16) if m.group(2) in (
+                'DW_TAG_subprogram', 'DW_TAG_inlined_subroutine') else None
+            continue
+        if die is not None and re.match(r'^\s*DW_AT_(low_pc|ranges)\b', line):
+            out.add(die)
+    return out
+
+
+def check_functions(listing, binary):
+    """Every function and inlined call with code is listed (with its
+    ranges), and nothing else."""
+    ref = dwarfdump_functions(binary)
+    mine = {int(f['die'], 16) for f in listing.get('functions', []) if f['ranges']}
+    if ref is None:
+        return len(mine), ['llvm-dwarfdump failed']
+    bad = ['%s listed by llvm-dwarfdump, not by dwexpr' % hex(d) for d in sorted(ref - mine)]
+    bad += ['%s listed by dwexpr, not by llvm-dwarfdump' % hex(d) for d in sorted(mine - ref)]
+    return len(mine), bad
 
 
 def readelf_ranges(binary):
@@ -385,6 +420,10 @@ def main():
                 tap.ok(not bad, '%s: %d location lists agree with %s' % (tag, n, tool), bad)
                 n, bad = check_types(listing, binary, None)
                 tap.ok(not bad and n > 0, '%s: %d base types agree with readelf' % (tag, n), bad)
+                if shutil.which('llvm-dwarfdump'):
+                    n, bad = check_functions(listing, binary)
+                    tap.ok(not bad and n > 0, '%s: %d functions and inlined calls agree with '
+                           'llvm-dwarfdump' % (tag, n), bad)
     tap.emit()
     return 0
 

@@ -513,6 +513,28 @@ int main(int argc, char **argv)
                dwexpr_libdwarf_var_visible(var("p"), sc) && !dwexpr_libdwarf_var_visible(var("p"), dwexpr_libdwarf_scope_at(ld, 0x1010)),
            "scope at 0x8010 is callee, where p is visible (and not in f1)");
 
+    /* every function, in DIE order, also those without variables */
+    {
+        const char *names[8];
+        size_t nf = 0, ns = dwexpr_libdwarf_scope_count(ld);
+        for (size_t i = 0; i < ns && nf < 8; i++) {
+            const dwexpr_libdwarf_scope *s = dwexpr_libdwarf_scope_get(ld, i);
+            if (s && s->kind == DWEXPR_LIBDWARF_SCOPE_FUNCTION)
+                names[nf++] = s->name;
+        }
+        const dwexpr_libdwarf_scope *fn2 = NULL;
+        for (size_t i = 0; i < ns; i++) {
+            const dwexpr_libdwarf_scope *s = dwexpr_libdwarf_scope_get(ld, i);
+            if (s->kind == DWEXPR_LIBDWARF_SCOPE_FUNCTION && strcmp(s->name, "f2") == 0)
+                fn2 = s;
+        }
+        TAP_OK(nf == 3 && strcmp(names[0], "f1") == 0 && strcmp(names[1], "f2") == 0 &&
+                   strcmp(names[2], "callee") == 0 && dwexpr_libdwarf_scope_get(ld, ns) == NULL &&
+                   fn2 && fn2->nranges == 1 && fn2->ranges[0].low == 0x2000 &&
+                   fn2->ranges[0].high == 0x2100,
+               "scope_count/get: functions f1, f2 [0x2000, 0x2100), callee, then NULL");
+    }
+
     dwexpr_ctx_free(ctx2);
     dwexpr_ctx_free(ctx);
     dwexpr_libdwarf_binding_free(b);
