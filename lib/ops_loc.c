@@ -263,6 +263,25 @@ dwexpr_status dwx_op_cfa(dwexpr_ctx *ctx, const dwx_env *env)
     return push_sld(ctx, &s);
 }
 
+/* True if E is exactly one DW_OP_reg0..31 or DW_OP_regx R: *REGNO gets R.
+ * Codes from the operation table. */
+static bool lone_register_op(const uint8_t *e, size_t n, uint32_t *regno)
+{
+    uint8_t reg0 = dwexpr_op_info(DWEXPR_OP_reg0)->code;
+    if (n == 1 && e[0] >= reg0 && e[0] < reg0 + 32) {
+        *regno = (uint32_t)(e[0] - reg0);
+        return true;
+    }
+    if (n < 2 || e[0] != dwexpr_op_info(DWEXPR_OP_regx)->code)
+        return false;
+    const uint8_t *p = e + 1;
+    uint64_t r;
+    if (dwx_read_uleb(&p, e + n, &r, NULL) || p != e + n || r > UINT32_MAX)
+        return false;
+    *regno = (uint32_t)r;
+    return true;
+}
+
 /* DW_OP_fbreg (seed "Memory Location Description Operations"): the frame
  * base moved by B bytes; a register frame base acts as DW_OP_bregx R 0. */
 dwexpr_status dwx_op_fbreg(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in)
@@ -277,6 +296,24 @@ dwexpr_status dwx_op_fbreg(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *
     if (st)
         return target_loc(ctx, st, "the frame base");
     dwx_entry r;
+    uint32_t fb_reg;
+    if (fb.expr && lone_register_op(fb.expr, fb.expr_len, &fb_reg)) {
+        /* DW_AT_frame_base DW_OP_regN is read as DW_OP_bregx N 0, also in
+         * a caller frame, where DW_OP_regN alone would give the register's
+         * save slot (found comparing `dwexpr vars` with GDB) */
+        dwexpr_sld s;
+        if ((st = dwx_breg(ctx, env, fb_reg, 0, 0, &s))) {
+            char what[96];
+            snprintf(what, sizeof what,
+                     "the frame base DW_OP_regx %u, read as DW_OP_bregx %u 0", (unsigned)fb_reg,
+                     (unsigned)fb_reg);
+            dwx_nest_error(ctx, what);
+            return st;
+        }
+        if ((st = dwx_sld_add_offset(ctx, &s, (int64_t)in->a, 0)))
+            return st;
+        return push_sld(ctx, &s);
+    }
     if (fb.expr) {
         dwx_env sub = *env;
         if (fb.unit.addr_size)

@@ -56,6 +56,57 @@ static int on_step(void *arg, const dwexpr_ctx *ctx, const dwexpr_trace_event *e
     return log->stop_after && log->steps >= log->stop_after;
 }
 
+/* A two-frame target for DW_OP_fbreg in a caller frame: register 6 of
+ * frame 0 holds 0x1000; frame 1's register 6 was saved by frame 0 at
+ * memory 0x2000, which holds 0x3000; the frame base is DW_OP_reg6. */
+static dwexpr_status fb_reg_read(void *user, const dwexpr_regref *r, uint64_t off, void *buf,
+                                 size_t len)
+{
+    (void)user;
+    uint64_t v = 0x1000;
+    if (r->frame != 0 || r->regno != 6 || off + len > 8)
+        return DWEXPR_E_TARGET;
+    memcpy(buf, (uint8_t *)&v + off, len);
+    return DWEXPR_OK;
+}
+static dwexpr_status fb_reg_size(void *user, uint32_t regno, uint32_t *bytes)
+{
+    (void)user;
+    (void)regno;
+    *bytes = 8;
+    return DWEXPR_OK;
+}
+static dwexpr_status fb_mem_read(void *user, const dwexpr_memref *m, void *buf, size_t len)
+{
+    (void)user;
+    uint64_t v = 0x3000;
+    if (m->address < 0x2000 || m->address + len > 0x2008)
+        return DWEXPR_E_TARGET;
+    memcpy(buf, (uint8_t *)&v + (m->address - 0x2000), len);
+    return DWEXPR_OK;
+}
+static dwexpr_status fb_reg_location(void *user, const dwexpr_frameref *f, uint32_t regno,
+                                     dwexpr_sld *out)
+{
+    (void)user;
+    if (f->frame != 1 || regno != 6)
+        return DWEXPR_E_NOT_FOUND;
+    memset(out, 0, sizeof *out);
+    out->kind = DWEXPR_LOC_MEMORY;
+    out->byte_offset = 0x2000;
+    return DWEXPR_OK;
+}
+static dwexpr_status fb_frame_base(void *user, const dwexpr_frameref *f, dwexpr_frame_base *out)
+{
+    (void)user;
+    (void)f;
+    static const uint8_t reg6[] = {0x56};   /* DW_OP_reg6 */
+    memset(out, 0, sizeof *out);
+    out->expr = reg6;
+    out->expr_len = 1;
+    return DWEXPR_OK;
+}
+
 int main(void)
 {
     dwexpr_ctx *ctx = NULL;
@@ -113,6 +164,29 @@ int main(void)
     dwexpr_eval(ctx, p, NULL, NULL, &params, &r1);
     dwexpr_eval(other, p, NULL, NULL, &params, &r2);
     CHECK_U64(r1.value.bits, r2.value.bits, "a program is shared between contexts");
+
+    /* DW_OP_fbreg with a DW_OP_reg6 frame base (seed: a register frame
+     * base acts as DW_OP_bregx 6 0): in frame 0 the register's contents,
+     * in the caller frame the contents of its save slot, not the slot. */
+    {
+        const dwexpr_target fbt = {.size = sizeof fbt, .reg_size = fb_reg_size,
+                                   .reg_read = fb_reg_read, .mem_read = fb_mem_read,
+                                   .register_location = fb_reg_location,
+                                   .frame_base = fb_frame_base};
+        dwexpr_program *fb = build("DW_OP_fbreg 8");
+        dwexpr_eval_params fp = {.result_kind = DWEXPR_RESULT_LOCATION};
+        st = dwexpr_eval(ctx, fb, &fbt, NULL, &fp, &res);
+        CHECK_U64(st, DWEXPR_OK, "fbreg, register frame base, frame 0");
+        CHECK_U64(res.loc.slds[0].byte_offset, 0x1008, "frame 0: register 6 (0x1000) + 8");
+        fp.frame = 1;
+        fp.ctx = DWEXPR_CTX_FRAME;
+        st = dwexpr_eval(ctx, fb, &fbt, NULL, &fp, &res);
+        CHECK_U64(st, DWEXPR_OK, "fbreg, register frame base, caller frame");
+        CHECK_U64(res.loc.count == 1 && res.loc.slds[0].kind == DWEXPR_LOC_MEMORY, 1,
+                  "caller frame: a memory location");
+        CHECK_U64(res.loc.slds[0].byte_offset, 0x3008,
+                  "caller frame: the saved register 6 (0x3000 at 0x2000) + 8, not the slot");
+    }
 
     dwexpr_ctx_free(other);
     dwexpr_ctx_free(ctx);

@@ -212,50 +212,6 @@ const ld_scope *ld_function_at(const dwexpr_libdwarf *ld, uint64_t pc)
     return s;
 }
 
-/* A frame base that is one register location, DW_OP_reg* R or
- * DW_OP_regx R, as DW_OP_bregx R 0 (the register's contents: seed
- * "DW_OP_fbreg", a register frame base acts as DW_OP_bregx R 0). The
- * rewrite is needed in caller frames: there DW_OP_reg R evaluates to
- * where unwinding found R (its save slot in memory), not to a register
- * location the evaluator would recognise. Other expressions are kept. */
-static void frame_base_as_breg(dwexpr_libdwarf_binding *b, dwexpr_frame_base *fb)
-{
-    static const uint8_t breg0_31[32][2] = {
-#define BREG_ZERO(n) {(uint8_t)(DW_OP_breg0 + (n)), 0}
-        BREG_ZERO(0),  BREG_ZERO(1),  BREG_ZERO(2),  BREG_ZERO(3),  BREG_ZERO(4),
-        BREG_ZERO(5),  BREG_ZERO(6),  BREG_ZERO(7),  BREG_ZERO(8),  BREG_ZERO(9),
-        BREG_ZERO(10), BREG_ZERO(11), BREG_ZERO(12), BREG_ZERO(13), BREG_ZERO(14),
-        BREG_ZERO(15), BREG_ZERO(16), BREG_ZERO(17), BREG_ZERO(18), BREG_ZERO(19),
-        BREG_ZERO(20), BREG_ZERO(21), BREG_ZERO(22), BREG_ZERO(23), BREG_ZERO(24),
-        BREG_ZERO(25), BREG_ZERO(26), BREG_ZERO(27), BREG_ZERO(28), BREG_ZERO(29),
-        BREG_ZERO(30), BREG_ZERO(31)
-#undef BREG_ZERO
-    };
-    const uint8_t *e = fb->expr;
-    size_t n = fb->expr_len;
-    if (n == 1 && e[0] >= DW_OP_reg0 && e[0] <= DW_OP_reg31) {
-        fb->expr = breg0_31[e[0] - DW_OP_reg0];
-        fb->expr_len = 2;
-        return;
-    }
-    if (n < 2 || n > 11 || e[0] != DW_OP_regx)
-        return;
-    /* DW_OP_regx ULEB: the same ULEB after DW_OP_bregx, then SLEB 0 */
-    size_t k = 1;
-    while (k < n && (e[k] & 0x80))
-        k++;
-    if (k + 1 != n)
-        return; /* not exactly one operation */
-    uint8_t *x = ld_pool_alloc(&b->ld->pool, n + 1);
-    if (!x)
-        return;
-    x[0] = DW_OP_bregx;
-    memcpy(x + 1, e + 1, n - 1);
-    x[n] = 0;
-    fb->expr = x;
-    fb->expr_len = n + 1;
-}
-
 /* Service: DW_OP_fbreg's frame base: DW_AT_frame_base of the function
  * at the frame's pc (caller frames: pc - 1, inside the call). */
 static dwexpr_status sv_frame_base(void *u, const dwexpr_frameref *f, dwexpr_frame_base *out)
@@ -278,7 +234,6 @@ static dwexpr_status sv_frame_base(void *u, const dwexpr_frameref *f, dwexpr_fra
             if (a.kind == DWEXPR_LIBDWARF_ATTR_EXPR) {
                 out->expr = a.data;
                 out->expr_len = a.len;
-                frame_base_as_breg(b, out);
                 return DWEXPR_OK;
             }
             if (a.kind == DWEXPR_LIBDWARF_ATTR_LIST) {
@@ -289,7 +244,6 @@ static dwexpr_status sv_frame_base(void *u, const dwexpr_frameref *f, dwexpr_fra
                                 fn->pub.name ? fn->pub.name : "?", (unsigned long long)at);
                 out->expr = e->expr;
                 out->expr_len = e->expr_len;
-                frame_base_as_breg(b, out);
                 return DWEXPR_OK;
             }
             return note(b, DWEXPR_E_NOT_FOUND, "DW_AT_frame_base of %s is not an expression",
