@@ -726,7 +726,10 @@ dwexpr_status dwx_decode(const uint8_t *bytes, size_t len, const dwexpr_unit *un
     if (len > UINT32_MAX)
         return dwx_fail(err, DWEXPR_E_TOO_BIG, -1, DWEXPR_OP_COUNT,
                         "expression of %zu bytes is too large", len);
-    return decode_prog(bytes, len, &u, insns, ops, alloc, ud, prog, err, 0);
+    if ((st = decode_prog(bytes, len, &u, insns, ops, alloc, ud, prog, err, 0)))
+        return st;
+    prog->shape = dwx_program_shape(prog);
+    return DWEXPR_OK;
 }
 
 /* Decode the single operation at POS (no nested blocks, no branch

@@ -65,7 +65,24 @@ struct dwexpr_program {
     const uint8_t *bytes;
     size_t len;
     bool heap;             /* allocated by dwexpr_program_decode */
+    uint8_t shape;         /* dwx_shape: set by dwx_decode for the evaluator */
 };
+
+/* Program shapes the evaluator answers without its dispatch loop
+ * (decode once, evaluate many): the first operation is a "producer" (it
+ * needs nothing on the stack and pushes one entry: DW_OP_lit*, const*,
+ * addr, addrx, reg*, regx, breg*, bregx, fbreg, call_frame_cfa,
+ * entry_value) and is either alone or followed by DW_OP_stack_value.
+ * Both paths call the same operation code; only the stack traffic and the
+ * loop are skipped, so results and errors are identical. */
+enum dwx_shape {
+    DWX_SHAPE_GENERAL = 0,
+    DWX_SHAPE_ONE,     /* a producer alone */
+    DWX_SHAPE_ONE_SV,  /* a producer; DW_OP_stack_value */
+    DWX_SHAPE_REG      /* DW_OP_reg* / DW_OP_regx alone (a special ONE) */
+};
+/* The shape of a decoded program (lib/eval.c). */
+DWX_HIDDEN uint8_t dwx_program_shape(const struct dwexpr_program *prog);
 
 /* Decode into caller-provided storage (no allocation): INSNS and OPS must
  * have room for LEN entries (an operation is at least one byte) plus one.

@@ -52,6 +52,7 @@ struct dwexpr_ctx {
     uint32_t sp;             /* entries in use */
     dwx_chunk *head, *cur;
     size_t arena_total;      /* bytes in chunks */
+    bool arena_used;         /* dwx_alloc was called since the last reset */
     bool fixed;              /* no malloc: dwexpr_ctx_init_static */
     bool heap;               /* ctx itself was malloc'd */
     uint64_t steps;
@@ -72,6 +73,16 @@ DWX_HIDDEN void *dwx_alloc_cb(void *ctx, size_t size);
 DWX_HIDDEN void dwx_arena_reset(dwexpr_ctx *ctx);
 /* Copy the caller's target (its own `size` bytes at most). */
 DWX_HIDDEN void dwx_set_target(dwexpr_ctx *ctx, const dwexpr_target *t, void *user);
+/* The same, with the common case (a current-size struct, used in place) inline. */
+static inline void dwx_use_target(dwexpr_ctx *ctx, const dwexpr_target *t, void *user)
+{
+    if (DWX_LIKELY(t && t->size >= sizeof(dwexpr_target))) {
+        ctx->user = user;
+        ctx->t = t;
+    } else {
+        dwx_set_target(ctx, t, user);
+    }
+}
 
 /* Record an error on CTX (offset -1, no operation); returns S. */
 DWX_HIDDEN dwexpr_status dwx_ctx_fail(dwexpr_ctx *ctx, dwexpr_status s, const char *fmt, ...)

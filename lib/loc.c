@@ -117,14 +117,19 @@ static dwexpr_status fits(dwexpr_ctx *ctx, const dwexpr_sld *s, uint64_t extra, 
         goto out;
     if (s->kind == DWEXPR_LOC_MEMORY) {
         dwexpr_aspace_info ai;
-        dwexpr_unit u;
-        memset(&u, 0, sizeof u);
-        u.addr_size = ctx->addr_size ? ctx->addr_size : 8;
-        dwexpr_status st = dwx_aspace(ctx, &u, s->aspace, &ai);
-        if (st == DWEXPR_E_BAD_ASPACE && s->aspace == 0)
-            st = DWEXPR_OK;
-        if (st)
-            return st;
+        if (s->aspace == 0 && !ctx->t->aspace_info) {
+            /* what dwx_aspace answers for the default space */
+            ai.addr_bits = (uint8_t)(8 * (ctx->addr_size ? ctx->addr_size : 8));
+        } else {
+            dwexpr_unit u;
+            memset(&u, 0, sizeof u);
+            u.addr_size = ctx->addr_size ? ctx->addr_size : 8;
+            dwexpr_status st = dwx_aspace(ctx, &u, s->aspace, &ai);
+            if (st == DWEXPR_E_BAD_ASPACE && s->aspace == 0)
+                st = DWEXPR_OK;
+            if (st)
+                return st;
+        }
         uint64_t max = dwx_mask(ai.addr_bits);
         if (nbits == 0)
             return byte <= max ? DWEXPR_OK : DWEXPR_E_OUT_OF_RANGE;

@@ -251,7 +251,7 @@ dwexpr_status dwx_op_form_tls(dwexpr_ctx *ctx, const dwx_env *env, uint32_t base
 }
 
 /* DW_OP_call_frame_cfa: the CFA of the current frame, from the target. */
-dwexpr_status dwx_op_cfa(dwexpr_ctx *ctx, const dwx_env *env)
+dwexpr_status dwx_cfa_loc(dwexpr_ctx *ctx, const dwx_env *env, dwexpr_sld *out)
 {
     if (!ctx->t->cfa)
         return dwx_ctx_fail(ctx, DWEXPR_E_UNSUPPORTED, "the target has no call frame information");
@@ -260,12 +260,14 @@ dwexpr_status dwx_op_cfa(dwexpr_ctx *ctx, const dwx_env *env)
     dwexpr_status st = ctx->t->cfa(ctx->user, &f, &s);
     if (st)
         return target_loc(ctx, st, "the CFA of the frame");
-    return push_sld(ctx, &s);
+    *out = s;
+    return DWEXPR_OK;
 }
 
 /* DW_OP_fbreg (seed "Memory Location Description Operations"): the frame
  * base moved by B bytes; a register frame base acts as DW_OP_bregx R 0. */
-dwexpr_status dwx_op_fbreg(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in)
+dwexpr_status dwx_fbreg_loc(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in,
+                            dwexpr_sld *out)
 {
     if (!ctx->t->frame_base)
         return dwx_ctx_fail(ctx, DWEXPR_E_UNSUPPORTED,
@@ -276,6 +278,12 @@ dwexpr_status dwx_op_fbreg(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *
     dwexpr_status st = ctx->t->frame_base(ctx->user, &f, &fb);
     if (st)
         return target_loc(ctx, st, "the frame base");
+    if (!fb.expr && fb.loc.kind == DWEXPR_LOC_MEMORY) {
+        /* a ready memory location: as if DW_OP_LLVM_offset_uconst B (B may
+         * be negative), like the general case below */
+        *out = fb.loc;
+        return dwx_sld_add_offset(ctx, out, (int64_t)in->a, 0);
+    }
     dwx_entry r;
     if (fb.expr) {
         dwx_env sub = *env;
@@ -301,7 +309,8 @@ dwexpr_status dwx_op_fbreg(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *
     /* as if DW_OP_LLVM_offset_uconst B (B may be negative) */
     if ((st = dwx_sld_add_offset(ctx, &s, (int64_t)in->a, 0)))
         return st;
-    return push_sld(ctx, &s);
+    *out = s;
+    return DWEXPR_OK;
 }
 
 /* DW_OP_breg*, DW_OP_bregx and DW_OP_LLVM_aspace_bregx (which pops AS). */

@@ -394,6 +394,11 @@ void dwx_value_to_bytes(const dwexpr_unit *u, const dwexpr_value *v, uint8_t *ou
 {
     uint64_t total = dwx_value_bits(v), nbytes = (total + 7) / 8;
     bool big = dwx_type_big(u, &v->type) && total % 8 == 0;
+    if (!v->wide && !big && nbytes <= 8) {
+        for (uint64_t i = 0; i < nbytes; i++)
+            out[i] = (uint8_t)(v->bits >> (8 * i));
+        return;
+    }
     for (uint64_t i = 0; i < nbytes; i++) {
         uint8_t b = v->wide ? v->wide[i] : (i < 8 ? (uint8_t)(v->bits >> (8 * i)) : 0);
         out[big ? nbytes - 1 - i : i] = b;
