@@ -97,16 +97,6 @@ const dwexpr_error *dwexpr_ctx_error(const dwexpr_ctx *ctx)
     return ctx ? &ctx->err : &none;
 }
 
-void dwx_arena_reset(dwexpr_ctx *ctx)
-{
-    if (!ctx->arena_used)
-        return; /* nothing was allocated since the last reset */
-    ctx->arena_used = false;
-    for (dwx_chunk *c = ctx->head; c; c = c->next)
-        c->used = 0;
-    ctx->cur = ctx->head;
-}
-
 void *dwx_alloc(dwexpr_ctx *ctx, size_t size)
 {
     size = (size + 15) & ~(size_t)15;

@@ -935,23 +935,12 @@ static dwexpr_status eval_shaped(dwexpr_ctx *ctx, const dwexpr_program *prog,
 }
 
 /* Evaluate PROG on the prepared CTX and hand out the result. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
 static dwexpr_status eval_program(dwexpr_ctx *ctx, const dwexpr_program *prog,
                                   dwexpr_result *out)
 {
-    const dwexpr_eval_params *p = ctx->p;
-    if (prog->shape == DWX_SHAPE_REG && p->frame == 0 && p->initial_count == 0 && !p->trace &&
-        p->result_kind != DWEXPR_RESULT_VALUE) {
-        /* DW_OP_reg*, DW_OP_regx alone in the top frame: the register's
-         * location is the result (a location converts to itself). */
-        ctx->addr_size = prog->unit.addr_size;
-        ctx->steps = 1;
-        sld_register(&ctx->result_one, (uint32_t)prog->code[0].a, p);
-        out->kind = DWEXPR_RESULT_LOCATION;
-        memset(&out->value, 0, sizeof out->value);
-        out->loc.count = 1;
-        out->loc.slds = &ctx->result_one;
-        return DWEXPR_OK;
-    }
     dwx_env env;
     env.unit = prog->unit;
     ctx->addr_size = env.unit.addr_size;
@@ -1004,13 +993,53 @@ static dwexpr_status eval_program(dwexpr_ctx *ctx, const dwexpr_program *prog,
     return DWEXPR_OK;
 }
 
+/* dwexpr_eval's general entry: reset, then the shaped path or the loop. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static dwexpr_status eval_general(dwexpr_ctx *ctx, const dwexpr_program *prog,
+                                  const dwexpr_target *target, void *user,
+                                  const dwexpr_eval_params *params, dwexpr_result *out)
+{
+    eval_begin(ctx, target, user, params);
+    return eval_program(ctx, prog, out);
+}
+
 dwexpr_status dwexpr_eval(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwexpr_target *target,
                           void *user, const dwexpr_eval_params *params, dwexpr_result *out)
 {
     if (!ctx || !prog || !out)
         return DWEXPR_E_USAGE;
-    eval_begin(ctx, target, user, params);
-    return eval_program(ctx, prog, out);
+    static const dwexpr_eval_params none;
+    const dwexpr_eval_params *p = params ? params : &none;
+    /* DW_OP_reg* / DW_OP_regx alone (DWX_SHAPE_REG) in the top frame, no
+     * initial stack, no trace, no value wanted: the
+     * register's location is the result (a location converts to itself).
+     * What eval_begin, produce() and finish do, without a call. */
+    if (prog->shape == DWX_SHAPE_REG && target &&
+        target->size >= sizeof(dwexpr_target) && p->frame == 0 && p->initial_count == 0 &&
+        !p->trace && p->result_kind != DWEXPR_RESULT_VALUE) {
+        dwx_arena_reset(ctx);
+        ctx->t = target;
+        ctx->user = user;
+        ctx->p = p;
+        ctx->err.status = DWEXPR_OK;
+        ctx->err.offset = -1;
+        ctx->err.opcode = -1;
+        ctx->err.op_name = NULL;
+        ctx->err.message[0] = 0;
+        ctx->depth = 0;
+        ctx->sp = 0;
+        ctx->steps = 1;
+        ctx->addr_size = prog->unit.addr_size;
+        sld_register(&ctx->result_one, (uint32_t)prog->code[0].a, p);
+        out->kind = DWEXPR_RESULT_LOCATION;
+        memset(&out->value, 0, sizeof out->value);
+        out->loc.count = 1;
+        out->loc.slds = &ctx->result_one;
+        return DWEXPR_OK;
+    }
+    return eval_general(ctx, prog, target, user, params, out);
 }
 
 dwexpr_status dwexpr_eval_bytes(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,

@@ -70,7 +70,17 @@ struct dwexpr_ctx {
  * NOT guaranteed. NULL when the arena limit is hit (E_NOSPACE). */
 DWX_HIDDEN void *dwx_alloc(dwexpr_ctx *ctx, size_t size);
 DWX_HIDDEN void *dwx_alloc_cb(void *ctx, size_t size);
-DWX_HIDDEN void dwx_arena_reset(dwexpr_ctx *ctx);
+/* Make the whole arena free again (chunks are kept). Cheap when nothing
+ * was allocated since the last reset. */
+static inline void dwx_arena_reset(dwexpr_ctx *ctx)
+{
+    if (!ctx->arena_used)
+        return;
+    ctx->arena_used = false;
+    for (dwx_chunk *c = ctx->head; c; c = c->next)
+        c->used = 0;
+    ctx->cur = ctx->head;
+}
 /* Copy the caller's target (its own `size` bytes at most). */
 DWX_HIDDEN void dwx_set_target(dwexpr_ctx *ctx, const dwexpr_target *t, void *user);
 /* The same, with the common case (a current-size struct, used in place) inline. */
