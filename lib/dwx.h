@@ -37,6 +37,13 @@ DWX_HIDDEN dwexpr_status dwx_read_fixed(const uint8_t **p, const uint8_t *end,
 DWX_HIDDEN size_t dwx_write_uleb(uint8_t *out, uint64_t v, unsigned pad_to);
 DWX_HIDDEN size_t dwx_write_sleb(uint8_t *out, int64_t v, unsigned pad_to);
 
+/* Opcode bytes by operation name, from the one table: DWX_CODE_reg0 ... */
+enum {
+#define DWX_X(n, c, s, o, d) DWX_CODE_##n = c,
+    DWEXPR_OPS(DWX_X)
+#undef DWX_X
+};
+
 /* ---- the pre-decoded program ----
  * dwx_insn is what the evaluator runs. The decoder folds families:
  *  - x is the operation the evaluator dispatches on: DWEXPR_OP_lit0 for

@@ -1005,49 +1005,65 @@ static dwexpr_status eval_general(dwexpr_ctx *ctx, const dwexpr_program *prog,
     return eval_program(ctx, prog, out);
 }
 
+/* DW_OP_reg* / DW_OP_regx alone (DWX_SHAPE_REG) in the top frame, no
+ * initial stack, no trace, no value wanted, a current-size target: the
+ * register's location is the result (a location converts to itself).
+ * reg_direct() does what eval_begin, produce() and finish do, without a
+ * call; dwexpr_eval and dwexpr_eval_bytes use it. */
+static inline bool reg_direct_ok(const dwexpr_target *target, const dwexpr_eval_params *p)
+{
+    return target && target->size >= sizeof(dwexpr_target) && p->frame == 0 &&
+           p->initial_count == 0 && !p->trace && p->result_kind != DWEXPR_RESULT_VALUE;
+}
+
+static inline void reg_direct(dwexpr_ctx *ctx, const dwexpr_target *target, void *user,
+                              const dwexpr_eval_params *p, uint32_t regno, uint8_t addr_size,
+                              dwexpr_result *out)
+{
+    dwx_arena_reset(ctx);
+    ctx->t = target;
+    ctx->user = user;
+    ctx->p = p;
+    ctx->err.status = DWEXPR_OK;
+    ctx->err.offset = -1;
+    ctx->err.opcode = -1;
+    ctx->err.op_name = NULL;
+    ctx->err.message[0] = 0;
+    ctx->depth = 0;
+    ctx->sp = 0;
+    ctx->steps = 1;
+    ctx->addr_size = addr_size;
+    sld_register(&ctx->result_one, regno, p);
+    out->kind = DWEXPR_RESULT_LOCATION;
+    memset(&out->value, 0, sizeof out->value);
+    out->loc.count = 1;
+    out->loc.slds = &ctx->result_one;
+}
+
+static const dwexpr_eval_params no_params;
+
 dwexpr_status dwexpr_eval(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwexpr_target *target,
                           void *user, const dwexpr_eval_params *params, dwexpr_result *out)
 {
     if (!ctx || !prog || !out)
         return DWEXPR_E_USAGE;
-    static const dwexpr_eval_params none;
-    const dwexpr_eval_params *p = params ? params : &none;
-    /* DW_OP_reg* / DW_OP_regx alone (DWX_SHAPE_REG) in the top frame, no
-     * initial stack, no trace, no value wanted: the
-     * register's location is the result (a location converts to itself).
-     * What eval_begin, produce() and finish do, without a call. */
-    if (prog->shape == DWX_SHAPE_REG && target &&
-        target->size >= sizeof(dwexpr_target) && p->frame == 0 && p->initial_count == 0 &&
-        !p->trace && p->result_kind != DWEXPR_RESULT_VALUE) {
-        dwx_arena_reset(ctx);
-        ctx->t = target;
-        ctx->user = user;
-        ctx->p = p;
-        ctx->err.status = DWEXPR_OK;
-        ctx->err.offset = -1;
-        ctx->err.opcode = -1;
-        ctx->err.op_name = NULL;
-        ctx->err.message[0] = 0;
-        ctx->depth = 0;
-        ctx->sp = 0;
-        ctx->steps = 1;
-        ctx->addr_size = prog->unit.addr_size;
-        sld_register(&ctx->result_one, (uint32_t)prog->code[0].a, p);
-        out->kind = DWEXPR_RESULT_LOCATION;
-        memset(&out->value, 0, sizeof out->value);
-        out->loc.count = 1;
-        out->loc.slds = &ctx->result_one;
+    const dwexpr_eval_params *p = params ? params : &no_params;
+    if (prog->shape == DWX_SHAPE_REG && reg_direct_ok(target, p)) {
+        reg_direct(ctx, target, user, p, (uint32_t)prog->code[0].a, prog->unit.addr_size, out);
         return DWEXPR_OK;
     }
     return eval_general(ctx, prog, target, user, params, out);
 }
 
-dwexpr_status dwexpr_eval_bytes(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
-                                const dwexpr_unit *unit, const dwexpr_target *target, void *user,
-                                const dwexpr_eval_params *params, dwexpr_result *out)
+/* dwexpr_eval_bytes's general entry: decode into the context, evaluate. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static dwexpr_status eval_bytes_general(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
+                                        const dwexpr_unit *unit, const dwexpr_target *target,
+                                        void *user, const dwexpr_eval_params *params,
+                                        dwexpr_result *out)
 {
-    if (!ctx || (!bytes && len) || !unit || !out)
-        return DWEXPR_E_USAGE;
     eval_begin(ctx, target, user, params);
     dwexpr_unit u = dwx_unit_normalize(unit);
     dwexpr_program prog;
@@ -1063,6 +1079,33 @@ dwexpr_status dwexpr_eval_bytes(dwexpr_ctx *ctx, const uint8_t *bytes, size_t le
     if ((st = dwx_decode(bytes, len, &u, insns, NULL, dwx_alloc_cb, ctx, &prog, &ctx->err)))
         return st;
     return eval_program(ctx, &prog, out);
+}
+
+/* Whether dwx_unit_check accepts U once normalized (zero fields take the
+ * defaults), without copying it. */
+static inline bool unit_fine(const dwexpr_unit *u)
+{
+    unsigned a = u->addr_size, o = u->offset_size, v = u->version;
+    return (a == 0 || a == 1 || a == 2 || a == 4 || a == 8) && (o == 0 || o == 4 || o == 8) &&
+           (v == 0 || (v >= 2 && v <= 5)) && u->ext_encoding <= DWEXPR_EXT_PROVISIONAL;
+}
+
+dwexpr_status dwexpr_eval_bytes(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
+                                const dwexpr_unit *unit, const dwexpr_target *target, void *user,
+                                const dwexpr_eval_params *params, dwexpr_result *out)
+{
+    if (!ctx || (!bytes && len) || !unit || !out)
+        return DWEXPR_E_USAGE;
+    const dwexpr_eval_params *p = params ? params : &no_params;
+    /* A single DW_OP_reg0..31 byte decodes to DWX_SHAPE_REG: answered
+     * from the byte (the opcodes come from the DWEXPR_OPS table). */
+    if (len == 1 && bytes[0] >= DWX_CODE_reg0 && bytes[0] <= DWX_CODE_reg31 && unit_fine(unit) &&
+        reg_direct_ok(target, p)) {
+        reg_direct(ctx, target, user, p, (uint32_t)(bytes[0] - DWX_CODE_reg0),
+                   unit->addr_size ? unit->addr_size : 8, out);
+        return DWEXPR_OK;
+    }
+    return eval_bytes_general(ctx, bytes, len, unit, target, user, params, out);
 }
 
 size_t dwexpr_ctx_stack_depth(const dwexpr_ctx *ctx)
