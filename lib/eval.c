@@ -1108,6 +1108,59 @@ dwexpr_status dwexpr_eval_bytes(dwexpr_ctx *ctx, const uint8_t *bytes, size_t le
     return eval_bytes_general(ctx, bytes, len, unit, target, user, params, out);
 }
 
+dwexpr_status dwexpr_eval_lanes(dwexpr_ctx *ctx, const dwexpr_program *prog,
+                                const dwexpr_target *target, void *user,
+                                const dwexpr_eval_params *params, uint32_t lane_first,
+                                uint32_t count, uint64_t exec_mask, dwexpr_result *results,
+                                dwexpr_status *statuses)
+{
+    if (!ctx || !prog || (count && (!results || !statuses)) || count > 64)
+        return DWEXPR_E_USAGE;
+    dwexpr_eval_params lp = params ? *params : no_params;
+    lp.ctx = (uint16_t)(lp.ctx | DWEXPR_CTX_LANE);
+    eval_begin(ctx, target, user, &lp); /* resets the arena once for the batch */
+    /* each lane's single place gets its own slot (the context has one) */
+    dwexpr_sld *places = dwx_alloc(ctx, sizeof(dwexpr_sld) * (count ? count : 1));
+    if (!places)
+        return dwx_ctx_fail(ctx, DWEXPR_E_NOSPACE, "out of scratch memory");
+    dwexpr_status first = DWEXPR_OK;
+    dwexpr_error first_err;
+    memset(&first_err, 0, sizeof first_err);
+    for (uint32_t i = 0; i < count; i++) {
+        if (!((exec_mask >> i) & 1)) {
+            memset(&results[i], 0, sizeof results[i]);
+            statuses[i] = DWEXPR_E_NO_CONTEXT;
+            continue;
+        }
+        lp.lane = lane_first + i;
+        /* what eval_begin resets between evaluations, but the arena: the
+         * earlier lanes' results live there */
+        ctx->err.status = DWEXPR_OK;
+        ctx->err.offset = -1;
+        ctx->err.opcode = -1;
+        ctx->err.op_name = NULL;
+        ctx->err.message[0] = 0;
+        ctx->steps = 0;
+        ctx->depth = 0;
+        ctx->sp = 0;
+        dwexpr_status st = eval_program(ctx, prog, &results[i]);
+        statuses[i] = st;
+        if (st == DWEXPR_OK) {
+            if (results[i].kind == DWEXPR_RESULT_LOCATION && results[i].loc.slds == &ctx->result_one) {
+                places[i] = ctx->result_one;
+                results[i].loc.slds = &places[i];
+            }
+        } else if (first == DWEXPR_OK) {
+            first = st;
+            first_err = ctx->err;
+        }
+    }
+    if (first != DWEXPR_OK)
+        ctx->err = first_err;
+    ctx->p = &no_params; /* LP ends here */
+    return first;
+}
+
 size_t dwexpr_ctx_stack_depth(const dwexpr_ctx *ctx)
 {
     return ctx ? ctx->sp : 0;
