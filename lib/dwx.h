@@ -79,14 +79,17 @@ struct dwexpr_program {
  * (decode once, evaluate many): the first operation is a "producer" (it
  * needs nothing on the stack and pushes one entry: DW_OP_lit*, const*,
  * addr, addrx, reg*, regx, breg*, bregx, fbreg, call_frame_cfa,
- * entry_value) and is either alone or followed by DW_OP_stack_value.
+ * entry_value) and is either alone or followed by DW_OP_stack_value; or
+ * the AMDGPU per-lane part of a location (DWX_SHAPE_LANE_PART).
  * Both paths call the same operation code; only the stack traffic and the
  * loop are skipped, so results and errors are identical. */
 enum dwx_shape {
     DWX_SHAPE_GENERAL = 0,
     DWX_SHAPE_ONE,     /* a producer alone */
     DWX_SHAPE_ONE_SV,  /* a producer; DW_OP_stack_value */
-    DWX_SHAPE_REG      /* DW_OP_reg* / DW_OP_regx alone (a special ONE) */
+    DWX_SHAPE_REG,     /* DW_OP_reg* / DW_OP_regx alone (a special ONE) */
+    DWX_SHAPE_LANE_PART /* a location producer; DW_OP_LLVM_push_lane;
+                           DW_OP_lit*|const*; DW_OP_mul; DW_OP_LLVM_offset */
 };
 /* The shape of a decoded program (lib/eval.c). */
 DWX_HIDDEN uint8_t dwx_program_shape(const struct dwexpr_program *prog);

@@ -662,6 +662,11 @@ static inline dwexpr_status produce(dwexpr_ctx *ctx, const dwx_env *env, const d
 
 uint8_t dwx_program_shape(const dwexpr_program *prog)
 {
+    const dwx_insn *c = prog->code;
+    if (prog->count == 5 && c[0].x != DWEXPR_OP_lit0 && c[0].x != DWEXPR_OP_entry_value &&
+        is_producer(c[0].x) && c[1].x == DWEXPR_OP_LLVM_push_lane && c[2].x == DWEXPR_OP_lit0 &&
+        c[3].x == DWEXPR_OP_mul && c[4].x == DWEXPR_OP_LLVM_offset)
+        return DWX_SHAPE_LANE_PART;
     if (prog->count == 0 || prog->count > 2 || !is_producer(prog->code[0].x))
         return DWX_SHAPE_GENERAL;
     if (prog->count == 1)
@@ -887,8 +892,9 @@ static inline void put_result(dwexpr_ctx *ctx, const dwx_entry *r, dwexpr_result
         memset(&out->value, 0, sizeof out->value);
         out->loc.count = r->n;
         if (r->n == 1) {
-            ctx->result_one = r->u.one;
-            out->loc.slds = &ctx->result_one;
+            dwexpr_sld *slot = ctx->result_slot ? ctx->result_slot : &ctx->result_one;
+            *slot = r->u.one;
+            out->loc.slds = slot;
         } else {
             out->loc.slds = r->many;
         }
@@ -934,6 +940,47 @@ static dwexpr_status eval_shaped(dwexpr_ctx *ctx, const dwexpr_program *prog,
     return DWEXPR_OK;
 }
 
+/* DWX_SHAPE_LANE_PART: LOC; DW_OP_LLVM_push_lane; DW_OP_lit*|const* K;
+ * DW_OP_mul; DW_OP_LLVM_offset, the per-lane part of a vector register
+ * (design note amdgpu-and-encodings.md): LOC's place moved by the generic
+ * product K * lane, as a signed byte displacement (seed "DW_OP_LLVM_offset").
+ * The same operation code as the loop (produce, generic values,
+ * dwx_sld_add_offset); false when the general loop must run instead: no
+ * lane in the context, too few steps left, or any error (which the loop
+ * then reports exactly, from the start). */
+static bool lane_part(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwx_env *env,
+                      dwexpr_result *out)
+{
+    const dwx_insn *c = prog->code;
+    const dwexpr_eval_params *p = ctx->p;
+    if (!(p->ctx & DWEXPR_CTX_LANE) || ctx->lim.steps < 5)
+        return false;
+    dwx_entry e;
+    ctx->steps = 1;
+    if (produce(ctx, env, c, &e) != DWEXPR_OK || !e.is_loc || e.n != 1 ||
+        ctx->steps > ctx->lim.steps - 4)
+        return false;
+    ctx->steps += 4;
+    /* generic values (generic_value's truncation), their wrapping product
+     * (dwx_value_binary), read as signed (dwx_signed_of of a generic value) */
+    const uint32_t n = 8u * env->unit.addr_size;
+    const uint64_t m = dwx_mask(n);
+    const uint64_t prod = (((uint64_t)p->lane & m) * (c[2].a & m)) & m;
+    const int64_t d = n >= 64 ? (int64_t)prod
+                              : (int64_t)((prod ^ ((uint64_t)1 << (n - 1))) - ((uint64_t)1 << (n - 1)));
+    if (dwx_sld_add_offset(ctx, &e.u.one, d, 0) != DWEXPR_OK)
+        return false;
+    dwx_entry r;
+    if (p->result_kind == 0) {
+        put_result(ctx, &e, out);
+    } else {
+        if (finish_entry(ctx, env, p->result_kind, &e, &r) != DWEXPR_OK)
+            return false;
+        put_result(ctx, &r, out);
+    }
+    return true;
+}
+
 /* Evaluate PROG on the prepared CTX and hand out the result. */
 #if defined(__GNUC__)
 __attribute__((noinline))
@@ -950,10 +997,24 @@ static dwexpr_status eval_program(dwexpr_ctx *ctx, const dwexpr_program *prog,
     env.object = ctx->p->object;
 
     if (prog->shape && ctx->p->initial_count == 0 && !ctx->p->trace) {
-        dwexpr_status sst = eval_shaped(ctx, prog, &env, out);
-        if (sst)
-            memset(out, 0, sizeof *out);
-        return sst;
+        if (prog->shape == DWX_SHAPE_LANE_PART) {
+            if (lane_part(ctx, prog, &env, out))
+                return DWEXPR_OK;
+            /* not the common case, or an error: the loop, from the start */
+            ctx->err.status = DWEXPR_OK;
+            ctx->err.offset = -1;
+            ctx->err.opcode = -1;
+            ctx->err.op_name = NULL;
+            ctx->err.message[0] = 0;
+            ctx->steps = 0;
+            ctx->depth = 0;
+            ctx->sp = 0;
+        } else {
+            dwexpr_status sst = eval_shaped(ctx, prog, &env, out);
+            if (sst)
+                memset(out, 0, sizeof *out);
+            return sst;
+        }
     }
 
     memset(out, 0, sizeof *out);
@@ -1133,6 +1194,13 @@ dwexpr_status dwexpr_eval_lanes(dwexpr_ctx *ctx, const dwexpr_program *prog,
             continue;
         }
         lp.lane = lane_first + i;
+        ctx->result_slot = &places[i];
+        dwexpr_status st = eval_program(ctx, prog, &results[i]);
+        statuses[i] = st;
+        if (st != DWEXPR_OK && first == DWEXPR_OK) {
+            first = st;
+            first_err = ctx->err;
+        }
         /* what eval_begin resets between evaluations, but the arena: the
          * earlier lanes' results live there */
         ctx->err.status = DWEXPR_OK;
@@ -1143,18 +1211,8 @@ dwexpr_status dwexpr_eval_lanes(dwexpr_ctx *ctx, const dwexpr_program *prog,
         ctx->steps = 0;
         ctx->depth = 0;
         ctx->sp = 0;
-        dwexpr_status st = eval_program(ctx, prog, &results[i]);
-        statuses[i] = st;
-        if (st == DWEXPR_OK) {
-            if (results[i].kind == DWEXPR_RESULT_LOCATION && results[i].loc.slds == &ctx->result_one) {
-                places[i] = ctx->result_one;
-                results[i].loc.slds = &places[i];
-            }
-        } else if (first == DWEXPR_OK) {
-            first = st;
-            first_err = ctx->err;
-        }
     }
+    ctx->result_slot = NULL;
     if (first != DWEXPR_OK)
         ctx->err = first_err;
     ctx->p = &no_params; /* LP ends here */

@@ -62,7 +62,8 @@ struct dwexpr_ctx {
     void *user;
     const dwexpr_eval_params *p; /* the caller's, valid during dwexpr_eval */
     uint8_t addr_size;       /* default address space size of the top-level unit */
-    dwexpr_sld result_one;   /* the result's place when it has one */
+    dwexpr_sld result_one;   /* the result's place when it has one ... */
+    dwexpr_sld *result_slot; /* ... or where dwexpr_eval_lanes wants it (NULL: result_one) */
     dwx_insn small_code[DWX_SMALL_PROGRAM + 1]; /* dwexpr_eval_bytes of short expressions */
 };
 
@@ -102,9 +103,22 @@ DWX_HIDDEN dwexpr_status dwx_ctx_fail(dwexpr_ctx *ctx, dwexpr_status s, const ch
     ;
 
 /* ---- values (lib/value.c) ---- */
-DWX_HIDDEN dwexpr_type dwx_generic_type(const dwexpr_unit *u);
+/* The generic type of unit U (seed "DWARF Expression Value"). */
+static inline dwexpr_type dwx_generic_type(const dwexpr_unit *u)
+{
+    dwexpr_type t;
+    memset(&t, 0, sizeof t);
+    t.bits = 8u * u->addr_size;
+    t.encoding = DWEXPR_ATE_GENERIC;
+    t.lanes = 1;
+    return t;
+}
 DWX_HIDDEN bool dwx_type_equal(const dwexpr_type *a, const dwexpr_type *b);
-DWX_HIDDEN uint64_t dwx_mask(uint32_t bits);
+/* The low BITS bits set (all for 64 and more). */
+static inline uint64_t dwx_mask(uint32_t bits)
+{
+    return bits >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << bits) - 1);
+}
 /* Binary arithmetic/logical/relational operation X (an opid) on A, B
  * (B was on top); result in *R. */
 DWX_HIDDEN dwexpr_status dwx_value_binary(dwexpr_ctx *ctx, const dwexpr_unit *u, int x,

@@ -219,16 +219,18 @@ dwexpr_status dwx_sld_add_offset(dwexpr_ctx *ctx, dwexpr_sld *s, int64_t delta_b
         }
     }
     if (!bad) {
-        dwexpr_sld t = *s;
-        t.byte_offset = nbyte;
-        t.bit = (uint8_t)nbit;
         /* at/after the end of the storage is an evaluation error: the
-         * position must hold at least one bit */
-        dwexpr_status st = fits(ctx, &t, 0, 1);
-        if (st == DWEXPR_OK) {
-            *s = t;
+         * position must hold at least one bit (S moves there, and back
+         * when it does not) */
+        const uint64_t old_byte = s->byte_offset;
+        const uint8_t old_bit = s->bit;
+        s->byte_offset = nbyte;
+        s->bit = (uint8_t)nbit;
+        dwexpr_status st = fits(ctx, s, 0, 1);
+        if (st == DWEXPR_OK)
             return DWEXPR_OK;
-        }
+        s->byte_offset = old_byte;
+        s->bit = old_bit;
         if (st != DWEXPR_E_OUT_OF_RANGE)
             return st;
     }

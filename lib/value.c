@@ -3,16 +3,6 @@
  * (DWARF 5 section 2.5.1.6) and moving values to and from storage bits. */
 #include "evalint.h"
 
-dwexpr_type dwx_generic_type(const dwexpr_unit *u)
-{
-    dwexpr_type t;
-    memset(&t, 0, sizeof t);
-    t.bits = 8u * u->addr_size;
-    t.encoding = DWEXPR_ATE_GENERIC;
-    t.lanes = 1;
-    return t;
-}
-
 /* Operands "must be of the same type, either the same base type or the
  * generic type" (DWARF 5 2.5.1.4). Base types compare by their
  * properties, so two DIEs describing the same type agree. */
@@ -21,11 +11,6 @@ bool dwx_type_equal(const dwexpr_type *a, const dwexpr_type *b)
     return a->encoding == b->encoding && a->bits == b->bits &&
            (a->lanes ? a->lanes : 1) == (b->lanes ? b->lanes : 1) &&
            (a->encoding == DWEXPR_ATE_GENERIC || a->endian == b->endian);
-}
-
-uint64_t dwx_mask(uint32_t bits)
-{
-    return bits >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << bits) - 1);
 }
 
 /* Integral encodings (seed "DWARF Expression Value"). DW_ATE_address is
