@@ -370,6 +370,10 @@ static size_t check_lanes(dwexpr_ctx *ctx, const dwexpr_program *prog, size_t *e
         dwexpr_status s1 = dwexpr_eval(ctx, prog, &lane_mock, NULL, &p, &r);
         summary one = summarize(s1, &r);
         bad += memcmp(&one, &batch[i], sizeof one) != 0;
+        p.trace = no_trace; /* the general dispatch loop */
+        s1 = dwexpr_eval(ctx, prog, &lane_mock, NULL, &p, &r);
+        one = summarize(s1, &r);
+        bad += memcmp(&one, &batch[i], sizeof one) != 0;
     }
     return bad;
 }
