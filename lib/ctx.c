@@ -97,7 +97,7 @@ const dwexpr_error *dwexpr_ctx_error(const dwexpr_ctx *ctx)
     return ctx ? &ctx->err : &none;
 }
 
-void *dwx_alloc(dwexpr_ctx *ctx, size_t size)
+void *dwx_alloc_slow(dwexpr_ctx *ctx, size_t size)
 {
     size = (size + 15) & ~(size_t)15;
     if (size == 0)

@@ -920,15 +920,17 @@ static dwexpr_status eval_shaped(dwexpr_ctx *ctx, const dwexpr_program *prog,
         return fail_at(ctx, in, st);
     if (prog->shape == DWX_SHAPE_ONE_SV) {
         in++;
-        ctx->stack[0] = e;
-        ctx->sp = 1;
         if (++ctx->steps > ctx->lim.steps)
-            return fail_at(ctx, in, dwx_ctx_fail(ctx, DWEXPR_E_STEPS,
-                                                 "operation limit (%llu) reached",
-                                                 (unsigned long long)ctx->lim.steps));
-        if ((st = dwx_op_stack_value(ctx, env, 0)))
+            st = dwx_ctx_fail(ctx, DWEXPR_E_STEPS, "operation limit (%llu) reached",
+                              (unsigned long long)ctx->lim.steps);
+        else
+            st = dwx_stack_value(ctx, env, &e);
+        if (st) {
+            /* the stack as DW_OP_stack_value found it */
+            ctx->stack[0] = e;
+            ctx->sp = 1;
             return fail_at(ctx, in, st);
-        e = ctx->stack[0];
+        }
     }
     if (ctx->p->result_kind == 0) {
         put_result(ctx, &e, out); /* unspecified: the entry as it is */

@@ -69,7 +69,22 @@ struct dwexpr_ctx {
 
 /* Scratch allocation from the context arena, 16-byte aligned, zeroed is
  * NOT guaranteed. NULL when the arena limit is hit (E_NOSPACE). */
-DWX_HIDDEN void *dwx_alloc(dwexpr_ctx *ctx, size_t size);
+DWX_HIDDEN void *dwx_alloc_slow(dwexpr_ctx *ctx, size_t size);
+static inline void *dwx_alloc(dwexpr_ctx *ctx, size_t size)
+{
+    /* the common case inline: a small request the current chunk holds */
+    dwx_chunk *c = ctx->cur;
+    if (DWX_LIKELY(c != NULL && size - 1 < 4096)) {
+        size_t n = (size + 15) & ~(size_t)15;
+        if (c->size - c->used >= n) {
+            void *p = c->data + c->used;
+            c->used += n;
+            ctx->arena_used = true;
+            return p;
+        }
+    }
+    return dwx_alloc_slow(ctx, size);
+}
 DWX_HIDDEN void *dwx_alloc_cb(void *ctx, size_t size);
 /* Make the whole arena free again (chunks are kept). Cheap when nothing
  * was allocated since the last reset. */

@@ -202,6 +202,7 @@ DWX_HIDDEN dwexpr_status dwx_op_push_object(dwexpr_ctx *ctx, const dwx_env *env)
 DWX_HIDDEN dwexpr_status dwx_op_select_bit_piece(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in,
                                          uint32_t base);
 DWX_HIDDEN dwexpr_status dwx_op_stack_value(dwexpr_ctx *ctx, const dwx_env *env, uint32_t base);
+DWX_HIDDEN dwexpr_status dwx_stack_value(dwexpr_ctx *ctx, const dwx_env *env, dwx_entry *e);
 DWX_HIDDEN dwexpr_status dwx_piece(dwexpr_ctx *ctx, const dwx_env *env, uint32_t base, uint64_t nbits,
                            bool has_off, uint64_t bit_off);
 

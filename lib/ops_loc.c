@@ -6,14 +6,17 @@
 /* A new composite with room for CAP parts. */
 static dwexpr_composite *new_composite(dwexpr_ctx *ctx, uint32_t cap)
 {
-    dwexpr_composite *c = dwx_alloc(ctx, sizeof *c);
-    if (!c)
+    /* the composite and its first CAP parts in one piece of scratch */
+    if (!cap)
+        cap = 1;
+    size_t head = (sizeof(dwexpr_composite) + 15) & ~(size_t)15;
+    uint8_t *m = dwx_alloc(ctx, head + sizeof(dwexpr_part) * cap);
+    if (!m)
         return NULL;
+    dwexpr_composite *c = (dwexpr_composite *)m;
     memset(c, 0, sizeof *c);
-    c->parts = dwx_alloc(ctx, sizeof(dwexpr_part) * (cap ? cap : 1));
-    if (!c->parts)
-        return NULL;
-    c->cap = cap ? cap : 1;
+    c->parts = (dwexpr_part *)(m + head);
+    c->cap = cap;
     c->depth = 1;
     return c;
 }
@@ -341,8 +344,18 @@ dwexpr_status dwx_op_breg(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *i
 dwexpr_status dwx_op_stack_value(dwexpr_ctx *ctx, const dwx_env *env, uint32_t base)
 {
     dwexpr_status st;
+    if ((st = need(ctx, base, 1)))
+        return st;
+    return dwx_stack_value(ctx, env, TOP(0));
+}
+
+/* DW_OP_stack_value on entry E in place (the top of the stack, or the
+ * shaped path's single entry). */
+dwexpr_status dwx_stack_value(dwexpr_ctx *ctx, const dwx_env *env, dwx_entry *e)
+{
+    dwexpr_status st;
     dwexpr_value v;
-    if ((st = need(ctx, base, 1)) || (st = dwx_to_value(ctx, env, TOP(0), &v)))
+    if ((st = dwx_to_value(ctx, env, e, &v)))
         return st;
     dwexpr_sld s;
     if (v.is_implicit_pointer) {
@@ -363,8 +376,11 @@ dwexpr_status dwx_op_stack_value(dwexpr_ctx *ctx, const dwx_env *env, uint32_t b
         dwx_value_to_bytes(&env->unit, &v, bytes);
         s = sld_implicit(bytes, dwx_value_bits(&v));
     }
-    ctx->sp--;
-    return push_sld(ctx, &s);
+    e->is_loc = 1;
+    e->n = 1;
+    e->many = NULL;
+    e->u.one = s;
+    return DWEXPR_OK;
 }
 
 /* DW_OP_implicit_pointer and DW_OP_LLVM_aspace_implicit_pointer: implicit

@@ -380,8 +380,12 @@ void dwx_value_to_bytes(const dwexpr_unit *u, const dwexpr_value *v, uint8_t *ou
     uint64_t total = dwx_value_bits(v), nbytes = (total + 7) / 8;
     bool big = dwx_type_big(u, &v->type) && total % 8 == 0;
     if (!v->wide && !big && nbytes <= 8) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        memcpy(out, &v->bits, (size_t)nbytes); /* the host's order is the value's */
+#else
         for (uint64_t i = 0; i < nbytes; i++)
             out[i] = (uint8_t)(v->bits >> (8 * i));
+#endif
         return;
     }
     for (uint64_t i = 0; i < nbytes; i++) {
