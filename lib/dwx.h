@@ -105,6 +105,14 @@ DWX_HIDDEN dwexpr_status dwx_decode(const uint8_t *bytes, size_t len, const dwex
                                     dwx_alloc_fn alloc, void *ud,
                                     struct dwexpr_program *prog, dwexpr_error *err);
 
+/* dwx_decode without OPS for a unit already normalized and accepted by
+ * dwx_unit_check, LEN <= UINT32_MAX and BYTES non-NULL when LEN > 0 (the
+ * evaluator's one-shot path). */
+DWX_HIDDEN dwexpr_status dwx_decode_checked(const uint8_t *bytes, size_t len,
+                                            const dwexpr_unit *u, dwx_insn *insns,
+                                            dwx_alloc_fn alloc, void *ud,
+                                            struct dwexpr_program *prog, dwexpr_error *err);
+
 /* Decode only the operation at P (for disasm of streams that later fail):
  * fills OP; returns a status (decode class). */
 DWX_HIDDEN dwexpr_status dwx_decode_one(const uint8_t *bytes, size_t len, size_t pos,

@@ -1118,6 +1118,15 @@ dwexpr_status dwexpr_eval(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwe
     return eval_general(ctx, prog, target, user, params, out);
 }
 
+/* Whether dwx_unit_check accepts U once normalized (zero fields take the
+ * defaults), without copying it. */
+static inline bool unit_fine(const dwexpr_unit *u)
+{
+    unsigned a = u->addr_size, o = u->offset_size, v = u->version;
+    return (a == 0 || a == 1 || a == 2 || a == 4 || a == 8) && (o == 0 || o == 4 || o == 8) &&
+           (v == 0 || (v >= 2 && v <= 5)) && u->ext_encoding <= DWEXPR_EXT_PROVISIONAL;
+}
+
 /* dwexpr_eval_bytes's general entry: decode into the context, evaluate. */
 #if defined(__GNUC__)
 __attribute__((noinline))
@@ -1139,19 +1148,15 @@ static dwexpr_status eval_bytes_general(dwexpr_ctx *ctx, const uint8_t *bytes, s
         if (!insns)
             return dwx_ctx_fail(ctx, DWEXPR_E_NOSPACE, "out of scratch memory");
     }
-    if ((st = dwx_decode(bytes, len, &u, insns, NULL, dwx_alloc_cb, ctx, &prog, &ctx->err)))
+    if (unit_fine(&u) && len <= UINT32_MAX)
+        st = dwx_decode_checked(bytes, len, &u, insns, dwx_alloc_cb, ctx, &prog, &ctx->err);
+    else /* dwx_decode reports what is wrong */
+        st = dwx_decode(bytes, len, &u, insns, NULL, dwx_alloc_cb, ctx, &prog, &ctx->err);
+    if (st)
         return st;
     return eval_program(ctx, &prog, out);
 }
 
-/* Whether dwx_unit_check accepts U once normalized (zero fields take the
- * defaults), without copying it. */
-static inline bool unit_fine(const dwexpr_unit *u)
-{
-    unsigned a = u->addr_size, o = u->offset_size, v = u->version;
-    return (a == 0 || a == 1 || a == 2 || a == 4 || a == 8) && (o == 0 || o == 4 || o == 8) &&
-           (v == 0 || (v >= 2 && v <= 5)) && u->ext_encoding <= DWEXPR_EXT_PROVISIONAL;
-}
 
 dwexpr_status dwexpr_eval_bytes(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
                                 const dwexpr_unit *unit, const dwexpr_target *target, void *user,
