@@ -41,7 +41,7 @@ static dwexpr_status add_part(dwexpr_ctx *ctx, dwexpr_composite *c, uint64_t nbi
                                 (unsigned long long)(c->bits + nbits),
                                 (unsigned)(8 * ctx->addr_size));
     }
-    uint32_t d = dwx_loc_depth(pl, n) + 1;
+    uint32_t d = (n == 1 && pl->kind != DWEXPR_LOC_COMPOSITE ? 0 : dwx_loc_depth(pl, n)) + 1;
     if (d > 64)
         return dwx_ctx_fail(ctx, DWEXPR_E_TOO_BIG, "composites nested more than 64 deep");
     if (c->count == c->cap) {
@@ -106,33 +106,39 @@ dwexpr_status dwx_piece(dwexpr_ctx *ctx, const dwx_env *env, uint32_t base, uint
         c = (dwexpr_composite *)ctx->stack[ctx->sp - 1].u.one.u.comp;
         return add_part(ctx, c, nbits, u, 1);
     }
-    /* Case 3: the top is (or converts to) a location: it becomes the part. */
-    dwx_entry pl;
-    if ((st = dwx_to_loc(ctx, env, &ctx->stack[ctx->sp - 1], &pl)))
-        return st;
-    ctx->sp--;
-    dwexpr_sld *slds = dwx_own_slds(ctx, &pl);
+    /* Case 3: the top is (or converts to) a location: it becomes the part
+     * (a location on top, complete here, is used where it is). */
+    dwx_entry conv;
+    const dwx_entry *pl = &ctx->stack[ctx->sp - 1];
+    if (!pl->is_loc) {
+        if ((st = dwx_to_loc(ctx, env, pl, &conv)))
+            return st;
+        pl = &conv;
+    }
+    ctx->sp--; /* PL still reads the popped entry */
+    dwexpr_sld *slds = dwx_own_slds(ctx, pl);
     if (!slds)
         return dwx_ctx_fail(ctx, DWEXPR_E_NOSPACE, "out of scratch memory");
+    const uint32_t n = pl->n;
     if (has_off && bit_off) {
         /* as if DW_OP_constu B; DW_OP_LLVM_bit_offset */
         if (bit_off > INT64_MAX)
             return dwx_ctx_fail(ctx, DWEXPR_E_BAD_OFFSET, "bit offset %llu is too large",
                                 (unsigned long long)bit_off);
-        for (uint32_t i = 0; i < pl.n; i++)
+        for (uint32_t i = 0; i < n; i++)
             if ((st = dwx_sld_add_offset(ctx, &slds[i], 0, (int64_t)bit_off)))
                 return st;
     }
-    if ((st = check_part(ctx, slds, pl.n, nbits)))
+    if ((st = check_part(ctx, slds, n, nbits)))
         return st;
     if (ctx->sp > base && is_incomplete(&ctx->stack[ctx->sp - 1])) {
         dwexpr_composite *c = (dwexpr_composite *)ctx->stack[ctx->sp - 1].u.one.u.comp;
-        return add_part(ctx, c, nbits, slds, pl.n);
+        return add_part(ctx, c, nbits, slds, n);
     }
     dwexpr_composite *c = new_composite(ctx, 4);
     if (!c)
         return dwx_ctx_fail(ctx, DWEXPR_E_NOSPACE, "out of scratch memory");
-    if ((st = add_part(ctx, c, nbits, slds, pl.n)))
+    if ((st = add_part(ctx, c, nbits, slds, n)))
         return st;
     dwexpr_sld s = sld_composite(c);
     return push_sld(ctx, &s);
