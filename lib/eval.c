@@ -334,6 +334,9 @@ dwexpr_status dwx_aspace_loc(dwexpr_ctx *ctx, const dwx_env *env, uint64_t as, u
 /* DW_OP_breg*, DW_OP_bregx, DW_OP_LLVM_aspace_bregx (seed "Memory Location
  * Description Operations"): register contents as an unsigned integer of
  * the space's address size, plus B, low S bits. */
+static dwexpr_status breg_general(dwexpr_ctx *ctx, const dwx_env *env, uint64_t regno,
+                                  int64_t b, uint64_t as, dwexpr_sld *out);
+
 dwexpr_status dwx_breg(dwexpr_ctx *ctx, const dwx_env *env, uint64_t regno, int64_t b,
                           uint64_t as, dwexpr_sld *out)
 {
@@ -355,16 +358,30 @@ dwexpr_status dwx_breg(dwexpr_ctx *ctx, const dwx_env *env, uint64_t regno, int6
             r.frame = 0;
             r.regno = (uint32_t)regno;
             r.ctx = (uint16_t)(ctx->p->ctx & (DWEXPR_CTX_THREAD | DWEXPR_CTX_FRAME));
-            uint8_t buf[8];
+            uint8_t buf[8] = {0};
             if (tg->reg_read(ctx->user, &r, 0, buf, asz) == DWEXPR_OK) {
                 uint64_t v = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+                memcpy(&v, buf, 8); /* the unit's order is the host's */
+#else
                 for (unsigned i = 0; i < asz; i++)
                     v |= (uint64_t)buf[i] << (8 * i);
+#endif
                 *out = sld_memory(0, (v + (uint64_t)b) & dwx_mask(8 * asz));
                 return DWEXPR_OK;
             }
         }
     }
+    return breg_general(ctx, env, regno, b, as, out);
+}
+
+/* dwx_breg's general path: any address space, frame and byte order. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static dwexpr_status breg_general(dwexpr_ctx *ctx, const dwx_env *env, uint64_t regno,
+                                  int64_t b, uint64_t as, dwexpr_sld *out)
+{
     dwexpr_aspace_info ai;
     dwexpr_status st;
     if (as > UINT32_MAX)

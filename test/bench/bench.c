@@ -5,6 +5,7 @@
  * (pre-decoded programs) figures, checks that both give identical results,
  * and counts heap allocations made after the first pass. */
 #define _GNU_SOURCE
+#include <endian.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,13 +86,11 @@ static dwexpr_status m_reg_read(void *u, const dwexpr_regref *r, uint64_t off, v
                                 size_t len)
 {
     (void)u;
-    uint8_t b[16] = {0};
-    uint64_t v = 0x7ffe0000u + 0x100u * (uint64_t)r->regno;
-    for (int i = 0; i < 8; i++)
-        b[i] = (uint8_t)(v >> (8 * i));
+    /* the register's 16 bytes, little-endian: the value, then zeros */
+    uint64_t b[2] = {htole64(0x7ffe0000u + 0x100u * (uint64_t)r->regno), 0};
     if (off + len > 16)
         return DWEXPR_E_TARGET;
-    memcpy(buf, b + off, len);
+    memcpy(buf, (const uint8_t *)b + off, len);
     return DWEXPR_OK;
 }
 static dwexpr_status m_mem_read(void *u, const dwexpr_memref *m, void *buf, size_t len)
