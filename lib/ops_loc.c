@@ -65,16 +65,23 @@ static dwexpr_status add_part(dwexpr_ctx *ctx, dwexpr_composite *c, uint64_t nbi
 
 /* Every place of a part must hold NBITS bits (seed "Composite Location
  * Description Operations": otherwise the expression is ill-formed). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static dwexpr_status part_range_fail(dwexpr_ctx *ctx, uint64_t nbits)
+{
+    char msg[sizeof ctx->err.message];
+    memcpy(msg, ctx->err.message, sizeof msg);
+    return dwx_ctx_fail(ctx, DWEXPR_E_PIECE_RANGE, "part of %llu bits: %s",
+                        (unsigned long long)nbits, msg);
+}
+
 static dwexpr_status check_part(dwexpr_ctx *ctx, const dwexpr_sld *pl, uint32_t n, uint64_t nbits)
 {
     for (uint32_t i = 0; i < n; i++) {
         dwexpr_status st = dwx_sld_check_range(ctx, &pl[i], nbits);
-        if (st == DWEXPR_E_OUT_OF_RANGE) {
-            char msg[sizeof ctx->err.message];
-            memcpy(msg, ctx->err.message, sizeof msg);
-            return dwx_ctx_fail(ctx, DWEXPR_E_PIECE_RANGE, "part of %llu bits: %s",
-                                (unsigned long long)nbits, msg);
-        }
+        if (st == DWEXPR_E_OUT_OF_RANGE)
+            return part_range_fail(ctx, nbits);
         if (st)
             return st;
     }
