@@ -576,7 +576,7 @@ static size_t align_up(size_t n)
 static dwexpr_status decode_prog(const uint8_t *bytes, size_t len, const dwexpr_unit *u,
                                  dwx_insn *insns, dwexpr_op *ops, dwx_alloc_fn alloc,
                                  void *ud, struct dwexpr_program *prog, dwexpr_error *err,
-                                 unsigned depth);
+                                 unsigned depth, bool lazy);
 
 /* Decode the entry_value block of IN into a freshly allocated program
  * (DWARF 5 2.5.1.7: the block is itself a DWARF expression). Problems
@@ -603,7 +603,7 @@ static dwexpr_status decode_sub(const dwexpr_unit *u, dwx_insn *in, dwx_alloc_fn
     dwx_insn *code = (dwx_insn *)(mem + align_up(sizeof *sub));
     dwexpr_error inner;
     dwexpr_status st = decode_prog(in->blk, (size_t)in->blen, u, code, NULL, alloc, ud, sub,
-                                   err ? &inner : NULL, depth + 1);
+                                   err ? &inner : NULL, depth + 1, false);
     if (st != DWEXPR_OK) {
         if (!err)
             return st;
@@ -633,7 +633,7 @@ static long find_insn(const dwx_insn *code, size_t count, uint64_t target)
 static dwexpr_status decode_prog(const uint8_t *bytes, size_t len, const dwexpr_unit *u,
                                  dwx_insn *insns, dwexpr_op *ops, dwx_alloc_fn alloc,
                                  void *ud, struct dwexpr_program *prog, dwexpr_error *err,
-                                 unsigned depth)
+                                 unsigned depth, bool lazy)
 {
     dstate s = {bytes, len ? bytes + len : bytes, u,
                 u->version == 2 ? u->addr_size : u->offset_size};
@@ -658,7 +658,12 @@ static dwexpr_status decode_prog(const uint8_t *bytes, size_t len, const dwexpr_
             if (n) {
                 branches |= in->x == DWEXPR_OP_skip || in->x == DWEXPR_OP_bra;
                 prog->count = ++count;
-                if (in->x == DWEXPR_OP_entry_value && alloc) {
+                /* LAZY (the evaluator's one-shot decode): a block of one
+                 * DW_OP_reg0..31 byte is valid as it is; the evaluator
+                 * decodes it only if the target has no answer */
+                if (in->x == DWEXPR_OP_entry_value && alloc &&
+                    !(lazy && in->blen == 1 && in->blk[0] >= DWX_CODE_reg0 &&
+                      in->blk[0] <= DWX_CODE_reg31)) {
                     dwexpr_status st = decode_sub(u, in, alloc, ud, err, depth);
                     if (st != DWEXPR_OK)
                         return st;
@@ -731,7 +736,7 @@ dwexpr_status dwx_decode_checked(const uint8_t *bytes, size_t len, const dwexpr_
                                  struct dwexpr_program *prog, dwexpr_error *err)
 {
     prog->heap = false;
-    dwexpr_status st = decode_prog(bytes, len, u, insns, NULL, alloc, ud, prog, err, 0);
+    dwexpr_status st = decode_prog(bytes, len, u, insns, NULL, alloc, ud, prog, err, 0, true);
     if (st)
         return st;
     prog->shape = dwx_program_shape(prog);
@@ -754,7 +759,7 @@ dwexpr_status dwx_decode(const uint8_t *bytes, size_t len, const dwexpr_unit *un
     if (len > UINT32_MAX)
         return dwx_fail(err, DWEXPR_E_TOO_BIG, -1, DWEXPR_OP_COUNT,
                         "expression of %zu bytes is too large", len);
-    if ((st = decode_prog(bytes, len, &u, insns, ops, alloc, ud, prog, err, 0)))
+    if ((st = decode_prog(bytes, len, &u, insns, ops, alloc, ud, prog, err, 0, false)))
         return st;
     prog->shape = dwx_program_shape(prog);
     return DWEXPR_OK;

@@ -107,7 +107,8 @@ DWX_HIDDEN dwexpr_status dwx_decode(const uint8_t *bytes, size_t len, const dwex
 
 /* dwx_decode without OPS for a unit already normalized and accepted by
  * dwx_unit_check, LEN <= UINT32_MAX and BYTES non-NULL when LEN > 0 (the
- * evaluator's one-shot path). */
+ * evaluator's one-shot path). An entry_value block of a single
+ * DW_OP_reg0..31 byte (nothing to check) is left undecoded (sub NULL). */
 DWX_HIDDEN dwexpr_status dwx_decode_checked(const uint8_t *bytes, size_t len,
                                             const dwexpr_unit *u, dwx_insn *insns,
                                             dwx_alloc_fn alloc, void *ud,
