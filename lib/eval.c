@@ -1001,10 +1001,7 @@ static bool lane_part(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwx_env
 }
 
 /* Evaluate PROG on the prepared CTX and hand out the result. */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
-static dwexpr_status eval_program(dwexpr_ctx *ctx, const dwexpr_program *prog,
+static inline dwexpr_status eval_program(dwexpr_ctx *ctx, const dwexpr_program *prog,
                                   dwexpr_result *out)
 {
     dwx_env env;

@@ -367,6 +367,25 @@ dwexpr_status dwx_op_stack_value(dwexpr_ctx *ctx, const dwx_env *env, uint32_t b
 dwexpr_status dwx_stack_value(dwexpr_ctx *ctx, const dwx_env *env, dwx_entry *e)
 {
     dwexpr_status st;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* the common case: a value of at most 64 bits stored little-endian
+     * (what dwx_value_to_bytes writes), in place */
+    if (!e->is_loc && !e->u.v.is_implicit_pointer && !e->u.v.wide &&
+        !dwx_type_big(&env->unit, &e->u.v.type)) {
+        uint64_t bits = dwx_value_bits(&e->u.v);
+        if (bits <= 64) {
+            uint8_t *bytes = dwx_alloc(ctx, 8); /* whole 8 bytes: one store */
+            if (!bytes)
+                return dwx_ctx_fail(ctx, DWEXPR_E_NOSPACE, "out of scratch memory");
+            memcpy(bytes, &e->u.v.bits, 8);
+            e->is_loc = 1;
+            e->n = 1;
+            e->many = NULL;
+            e->u.one = sld_implicit(bytes, bits);
+            return DWEXPR_OK;
+        }
+    }
+#endif
     dwexpr_value v;
     if ((st = dwx_to_value(ctx, env, e, &v)))
         return st;
