@@ -1208,6 +1208,16 @@ dwexpr_status dwexpr_eval_lanes(dwexpr_ctx *ctx, const dwexpr_program *prog,
     dwexpr_status first = DWEXPR_OK;
     dwexpr_error first_err;
     memset(&first_err, 0, sizeof first_err);
+    /* what eval_program would set up for every lane, once */
+    dwx_env env;
+    env.unit = prog->unit;
+    env.frame = lp.frame;
+    env.has_pc = lp.has_pc;
+    env.pc = lp.pc;
+    env.object = lp.object;
+    ctx->addr_size = env.unit.addr_size;
+    const bool direct =
+        prog->shape == DWX_SHAPE_LANE_PART && lp.initial_count == 0 && !lp.trace;
     for (uint32_t i = 0; i < count; i++) {
         if (!((exec_mask >> i) & 1)) {
             memset(&results[i], 0, sizeof results[i]);
@@ -1216,7 +1226,11 @@ dwexpr_status dwexpr_eval_lanes(dwexpr_ctx *ctx, const dwexpr_program *prog,
         }
         lp.lane = lane_first + i;
         ctx->result_slot = &places[i];
-        dwexpr_status st = eval_program(ctx, prog, &results[i]);
+        dwexpr_status st;
+        if (direct && lane_part(ctx, prog, &env, &results[i]))
+            st = DWEXPR_OK; /* the lane part, without eval_program's set-up */
+        else
+            st = eval_program(ctx, prog, &results[i]);
         statuses[i] = st;
         if (st != DWEXPR_OK && first == DWEXPR_OK) {
             first = st;

@@ -184,38 +184,45 @@ dwexpr_status dwx_sld_add_offset(dwexpr_ctx *ctx, dwexpr_sld *s, int64_t delta_b
 {
     if (s->kind == DWEXPR_LOC_UNDEFINED)
         return DWEXPR_OK;
-    /* floor division of the bit delta into bytes and a 0..7 remainder */
-    int64_t q = delta_bits / 8, r = delta_bits % 8;
-    if (r < 0) {
-        r += 8;
-        q -= 1;
-    }
-    unsigned nbit = s->bit + (unsigned)r;
-    if (nbit >= 8) {
-        nbit -= 8;
-        q += 1;
-    }
     bool bad = false;
-    int64_t d;
-    if ((q > 0 && delta_bytes > INT64_MAX - q) || (q < 0 && delta_bytes < INT64_MIN - q)) {
-        bad = true;
-        d = 0;
-    } else {
-        d = delta_bytes + q;
-    }
     uint64_t nbyte = s->byte_offset;
-    if (!bad) {
-        if (d >= 0) {
-            if (nbyte > UINT64_MAX - (uint64_t)d)
-                bad = true;
-            else
-                nbyte += (uint64_t)d;
-        } else {
-            uint64_t m = (uint64_t)(-(d + 1)) + 1;
-            if (m > nbyte)
-                bad = true;
-            else
-                nbyte -= m;
+    unsigned nbit = s->bit;
+    if (delta_bits == 0 && delta_bytes >= 0) {
+        /* the common case of the arithmetic below: whole bytes forward */
+        if (nbyte > UINT64_MAX - (uint64_t)delta_bytes)
+            bad = true;
+        else
+            nbyte += (uint64_t)delta_bytes;
+    } else {
+        /* floor division of the bit delta into bytes and a 0..7 remainder */
+        int64_t q = delta_bits / 8, r = delta_bits % 8;
+        if (r < 0) {
+            r += 8;
+            q -= 1;
+        }
+        nbit += (unsigned)r;
+        if (nbit >= 8) {
+            nbit -= 8;
+            q += 1;
+        }
+        int64_t d = 0;
+        if ((q > 0 && delta_bytes > INT64_MAX - q) || (q < 0 && delta_bytes < INT64_MIN - q))
+            bad = true;
+        else
+            d = delta_bytes + q;
+        if (!bad) {
+            if (d >= 0) {
+                if (nbyte > UINT64_MAX - (uint64_t)d)
+                    bad = true;
+                else
+                    nbyte += (uint64_t)d;
+            } else {
+                uint64_t m = (uint64_t)(-(d + 1)) + 1;
+                if (m > nbyte)
+                    bad = true;
+                else
+                    nbyte -= m;
+            }
         }
     }
     if (!bad) {
