@@ -97,18 +97,12 @@ const dwexpr_error *dwexpr_ctx_error(const dwexpr_ctx *ctx)
     return ctx ? &ctx->err : &none;
 }
 
-void dwx_arena_reset(dwexpr_ctx *ctx)
-{
-    for (dwx_chunk *c = ctx->head; c; c = c->next)
-        c->used = 0;
-    ctx->cur = ctx->head;
-}
-
-void *dwx_alloc(dwexpr_ctx *ctx, size_t size)
+void *dwx_alloc_slow(dwexpr_ctx *ctx, size_t size)
 {
     size = (size + 15) & ~(size_t)15;
     if (size == 0)
         size = 16;
+    ctx->arena_used = true;
     for (dwx_chunk *c = ctx->cur; c; c = c->next) {
         if (c->size - c->used >= size) {
             void *p = c->data + c->used;

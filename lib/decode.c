@@ -405,8 +405,9 @@ static uint16_t fold_id(dwexpr_opid id)
 /* ---- the fast path (no public ops, little-endian units) ----
  * One table entry per opcode byte and DW_OP_LLVM_* encoding: the folded
  * operation, its operand layout + 1 (0: take the general path, which also
- * produces every error) and the number carried in the opcode. Blocks,
- * DIE references and the DW_OP_LLVM_user prefix take the general path. */
+ * produces every error) and the number carried in the opcode. Typed
+ * constants, DIE references and the DW_OP_LLVM_user prefix take the
+ * general path. */
 typedef struct fast_op {
     uint16_t id, x;
     uint8_t layout; /* dwexpr_operands + 1; 0 = general path */
@@ -415,7 +416,7 @@ typedef struct fast_op {
 } fast_op;
 
 #define DWX_FAST_LAYOUT(o)                                                              \
-    (DWEXPR_OPND_##o == DWEXPR_OPND_BLOCK || DWEXPR_OPND_##o == DWEXPR_OPND_CONST_TYPE ||  \
+    (DWEXPR_OPND_##o == DWEXPR_OPND_CONST_TYPE ||                                      \
              DWEXPR_OPND_##o == DWEXPR_OPND_REF || DWEXPR_OPND_##o == DWEXPR_OPND_REF_SLEB || \
              DWEXPR_OPND_##o == DWEXPR_OPND_ENCODED_ADDR                                  \
          ? 0                                                                            \
@@ -484,6 +485,7 @@ static size_t fast_one(const uint8_t *base, const uint8_t *end, size_t pos,
     if (!f->layout)
         return 0;
     uint64_t v0 = 0, v1 = 0;
+    const uint8_t *blk = NULL;
     bool ok = true;
     switch ((dwexpr_operands)(f->layout - 1)) {
     case DWEXPR_OPND_NONE: break;
@@ -506,6 +508,14 @@ static size_t fast_one(const uint8_t *base, const uint8_t *end, size_t pos,
         ok = fast_uleb(&p, end, &v0) && v0 <= UINT32_MAX && fast_uleb(&p, end, &v1);
         break;
     case DWEXPR_OPND_U8_ULEB: ok = fast_fixed(&p, end, 1, &v0) && fast_uleb(&p, end, &v1); break;
+    case DWEXPR_OPND_BLOCK:
+        /* DWARF 5 2.5.1.6 / 2.5.1.7: ULEB128 length, then the bytes */
+        ok = fast_uleb(&p, end, &v0) && v0 <= (uint64_t)(end - p);
+        if (ok) {
+            blk = p;
+            p += v0;
+        }
+        break;
     default: return 0;
     }
     if (!ok)
@@ -521,8 +531,8 @@ static size_t fast_one(const uint8_t *base, const uint8_t *end, size_t pos,
         in->b = v1;
     }
     in->c = 0;
-    in->blk = NULL;
-    in->blen = 0;
+    in->blk = blk;
+    in->blen = blk ? v0 : 0;
     in->sub = NULL;
     return (size_t)(p - (base + pos));
 }
@@ -566,7 +576,7 @@ static size_t align_up(size_t n)
 static dwexpr_status decode_prog(const uint8_t *bytes, size_t len, const dwexpr_unit *u,
                                  dwx_insn *insns, dwexpr_op *ops, dwx_alloc_fn alloc,
                                  void *ud, struct dwexpr_program *prog, dwexpr_error *err,
-                                 unsigned depth);
+                                 unsigned depth, bool lazy);
 
 /* Decode the entry_value block of IN into a freshly allocated program
  * (DWARF 5 2.5.1.7: the block is itself a DWARF expression). Problems
@@ -593,7 +603,7 @@ static dwexpr_status decode_sub(const dwexpr_unit *u, dwx_insn *in, dwx_alloc_fn
     dwx_insn *code = (dwx_insn *)(mem + align_up(sizeof *sub));
     dwexpr_error inner;
     dwexpr_status st = decode_prog(in->blk, (size_t)in->blen, u, code, NULL, alloc, ud, sub,
-                                   err ? &inner : NULL, depth + 1);
+                                   err ? &inner : NULL, depth + 1, false);
     if (st != DWEXPR_OK) {
         if (!err)
             return st;
@@ -623,7 +633,7 @@ static long find_insn(const dwx_insn *code, size_t count, uint64_t target)
 static dwexpr_status decode_prog(const uint8_t *bytes, size_t len, const dwexpr_unit *u,
                                  dwx_insn *insns, dwexpr_op *ops, dwx_alloc_fn alloc,
                                  void *ud, struct dwexpr_program *prog, dwexpr_error *err,
-                                 unsigned depth)
+                                 unsigned depth, bool lazy)
 {
     dstate s = {bytes, len ? bytes + len : bytes, u,
                 u->version == 2 ? u->addr_size : u->offset_size};
@@ -643,10 +653,21 @@ static dwexpr_status decode_prog(const uint8_t *bytes, size_t len, const dwexpr_
     bool branches = false;
     while (pos < len) {
         if (fast) {
-            size_t n = fast_one(bytes, s.end, pos, u, &insns[count]);
+            dwx_insn *in = &insns[count];
+            size_t n = fast_one(bytes, s.end, pos, u, in);
             if (n) {
-                branches |= insns[count].x == DWEXPR_OP_skip || insns[count].x == DWEXPR_OP_bra;
+                branches |= in->x == DWEXPR_OP_skip || in->x == DWEXPR_OP_bra;
                 prog->count = ++count;
+                /* LAZY (the evaluator's one-shot decode): a block of one
+                 * DW_OP_reg0..31 byte is valid as it is; the evaluator
+                 * decodes it only if the target has no answer */
+                if (in->x == DWEXPR_OP_entry_value && alloc &&
+                    !(lazy && in->blen == 1 && in->blk[0] >= DWX_CODE_reg0 &&
+                      in->blk[0] <= DWX_CODE_reg31)) {
+                    dwexpr_status st = decode_sub(u, in, alloc, ud, err, depth);
+                    if (st != DWEXPR_OK)
+                        return st;
+                }
                 pos += n;
                 continue;
             }
@@ -710,6 +731,18 @@ static dwexpr_status decode_prog(const uint8_t *bytes, size_t len, const dwexpr_
  * NULL) and their offsets are relative to their block. On failure
  * prog->count is the number of operations decoded (whose sub programs, if
  * any, were allocated). */
+dwexpr_status dwx_decode_checked(const uint8_t *bytes, size_t len, const dwexpr_unit *u,
+                                 dwx_insn *insns, dwx_alloc_fn alloc, void *ud,
+                                 struct dwexpr_program *prog, dwexpr_error *err)
+{
+    prog->heap = false;
+    dwexpr_status st = decode_prog(bytes, len, u, insns, NULL, alloc, ud, prog, err, 0, true);
+    if (st)
+        return st;
+    prog->shape = dwx_program_shape(prog);
+    return DWEXPR_OK;
+}
+
 dwexpr_status dwx_decode(const uint8_t *bytes, size_t len, const dwexpr_unit *unit,
                          dwx_insn *insns, dwexpr_op *ops,
                          dwx_alloc_fn alloc, void *ud,
@@ -726,7 +759,10 @@ dwexpr_status dwx_decode(const uint8_t *bytes, size_t len, const dwexpr_unit *un
     if (len > UINT32_MAX)
         return dwx_fail(err, DWEXPR_E_TOO_BIG, -1, DWEXPR_OP_COUNT,
                         "expression of %zu bytes is too large", len);
-    return decode_prog(bytes, len, &u, insns, ops, alloc, ud, prog, err, 0);
+    if ((st = decode_prog(bytes, len, &u, insns, ops, alloc, ud, prog, err, 0, false)))
+        return st;
+    prog->shape = dwx_program_shape(prog);
+    return DWEXPR_OK;
 }
 
 /* Decode the single operation at POS (no nested blocks, no branch

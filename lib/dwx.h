@@ -37,6 +37,13 @@ DWX_HIDDEN dwexpr_status dwx_read_fixed(const uint8_t **p, const uint8_t *end,
 DWX_HIDDEN size_t dwx_write_uleb(uint8_t *out, uint64_t v, unsigned pad_to);
 DWX_HIDDEN size_t dwx_write_sleb(uint8_t *out, int64_t v, unsigned pad_to);
 
+/* Opcode bytes by operation name, from the one table: DWX_CODE_reg0 ... */
+enum {
+#define DWX_X(n, c, s, o, d) DWX_CODE_##n = c,
+    DWEXPR_OPS(DWX_X)
+#undef DWX_X
+};
+
 /* ---- the pre-decoded program ----
  * dwx_insn is what the evaluator runs. The decoder folds families:
  *  - x is the operation the evaluator dispatches on: DWEXPR_OP_lit0 for
@@ -65,7 +72,27 @@ struct dwexpr_program {
     const uint8_t *bytes;
     size_t len;
     bool heap;             /* allocated by dwexpr_program_decode */
+    uint8_t shape;         /* dwx_shape: set by dwx_decode for the evaluator */
 };
+
+/* Program shapes the evaluator answers without its dispatch loop
+ * (decode once, evaluate many): the first operation is a "producer" (it
+ * needs nothing on the stack and pushes one entry: DW_OP_lit*, const*,
+ * addr, addrx, reg*, regx, breg*, bregx, fbreg, call_frame_cfa,
+ * entry_value) and is either alone or followed by DW_OP_stack_value; or
+ * the AMDGPU per-lane part of a location (DWX_SHAPE_LANE_PART).
+ * Both paths call the same operation code; only the stack traffic and the
+ * loop are skipped, so results and errors are identical. */
+enum dwx_shape {
+    DWX_SHAPE_GENERAL = 0,
+    DWX_SHAPE_ONE,     /* a producer alone */
+    DWX_SHAPE_ONE_SV,  /* a producer; DW_OP_stack_value */
+    DWX_SHAPE_REG,     /* DW_OP_reg* / DW_OP_regx alone (a special ONE) */
+    DWX_SHAPE_LANE_PART /* a location producer; DW_OP_LLVM_push_lane;
+                           DW_OP_lit*|const*; DW_OP_mul; DW_OP_LLVM_offset */
+};
+/* The shape of a decoded program (lib/eval.c). */
+DWX_HIDDEN uint8_t dwx_program_shape(const struct dwexpr_program *prog);
 
 /* Decode into caller-provided storage (no allocation): INSNS and OPS must
  * have room for LEN entries (an operation is at least one byte) plus one.
@@ -77,6 +104,15 @@ DWX_HIDDEN dwexpr_status dwx_decode(const uint8_t *bytes, size_t len, const dwex
                                     dwx_insn *insns, dwexpr_op *ops,
                                     dwx_alloc_fn alloc, void *ud,
                                     struct dwexpr_program *prog, dwexpr_error *err);
+
+/* dwx_decode without OPS for a unit already normalized and accepted by
+ * dwx_unit_check, LEN <= UINT32_MAX and BYTES non-NULL when LEN > 0 (the
+ * evaluator's one-shot path). An entry_value block of a single
+ * DW_OP_reg0..31 byte (nothing to check) is left undecoded (sub NULL). */
+DWX_HIDDEN dwexpr_status dwx_decode_checked(const uint8_t *bytes, size_t len,
+                                            const dwexpr_unit *u, dwx_insn *insns,
+                                            dwx_alloc_fn alloc, void *ud,
+                                            struct dwexpr_program *prog, dwexpr_error *err);
 
 /* Decode only the operation at P (for disasm of streams that later fail):
  * fills OP; returns a status (decode class). */

@@ -166,11 +166,7 @@ dwexpr_status dwx_reg_loc(dwexpr_ctx *ctx, const dwx_env *env, uint64_t regno, u
         return dwx_ctx_fail(ctx, DWEXPR_E_BAD_OPERAND, "register number %llu is too large",
                             (unsigned long long)regno);
     if (frame == 0) {
-        memset(out, 0, sizeof *out);
-        out->kind = DWEXPR_LOC_REGISTER;
-        out->u.regno = (uint32_t)regno;
-        out->thread = ctx->p->thread;
-        out->ctx = (uint16_t)(ctx->p->ctx & (DWEXPR_CTX_THREAD | DWEXPR_CTX_FRAME));
+        sld_register(out, (uint32_t)regno, ctx->p);
         return DWEXPR_OK;
     }
     if (!ctx->t->register_location)
@@ -338,8 +334,53 @@ dwexpr_status dwx_aspace_loc(dwexpr_ctx *ctx, const dwx_env *env, uint64_t as, u
 /* DW_OP_breg*, DW_OP_bregx, DW_OP_LLVM_aspace_bregx (seed "Memory Location
  * Description Operations"): register contents as an unsigned integer of
  * the space's address size, plus B, low S bits. */
+static dwexpr_status breg_general(dwexpr_ctx *ctx, const dwx_env *env, uint64_t regno,
+                                  int64_t b, uint64_t as, dwexpr_sld *out);
+
 dwexpr_status dwx_breg(dwexpr_ctx *ctx, const dwx_env *env, uint64_t regno, int64_t b,
                           uint64_t as, dwexpr_sld *out)
+{
+    const dwexpr_target *tg = ctx->t;
+    const unsigned asz = env->unit.addr_size;
+    /* The common case answered directly: the default space of a target
+     * without address-space facts (so an address is ASZ bytes, seed "DWARF
+     * Address Spaces"), the top frame, a little-endian unit, a register
+     * known to hold at least ASZ bytes. The same two callbacks with the
+     * same arguments as the general path below, which handles everything
+     * else and, when anything here fails, asks again to report it. */
+    if (as == 0 && !tg->aspace_info && env->frame == 0 && regno <= UINT32_MAX &&
+        !env->unit.big_endian && tg->reg_read) {
+        uint32_t rb = 0;
+        if (!tg->reg_size ||
+            (tg->reg_size(ctx->user, (uint32_t)regno, &rb) == DWEXPR_OK && rb >= asz)) {
+            dwexpr_regref r;
+            r.thread = ctx->p->thread;
+            r.frame = 0;
+            r.regno = (uint32_t)regno;
+            r.ctx = (uint16_t)(ctx->p->ctx & (DWEXPR_CTX_THREAD | DWEXPR_CTX_FRAME));
+            uint8_t buf[8] = {0};
+            if (tg->reg_read(ctx->user, &r, 0, buf, asz) == DWEXPR_OK) {
+                uint64_t v = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+                memcpy(&v, buf, 8); /* the unit's order is the host's */
+#else
+                for (unsigned i = 0; i < asz; i++)
+                    v |= (uint64_t)buf[i] << (8 * i);
+#endif
+                *out = sld_memory(0, (v + (uint64_t)b) & dwx_mask(8 * asz));
+                return DWEXPR_OK;
+            }
+        }
+    }
+    return breg_general(ctx, env, regno, b, as, out);
+}
+
+/* dwx_breg's general path: any address space, frame and byte order. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static dwexpr_status breg_general(dwexpr_ctx *ctx, const dwx_env *env, uint64_t regno,
+                                  int64_t b, uint64_t as, dwexpr_sld *out)
 {
     dwexpr_aspace_info ai;
     dwexpr_status st;
@@ -433,18 +474,9 @@ dwexpr_status dwx_resolve_ipv(dwexpr_ctx *ctx, const dwx_env *env, uint64_t die,
 /* The result of one expression (seed "DWARF Operation Expressions"): the
  * top entry, converted to the wanted kind; an empty stack is an undefined
  * location; an incomplete composite on top is completed. */
-static dwexpr_status finish(dwexpr_ctx *ctx, uint32_t base, const dwx_env *env,
-                            dwexpr_result_kind want, dwx_entry *out)
+static dwexpr_status finish_entry(dwexpr_ctx *ctx, const dwx_env *env, dwexpr_result_kind want,
+                                  dwx_entry *top, dwx_entry *out)
 {
-    if (ctx->sp == base) {
-        if (want == DWEXPR_RESULT_VALUE)
-            return dwx_ctx_fail(ctx, DWEXPR_E_STACK_EMPTY,
-                                "the expression leaves an empty stack, and a value is required");
-        dwexpr_sld u = sld_undefined();
-        set_entry_slds(out, &u, 1);
-        return DWEXPR_OK;
-    }
-    dwx_entry *top = &ctx->stack[ctx->sp - 1];
     if (is_incomplete(top))
         ((dwexpr_composite *)top->u.one.u.comp)->complete = true;
     if (want == DWEXPR_RESULT_VALUE) {
@@ -460,8 +492,23 @@ static dwexpr_status finish(dwexpr_ctx *ctx, uint32_t base, const dwx_env *env,
     }
     if (want == DWEXPR_RESULT_LOCATION)
         return dwx_to_loc(ctx, env, top, out);
-    *out = *top;
+    if (out != top)
+        *out = *top;
     return DWEXPR_OK;
+}
+
+static dwexpr_status finish(dwexpr_ctx *ctx, uint32_t base, const dwx_env *env,
+                            dwexpr_result_kind want, dwx_entry *out)
+{
+    if (ctx->sp == base) {
+        if (want == DWEXPR_RESULT_VALUE)
+            return dwx_ctx_fail(ctx, DWEXPR_E_STACK_EMPTY,
+                                "the expression leaves an empty stack, and a value is required");
+        dwexpr_sld u = sld_undefined();
+        set_entry_slds(out, &u, 1);
+        return DWEXPR_OK;
+    }
+    return finish_entry(ctx, env, want, &ctx->stack[ctx->sp - 1], out);
 }
 
 /* Decode EXPR in the arena (no malloc) or use PRE, then evaluate it on a
@@ -562,6 +609,104 @@ void dwx_nest_error(dwexpr_ctx *ctx, const char *what)
     ctx->err.offset = -1;
 }
 
+/* Operations that need nothing on the stack and push one entry (the
+ * "producers" of lib/dwx.h's program shapes), computed into *E without
+ * touching the stack: the dispatch loop pushes E, the shaped path uses it
+ * as the result or stack_value's operand. */
+static inline bool is_producer(unsigned x)
+{
+    return x == DWEXPR_OP_lit0 || x == DWEXPR_OP_addr || x == DWEXPR_OP_addrx ||
+           x == DWEXPR_OP_reg0 || x == DWEXPR_OP_breg0 || x == DWEXPR_OP_fbreg ||
+           x == DWEXPR_OP_call_frame_cfa || x == DWEXPR_OP_entry_value;
+}
+
+static inline dwexpr_status produce(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in,
+                                    dwx_entry *e)
+{
+    const dwexpr_unit *u = &env->unit;
+    dwexpr_status st;
+    uint64_t a;
+    e->many = NULL;
+    switch (in->x) {
+    /* seed "Literal Operations": generic values, truncated to the generic
+     * type size (every const* and litN decode to lit0). */
+    case DWEXPR_OP_lit0:
+        e->is_loc = 0;
+        e->n = 0;
+        e->u.v = generic_value(u, in->a);
+        return DWEXPR_OK;
+    /* seed "Register Location Description Operations" (every regN and
+     * regx decode to reg0) */
+    case DWEXPR_OP_reg0:
+        e->is_loc = 1;
+        e->n = 1;
+        return dwx_reg_loc(ctx, env, in->a, env->frame, &e->u.one);
+    /* seed "Memory Location Description Operations" */
+    case DWEXPR_OP_breg0:
+        e->is_loc = 1;
+        e->n = 1;
+        return dwx_breg(ctx, env, in->a, (int64_t)in->b, 0, &e->u.one);
+    case DWEXPR_OP_fbreg:
+        e->is_loc = 1;
+        e->n = 1;
+        return dwx_fbreg_loc(ctx, env, in, &e->u.one);
+    case DWEXPR_OP_addr:
+        e->is_loc = 1;
+        e->n = 1;
+        e->u.one = sld_memory(0, (in->a + u->load_bias) & dwx_mask(8u * u->addr_size));
+        return DWEXPR_OK;
+    case DWEXPR_OP_addrx:
+        if ((st = dwx_debug_addr(ctx, env, in->a, &a)))
+            return st;
+        e->is_loc = 1;
+        e->n = 1;
+        e->u.one = sld_memory(0, (a + u->load_bias) & dwx_mask(8u * u->addr_size));
+        return DWEXPR_OK;
+    case DWEXPR_OP_call_frame_cfa:
+        e->is_loc = 1;
+        e->n = 1;
+        return dwx_cfa_loc(ctx, env, &e->u.one);
+    /* seed "Special Value Operations" */
+    case DWEXPR_OP_entry_value:
+        e->is_loc = 0;
+        e->n = 0;
+        return dwx_entry_value(ctx, env, in, &e->u.v);
+    default:
+        return dwx_ctx_fail(ctx, DWEXPR_E_UNKNOWN_OP, "operation %s is not a producer",
+                            OPNAME(in->id));
+    }
+}
+
+uint8_t dwx_program_shape(const dwexpr_program *prog)
+{
+    const dwx_insn *c = prog->code;
+    if (prog->count == 5 && c[0].x != DWEXPR_OP_lit0 && c[0].x != DWEXPR_OP_entry_value &&
+        is_producer(c[0].x) && c[1].x == DWEXPR_OP_LLVM_push_lane && c[2].x == DWEXPR_OP_lit0 &&
+        c[3].x == DWEXPR_OP_mul && c[4].x == DWEXPR_OP_LLVM_offset)
+        return DWX_SHAPE_LANE_PART;
+    if (prog->count == 0 || prog->count > 2 || !is_producer(prog->code[0].x))
+        return DWX_SHAPE_GENERAL;
+    if (prog->count == 1)
+        return prog->code[0].x == DWEXPR_OP_reg0 && prog->code[0].a <= UINT32_MAX
+                   ? DWX_SHAPE_REG
+                   : DWX_SHAPE_ONE;
+    return prog->code[1].x == DWEXPR_OP_stack_value ? DWX_SHAPE_ONE_SV : DWX_SHAPE_GENERAL;
+}
+
+/* Record that operation IN failed with ST (offset and name, unless a
+ * nested evaluation already placed the error). */
+static dwexpr_status fail_at(dwexpr_ctx *ctx, const dwx_insn *in, dwexpr_status st)
+{
+    if (ctx->err.offset < 0 && in) {
+        ctx->err.offset = in->offset;
+        ctx->err.op_name = OPNAME(in->id);
+        const dwexpr_opinfo *oi = dwexpr_op_info((dwexpr_opid)in->id);
+        ctx->err.opcode = oi ? (oi->code ? oi->code : DW_OP_LLVM_user) : -1;
+    }
+    ctx->err.status = st;
+    return st;
+}
+
 /* The dispatch loop over PROG, with entries from BASE up. *LAST_X gets the
  * last operation executed (DW_OP_entry_value's DW_OP_reg* rule). Every
  * case is short; the long ones call an op_* helper above. */
@@ -570,12 +715,12 @@ dwexpr_status dwx_run(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwx_env
 {
     const dwx_insn *code = prog->code;
     const dwexpr_unit *u = &env->unit;
-    const uint32_t gbits = 8u * u->addr_size;
     size_t pc = 0;
     dwexpr_status st = DWEXPR_OK;
     const dwx_insn *in = NULL;
     dwexpr_value v;
     dwexpr_sld s;
+    dwx_entry e;
     uint64_t a;
     bool taken = false;
 
@@ -602,9 +747,11 @@ dwexpr_status dwx_run(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwx_env
         switch (in->x) {
         /* seed "Literal Operations": generic values, truncated to the
          * generic type size (every const* and litN decode to lit0). */
-        case DWEXPR_OP_lit0:
-            v = generic_value(u, in->a);
-            st = push_value(ctx, &v);
+        case DWEXPR_OP_lit0: case DWEXPR_OP_reg0: case DWEXPR_OP_breg0: case DWEXPR_OP_fbreg:
+        case DWEXPR_OP_addr: case DWEXPR_OP_addrx: case DWEXPR_OP_call_frame_cfa:
+        case DWEXPR_OP_entry_value:
+            if (!(st = produce(ctx, env, in, &e)))
+                st = push(ctx, &e);
             break;
         case DWEXPR_OP_constx:
             if (!(st = dwx_debug_addr(ctx, env, in->a, &a))) {
@@ -655,7 +802,6 @@ dwexpr_status dwx_run(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwx_env
             st = dwx_op_deref(ctx, env, in, base);
             break;
         case DWEXPR_OP_regval_type: st = dwx_op_regval_type(ctx, env, in); break;
-        case DWEXPR_OP_entry_value: st = dwx_op_entry_value(ctx, env, in); break;
         case DWEXPR_OP_GNU_parameter_ref: st = dwx_op_parameter_ref(ctx, env, in); break;
         case DWEXPR_OP_GNU_variable_value: st = dwx_op_variable_value(ctx, env, in); break;
 
@@ -675,29 +821,9 @@ dwexpr_status dwx_run(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwx_env
             break;
 
         /* seed "Memory Location Description Operations" */
-        case DWEXPR_OP_addr:
-            s = sld_memory(0, (in->a + u->load_bias) & dwx_mask(gbits));
-            st = push_sld(ctx, &s);
-            break;
-        case DWEXPR_OP_addrx:
-            if (!(st = dwx_debug_addr(ctx, env, in->a, &a))) {
-                s = sld_memory(0, (a + u->load_bias) & dwx_mask(gbits));
-                st = push_sld(ctx, &s);
-            }
-            break;
         case DWEXPR_OP_LLVM_form_aspace_address: st = dwx_op_form_aspace(ctx, env, base); break;
         case DWEXPR_OP_form_tls_address: st = dwx_op_form_tls(ctx, env, base); break;
-        case DWEXPR_OP_call_frame_cfa: st = dwx_op_cfa(ctx, env); break;
-        case DWEXPR_OP_fbreg: st = dwx_op_fbreg(ctx, env, in); break;
-        case DWEXPR_OP_breg0:
         case DWEXPR_OP_LLVM_aspace_bregx: st = dwx_op_breg(ctx, env, in, base); break;
-
-        /* seed "Register Location Description Operations" (every regN and
-         * regx decode to reg0) */
-        case DWEXPR_OP_reg0:
-            if (!(st = dwx_reg_loc(ctx, env, in->a, env->frame, &s)))
-                st = push_sld(ctx, &s);
-            break;
 
         /* seed "Implicit Location Description Operations" */
         case DWEXPR_OP_implicit_value:
@@ -753,21 +879,15 @@ dwexpr_status dwx_run(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwx_env
     return DWEXPR_OK;
 
 fail:
-    if (ctx->err.offset < 0 && in) {
-        ctx->err.offset = in->offset;
-        ctx->err.op_name = OPNAME(in->id);
-        const dwexpr_opinfo *oi = dwexpr_op_info((dwexpr_opid)in->id);
-        ctx->err.opcode = oi ? (oi->code ? oi->code : DW_OP_LLVM_user) : -1;
-    }
-    ctx->err.status = st;
-    return st;
+    return fail_at(ctx, in, st);
 }
 
-/* Reset CTX for a new evaluation (the arena is reset by the caller). */
-static void eval_begin(dwexpr_ctx *ctx, const dwexpr_target *target, void *user,
-                       const dwexpr_eval_params *params)
+/* Reset CTX (and its arena) for a new evaluation. */
+static inline void eval_begin(dwexpr_ctx *ctx, const dwexpr_target *target, void *user,
+                              const dwexpr_eval_params *params)
 {
-    dwx_set_target(ctx, target, user);
+    dwx_arena_reset(ctx);
+    dwx_use_target(ctx, target, user);
     ctx->err.status = DWEXPR_OK;
     ctx->err.offset = -1;
     ctx->err.opcode = -1;
@@ -780,11 +900,110 @@ static void eval_begin(dwexpr_ctx *ctx, const dwexpr_target *target, void *user,
     ctx->p = params ? params : &none;
 }
 
+/* Hand out result entry R (seed "DWARF Operation Expressions"): a single
+ * place lives in the context, not on the stack. */
+static inline void put_result(dwexpr_ctx *ctx, const dwx_entry *r, dwexpr_result *out)
+{
+    if (r->is_loc) {
+        out->kind = DWEXPR_RESULT_LOCATION;
+        memset(&out->value, 0, sizeof out->value);
+        out->loc.count = r->n;
+        if (r->n == 1) {
+            dwexpr_sld *slot = ctx->result_slot ? ctx->result_slot : &ctx->result_one;
+            *slot = r->u.one;
+            out->loc.slds = slot;
+        } else {
+            out->loc.slds = r->many;
+        }
+    } else {
+        out->kind = DWEXPR_RESULT_VALUE;
+        out->value = r->u.v;
+        out->loc.count = 0;
+        out->loc.slds = NULL;
+    }
+}
+
+/* A shaped program (lib/dwx.h): its producer, then DW_OP_stack_value if
+ * present, without the dispatch loop. Same operation code, same step
+ * accounting and the same stack at a failure as dwx_run. */
+static dwexpr_status eval_shaped(dwexpr_ctx *ctx, const dwexpr_program *prog,
+                                 const dwx_env *env, dwexpr_result *out)
+{
+    const dwx_insn *in = prog->code;
+    dwx_entry e, r;
+    dwexpr_status st;
+    ctx->steps = 1;
+    if ((st = produce(ctx, env, in, &e)))
+        return fail_at(ctx, in, st);
+    if (prog->shape == DWX_SHAPE_ONE_SV) {
+        in++;
+        if (++ctx->steps > ctx->lim.steps)
+            st = dwx_ctx_fail(ctx, DWEXPR_E_STEPS, "operation limit (%llu) reached",
+                              (unsigned long long)ctx->lim.steps);
+        else
+            st = dwx_stack_value(ctx, env, &e);
+        if (st) {
+            /* the stack as DW_OP_stack_value found it */
+            ctx->stack[0] = e;
+            ctx->sp = 1;
+            return fail_at(ctx, in, st);
+        }
+    }
+    if (ctx->p->result_kind == 0) {
+        put_result(ctx, &e, out); /* unspecified: the entry as it is */
+        return DWEXPR_OK;
+    }
+    if ((st = finish_entry(ctx, env, ctx->p->result_kind, &e, &r)))
+        return st;
+    put_result(ctx, &r, out);
+    return DWEXPR_OK;
+}
+
+/* DWX_SHAPE_LANE_PART: LOC; DW_OP_LLVM_push_lane; DW_OP_lit*|const* K;
+ * DW_OP_mul; DW_OP_LLVM_offset, the per-lane part of a vector register
+ * (design note amdgpu-and-encodings.md): LOC's place moved by the generic
+ * product K * lane, as a signed byte displacement (seed "DW_OP_LLVM_offset").
+ * The same operation code as the loop (produce, generic values,
+ * dwx_sld_add_offset); false when the general loop must run instead: no
+ * lane in the context, too few steps left, or any error (which the loop
+ * then reports exactly, from the start). */
+static bool lane_part(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwx_env *env,
+                      dwexpr_result *out)
+{
+    const dwx_insn *c = prog->code;
+    const dwexpr_eval_params *p = ctx->p;
+    if (!(p->ctx & DWEXPR_CTX_LANE) || ctx->lim.steps < 5)
+        return false;
+    dwx_entry e;
+    ctx->steps = 1;
+    if (produce(ctx, env, c, &e) != DWEXPR_OK || !e.is_loc || e.n != 1 ||
+        ctx->steps > ctx->lim.steps - 4)
+        return false;
+    ctx->steps += 4;
+    /* generic values (generic_value's truncation), their wrapping product
+     * (dwx_value_binary), read as signed (dwx_signed_of of a generic value) */
+    const uint32_t n = 8u * env->unit.addr_size;
+    const uint64_t m = dwx_mask(n);
+    const uint64_t prod = (((uint64_t)p->lane & m) * (c[2].a & m)) & m;
+    const int64_t d = n >= 64 ? (int64_t)prod
+                              : (int64_t)((prod ^ ((uint64_t)1 << (n - 1))) - ((uint64_t)1 << (n - 1)));
+    if (dwx_sld_add_offset(ctx, &e.u.one, d, 0) != DWEXPR_OK)
+        return false;
+    dwx_entry r;
+    if (p->result_kind == 0) {
+        put_result(ctx, &e, out);
+    } else {
+        if (finish_entry(ctx, env, p->result_kind, &e, &r) != DWEXPR_OK)
+            return false;
+        put_result(ctx, &r, out);
+    }
+    return true;
+}
+
 /* Evaluate PROG on the prepared CTX and hand out the result. */
-static dwexpr_status eval_program(dwexpr_ctx *ctx, const dwexpr_program *prog,
+static inline dwexpr_status eval_program(dwexpr_ctx *ctx, const dwexpr_program *prog,
                                   dwexpr_result *out)
 {
-    memset(out, 0, sizeof *out);
     dwx_env env;
     env.unit = prog->unit;
     ctx->addr_size = env.unit.addr_size;
@@ -793,6 +1012,28 @@ static dwexpr_status eval_program(dwexpr_ctx *ctx, const dwexpr_program *prog,
     env.pc = ctx->p->pc;
     env.object = ctx->p->object;
 
+    if (prog->shape && ctx->p->initial_count == 0 && !ctx->p->trace) {
+        if (prog->shape == DWX_SHAPE_LANE_PART) {
+            if (lane_part(ctx, prog, &env, out))
+                return DWEXPR_OK;
+            /* not the common case, or an error: the loop, from the start */
+            ctx->err.status = DWEXPR_OK;
+            ctx->err.offset = -1;
+            ctx->err.opcode = -1;
+            ctx->err.op_name = NULL;
+            ctx->err.message[0] = 0;
+            ctx->steps = 0;
+            ctx->depth = 0;
+            ctx->sp = 0;
+        } else {
+            dwexpr_status sst = eval_shaped(ctx, prog, &env, out);
+            if (sst)
+                memset(out, 0, sizeof *out);
+            return sst;
+        }
+    }
+
+    memset(out, 0, sizeof *out);
     dwexpr_status st;
     /* seed "DWARF Operation Expressions": the initial stack is pushed in
      * the order given. */
@@ -825,40 +1066,90 @@ static dwexpr_status eval_program(dwexpr_ctx *ctx, const dwexpr_program *prog,
     dwx_entry r;
     if ((st = finish(ctx, 0, &env, ctx->p->result_kind, &r)))
         return st;
-    if (r.is_loc) {
-        out->kind = DWEXPR_RESULT_LOCATION;
-        out->loc.count = r.n;
-        if (r.n == 1) {
-            /* the single place lives in the context, not on the stack */
-            ctx->result_one = r.u.one;
-            out->loc.slds = &ctx->result_one;
-        } else {
-            out->loc.slds = r.many;
-        }
-    } else {
-        out->kind = DWEXPR_RESULT_VALUE;
-        out->value = r.u.v;
-    }
+    put_result(ctx, &r, out);
     return DWEXPR_OK;
 }
+
+/* dwexpr_eval's general entry: reset, then the shaped path or the loop. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static dwexpr_status eval_general(dwexpr_ctx *ctx, const dwexpr_program *prog,
+                                  const dwexpr_target *target, void *user,
+                                  const dwexpr_eval_params *params, dwexpr_result *out)
+{
+    eval_begin(ctx, target, user, params);
+    return eval_program(ctx, prog, out);
+}
+
+/* DW_OP_reg* / DW_OP_regx alone (DWX_SHAPE_REG) in the top frame, no
+ * initial stack, no trace, no value wanted, a current-size target: the
+ * register's location is the result (a location converts to itself).
+ * reg_direct() does what eval_begin, produce() and finish do, without a
+ * call; dwexpr_eval and dwexpr_eval_bytes use it. */
+static inline bool reg_direct_ok(const dwexpr_target *target, const dwexpr_eval_params *p)
+{
+    return target && target->size >= sizeof(dwexpr_target) && p->frame == 0 &&
+           p->initial_count == 0 && !p->trace && p->result_kind != DWEXPR_RESULT_VALUE;
+}
+
+static inline void reg_direct(dwexpr_ctx *ctx, const dwexpr_target *target, void *user,
+                              const dwexpr_eval_params *p, uint32_t regno, uint8_t addr_size,
+                              dwexpr_result *out)
+{
+    dwx_arena_reset(ctx);
+    ctx->t = target;
+    ctx->user = user;
+    ctx->p = p;
+    ctx->err.status = DWEXPR_OK;
+    ctx->err.offset = -1;
+    ctx->err.opcode = -1;
+    ctx->err.op_name = NULL;
+    ctx->err.message[0] = 0;
+    ctx->depth = 0;
+    ctx->sp = 0;
+    ctx->steps = 1;
+    ctx->addr_size = addr_size;
+    sld_register(&ctx->result_one, regno, p);
+    out->kind = DWEXPR_RESULT_LOCATION;
+    memset(&out->value, 0, sizeof out->value);
+    out->loc.count = 1;
+    out->loc.slds = &ctx->result_one;
+}
+
+static const dwexpr_eval_params no_params;
 
 dwexpr_status dwexpr_eval(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwexpr_target *target,
                           void *user, const dwexpr_eval_params *params, dwexpr_result *out)
 {
     if (!ctx || !prog || !out)
         return DWEXPR_E_USAGE;
-    dwx_arena_reset(ctx);
-    eval_begin(ctx, target, user, params);
-    return eval_program(ctx, prog, out);
+    const dwexpr_eval_params *p = params ? params : &no_params;
+    if (prog->shape == DWX_SHAPE_REG && reg_direct_ok(target, p)) {
+        reg_direct(ctx, target, user, p, (uint32_t)prog->code[0].a, prog->unit.addr_size, out);
+        return DWEXPR_OK;
+    }
+    return eval_general(ctx, prog, target, user, params, out);
 }
 
-dwexpr_status dwexpr_eval_bytes(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
-                                const dwexpr_unit *unit, const dwexpr_target *target, void *user,
-                                const dwexpr_eval_params *params, dwexpr_result *out)
+/* Whether dwx_unit_check accepts U once normalized (zero fields take the
+ * defaults), without copying it. */
+static inline bool unit_fine(const dwexpr_unit *u)
 {
-    if (!ctx || (!bytes && len) || !unit || !out)
-        return DWEXPR_E_USAGE;
-    dwx_arena_reset(ctx);
+    unsigned a = u->addr_size, o = u->offset_size, v = u->version;
+    return (a == 0 || a == 1 || a == 2 || a == 4 || a == 8) && (o == 0 || o == 4 || o == 8) &&
+           (v == 0 || (v >= 2 && v <= 5)) && u->ext_encoding <= DWEXPR_EXT_PROVISIONAL;
+}
+
+/* dwexpr_eval_bytes's general entry: decode into the context, evaluate. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static dwexpr_status eval_bytes_general(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
+                                        const dwexpr_unit *unit, const dwexpr_target *target,
+                                        void *user, const dwexpr_eval_params *params,
+                                        dwexpr_result *out)
+{
     eval_begin(ctx, target, user, params);
     dwexpr_unit u = dwx_unit_normalize(unit);
     dwexpr_program prog;
@@ -871,9 +1162,96 @@ dwexpr_status dwexpr_eval_bytes(dwexpr_ctx *ctx, const uint8_t *bytes, size_t le
         if (!insns)
             return dwx_ctx_fail(ctx, DWEXPR_E_NOSPACE, "out of scratch memory");
     }
-    if ((st = dwx_decode(bytes, len, &u, insns, NULL, dwx_alloc_cb, ctx, &prog, &ctx->err)))
+    if (unit_fine(&u) && len <= UINT32_MAX)
+        st = dwx_decode_checked(bytes, len, &u, insns, dwx_alloc_cb, ctx, &prog, &ctx->err);
+    else /* dwx_decode reports what is wrong */
+        st = dwx_decode(bytes, len, &u, insns, NULL, dwx_alloc_cb, ctx, &prog, &ctx->err);
+    if (st)
         return st;
     return eval_program(ctx, &prog, out);
+}
+
+
+dwexpr_status dwexpr_eval_bytes(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
+                                const dwexpr_unit *unit, const dwexpr_target *target, void *user,
+                                const dwexpr_eval_params *params, dwexpr_result *out)
+{
+    if (!ctx || (!bytes && len) || !unit || !out)
+        return DWEXPR_E_USAGE;
+    const dwexpr_eval_params *p = params ? params : &no_params;
+    /* A single DW_OP_reg0..31 byte decodes to DWX_SHAPE_REG: answered
+     * from the byte (the opcodes come from the DWEXPR_OPS table). */
+    if (len == 1 && bytes[0] >= DWX_CODE_reg0 && bytes[0] <= DWX_CODE_reg31 && unit_fine(unit) &&
+        reg_direct_ok(target, p)) {
+        reg_direct(ctx, target, user, p, (uint32_t)(bytes[0] - DWX_CODE_reg0),
+                   unit->addr_size ? unit->addr_size : 8, out);
+        return DWEXPR_OK;
+    }
+    return eval_bytes_general(ctx, bytes, len, unit, target, user, params, out);
+}
+
+dwexpr_status dwexpr_eval_lanes(dwexpr_ctx *ctx, const dwexpr_program *prog,
+                                const dwexpr_target *target, void *user,
+                                const dwexpr_eval_params *params, uint32_t lane_first,
+                                uint32_t count, uint64_t exec_mask, dwexpr_result *results,
+                                dwexpr_status *statuses)
+{
+    if (!ctx || !prog || (count && (!results || !statuses)) || count > 64)
+        return DWEXPR_E_USAGE;
+    dwexpr_eval_params lp = params ? *params : no_params;
+    lp.ctx = (uint16_t)(lp.ctx | DWEXPR_CTX_LANE);
+    eval_begin(ctx, target, user, &lp); /* resets the arena once for the batch */
+    /* each lane's single place gets its own slot (the context has one) */
+    dwexpr_sld *places = dwx_alloc(ctx, sizeof(dwexpr_sld) * (count ? count : 1));
+    if (!places)
+        return dwx_ctx_fail(ctx, DWEXPR_E_NOSPACE, "out of scratch memory");
+    dwexpr_status first = DWEXPR_OK;
+    dwexpr_error first_err;
+    memset(&first_err, 0, sizeof first_err);
+    /* what eval_program would set up for every lane, once */
+    dwx_env env;
+    env.unit = prog->unit;
+    env.frame = lp.frame;
+    env.has_pc = lp.has_pc;
+    env.pc = lp.pc;
+    env.object = lp.object;
+    ctx->addr_size = env.unit.addr_size;
+    const bool direct =
+        prog->shape == DWX_SHAPE_LANE_PART && lp.initial_count == 0 && !lp.trace;
+    for (uint32_t i = 0; i < count; i++) {
+        if (!((exec_mask >> i) & 1)) {
+            memset(&results[i], 0, sizeof results[i]);
+            statuses[i] = DWEXPR_E_NO_CONTEXT;
+            continue;
+        }
+        lp.lane = lane_first + i;
+        ctx->result_slot = &places[i];
+        dwexpr_status st;
+        if (direct && lane_part(ctx, prog, &env, &results[i]))
+            st = DWEXPR_OK; /* the lane part, without eval_program's set-up */
+        else
+            st = eval_program(ctx, prog, &results[i]);
+        statuses[i] = st;
+        if (st != DWEXPR_OK && first == DWEXPR_OK) {
+            first = st;
+            first_err = ctx->err;
+        }
+        /* what eval_begin resets between evaluations, but the arena: the
+         * earlier lanes' results live there */
+        ctx->err.status = DWEXPR_OK;
+        ctx->err.offset = -1;
+        ctx->err.opcode = -1;
+        ctx->err.op_name = NULL;
+        ctx->err.message[0] = 0;
+        ctx->steps = 0;
+        ctx->depth = 0;
+        ctx->sp = 0;
+    }
+    ctx->result_slot = NULL;
+    if (first != DWEXPR_OK)
+        ctx->err = first_err;
+    ctx->p = &no_params; /* LP ends here */
+    return first;
 }
 
 size_t dwexpr_ctx_stack_depth(const dwexpr_ctx *ctx)

@@ -52,6 +52,7 @@ struct dwexpr_ctx {
     uint32_t sp;             /* entries in use */
     dwx_chunk *head, *cur;
     size_t arena_total;      /* bytes in chunks */
+    bool arena_used;         /* dwx_alloc was called since the last reset */
     bool fixed;              /* no malloc: dwexpr_ctx_init_static */
     bool heap;               /* ctx itself was malloc'd */
     uint64_t steps;
@@ -61,17 +62,53 @@ struct dwexpr_ctx {
     void *user;
     const dwexpr_eval_params *p; /* the caller's, valid during dwexpr_eval */
     uint8_t addr_size;       /* default address space size of the top-level unit */
-    dwexpr_sld result_one;   /* the result's place when it has one */
+    dwexpr_sld result_one;   /* the result's place when it has one ... */
+    dwexpr_sld *result_slot; /* ... or where dwexpr_eval_lanes wants it (NULL: result_one) */
     dwx_insn small_code[DWX_SMALL_PROGRAM + 1]; /* dwexpr_eval_bytes of short expressions */
 };
 
 /* Scratch allocation from the context arena, 16-byte aligned, zeroed is
  * NOT guaranteed. NULL when the arena limit is hit (E_NOSPACE). */
-DWX_HIDDEN void *dwx_alloc(dwexpr_ctx *ctx, size_t size);
+DWX_HIDDEN void *dwx_alloc_slow(dwexpr_ctx *ctx, size_t size);
+static inline void *dwx_alloc(dwexpr_ctx *ctx, size_t size)
+{
+    /* the common case inline: a small request the current chunk holds */
+    dwx_chunk *c = ctx->cur;
+    if (DWX_LIKELY(c != NULL && size - 1 < 4096)) {
+        size_t n = (size + 15) & ~(size_t)15;
+        if (c->size - c->used >= n) {
+            void *p = c->data + c->used;
+            c->used += n;
+            ctx->arena_used = true;
+            return p;
+        }
+    }
+    return dwx_alloc_slow(ctx, size);
+}
 DWX_HIDDEN void *dwx_alloc_cb(void *ctx, size_t size);
-DWX_HIDDEN void dwx_arena_reset(dwexpr_ctx *ctx);
+/* Make the whole arena free again (chunks are kept). Cheap when nothing
+ * was allocated since the last reset. */
+static inline void dwx_arena_reset(dwexpr_ctx *ctx)
+{
+    if (!ctx->arena_used)
+        return;
+    ctx->arena_used = false;
+    for (dwx_chunk *c = ctx->head; c; c = c->next)
+        c->used = 0;
+    ctx->cur = ctx->head;
+}
 /* Copy the caller's target (its own `size` bytes at most). */
 DWX_HIDDEN void dwx_set_target(dwexpr_ctx *ctx, const dwexpr_target *t, void *user);
+/* The same, with the common case (a current-size struct, used in place) inline. */
+static inline void dwx_use_target(dwexpr_ctx *ctx, const dwexpr_target *t, void *user)
+{
+    if (DWX_LIKELY(t && t->size >= sizeof(dwexpr_target))) {
+        ctx->user = user;
+        ctx->t = t;
+    } else {
+        dwx_set_target(ctx, t, user);
+    }
+}
 
 /* Record an error on CTX (offset -1, no operation); returns S. */
 DWX_HIDDEN dwexpr_status dwx_ctx_fail(dwexpr_ctx *ctx, dwexpr_status s, const char *fmt, ...)
@@ -81,9 +118,22 @@ DWX_HIDDEN dwexpr_status dwx_ctx_fail(dwexpr_ctx *ctx, dwexpr_status s, const ch
     ;
 
 /* ---- values (lib/value.c) ---- */
-DWX_HIDDEN dwexpr_type dwx_generic_type(const dwexpr_unit *u);
+/* The generic type of unit U (seed "DWARF Expression Value"). */
+static inline dwexpr_type dwx_generic_type(const dwexpr_unit *u)
+{
+    dwexpr_type t;
+    memset(&t, 0, sizeof t);
+    t.bits = 8u * u->addr_size;
+    t.encoding = DWEXPR_ATE_GENERIC;
+    t.lanes = 1;
+    return t;
+}
 DWX_HIDDEN bool dwx_type_equal(const dwexpr_type *a, const dwexpr_type *b);
-DWX_HIDDEN uint64_t dwx_mask(uint32_t bits);
+/* The low BITS bits set (all for 64 and more). */
+static inline uint64_t dwx_mask(uint32_t bits)
+{
+    return bits >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << bits) - 1);
+}
 /* Binary arithmetic/logical/relational operation X (an opid) on A, B
  * (B was on top); result in *R. */
 DWX_HIDDEN dwexpr_status dwx_value_binary(dwexpr_ctx *ctx, const dwexpr_unit *u, int x,

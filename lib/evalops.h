@@ -70,6 +70,17 @@ static inline dwexpr_sld sld_memory(uint32_t aspace, uint64_t addr)
     return s;
 }
 
+/* Register REGNO of the top frame (seed "Register Location Description
+ * Operations"), created for the thread and frame of P. */
+static inline void sld_register(dwexpr_sld *s, uint32_t regno, const dwexpr_eval_params *p)
+{
+    memset(s, 0, sizeof *s);
+    s->kind = DWEXPR_LOC_REGISTER;
+    s->u.regno = regno;
+    s->thread = p->thread;
+    s->ctx = (uint16_t)(p->ctx & (DWEXPR_CTX_THREAD | DWEXPR_CTX_FRAME));
+}
+
 /* Implicit storage holding LEN bytes at DATA (which must outlive the result). */
 static inline dwexpr_sld sld_implicit(const uint8_t *data, uint64_t bits)
 {
@@ -163,7 +174,9 @@ DWX_HIDDEN dwexpr_status dwx_op_convert(dwexpr_ctx *ctx, const dwx_env *env, con
                                 uint32_t base);
 DWX_HIDDEN dwexpr_status dwx_op_deref(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in,
                               uint32_t base);
-DWX_HIDDEN dwexpr_status dwx_op_entry_value(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in);
+/* DW_OP_entry_value's value (pushed by the caller). */
+DWX_HIDDEN dwexpr_status dwx_entry_value(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in,
+                                         dwexpr_value *out);
 DWX_HIDDEN dwexpr_status dwx_op_parameter_ref(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in);
 DWX_HIDDEN dwexpr_status dwx_op_regval_type(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in);
 DWX_HIDDEN dwexpr_status dwx_op_stack(dwexpr_ctx *ctx, const dwx_insn *in, uint32_t base);
@@ -173,10 +186,12 @@ DWX_HIDDEN dwexpr_status dwx_op_variable_value(dwexpr_ctx *ctx, const dwx_env *e
 
 DWX_HIDDEN dwexpr_status dwx_op_breg(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in,
                              uint32_t base);
-DWX_HIDDEN dwexpr_status dwx_op_cfa(dwexpr_ctx *ctx, const dwx_env *env);
+/* DW_OP_call_frame_cfa's and DW_OP_fbreg's locations (pushed by the caller). */
+DWX_HIDDEN dwexpr_status dwx_cfa_loc(dwexpr_ctx *ctx, const dwx_env *env, dwexpr_sld *out);
 DWX_HIDDEN dwexpr_status dwx_op_extend(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in,
                                uint32_t base);
-DWX_HIDDEN dwexpr_status dwx_op_fbreg(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in);
+DWX_HIDDEN dwexpr_status dwx_fbreg_loc(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in,
+                                       dwexpr_sld *out);
 DWX_HIDDEN dwexpr_status dwx_op_form_aspace(dwexpr_ctx *ctx, const dwx_env *env, uint32_t base);
 DWX_HIDDEN dwexpr_status dwx_op_form_tls(dwexpr_ctx *ctx, const dwx_env *env, uint32_t base);
 DWX_HIDDEN dwexpr_status dwx_op_implicit_pointer(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in,
@@ -187,6 +202,7 @@ DWX_HIDDEN dwexpr_status dwx_op_push_object(dwexpr_ctx *ctx, const dwx_env *env)
 DWX_HIDDEN dwexpr_status dwx_op_select_bit_piece(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in,
                                          uint32_t base);
 DWX_HIDDEN dwexpr_status dwx_op_stack_value(dwexpr_ctx *ctx, const dwx_env *env, uint32_t base);
+DWX_HIDDEN dwexpr_status dwx_stack_value(dwexpr_ctx *ctx, const dwx_env *env, dwx_entry *e);
 DWX_HIDDEN dwexpr_status dwx_piece(dwexpr_ctx *ctx, const dwx_env *env, uint32_t base, uint64_t nbits,
                            bool has_off, uint64_t bit_off);
 

@@ -117,14 +117,19 @@ static dwexpr_status fits(dwexpr_ctx *ctx, const dwexpr_sld *s, uint64_t extra, 
         goto out;
     if (s->kind == DWEXPR_LOC_MEMORY) {
         dwexpr_aspace_info ai;
-        dwexpr_unit u;
-        memset(&u, 0, sizeof u);
-        u.addr_size = ctx->addr_size ? ctx->addr_size : 8;
-        dwexpr_status st = dwx_aspace(ctx, &u, s->aspace, &ai);
-        if (st == DWEXPR_E_BAD_ASPACE && s->aspace == 0)
-            st = DWEXPR_OK;
-        if (st)
-            return st;
+        if (s->aspace == 0 && !ctx->t->aspace_info) {
+            /* what dwx_aspace answers for the default space */
+            ai.addr_bits = (uint8_t)(8 * (ctx->addr_size ? ctx->addr_size : 8));
+        } else {
+            dwexpr_unit u;
+            memset(&u, 0, sizeof u);
+            u.addr_size = ctx->addr_size ? ctx->addr_size : 8;
+            dwexpr_status st = dwx_aspace(ctx, &u, s->aspace, &ai);
+            if (st == DWEXPR_E_BAD_ASPACE && s->aspace == 0)
+                st = DWEXPR_OK;
+            if (st)
+                return st;
+        }
         uint64_t max = dwx_mask(ai.addr_bits);
         if (nbits == 0)
             return byte <= max ? DWEXPR_OK : DWEXPR_E_OUT_OF_RANGE;
@@ -179,51 +184,60 @@ dwexpr_status dwx_sld_add_offset(dwexpr_ctx *ctx, dwexpr_sld *s, int64_t delta_b
 {
     if (s->kind == DWEXPR_LOC_UNDEFINED)
         return DWEXPR_OK;
-    /* floor division of the bit delta into bytes and a 0..7 remainder */
-    int64_t q = delta_bits / 8, r = delta_bits % 8;
-    if (r < 0) {
-        r += 8;
-        q -= 1;
-    }
-    unsigned nbit = s->bit + (unsigned)r;
-    if (nbit >= 8) {
-        nbit -= 8;
-        q += 1;
-    }
     bool bad = false;
-    int64_t d;
-    if ((q > 0 && delta_bytes > INT64_MAX - q) || (q < 0 && delta_bytes < INT64_MIN - q)) {
-        bad = true;
-        d = 0;
-    } else {
-        d = delta_bytes + q;
-    }
     uint64_t nbyte = s->byte_offset;
-    if (!bad) {
-        if (d >= 0) {
-            if (nbyte > UINT64_MAX - (uint64_t)d)
-                bad = true;
-            else
-                nbyte += (uint64_t)d;
-        } else {
-            uint64_t m = (uint64_t)(-(d + 1)) + 1;
-            if (m > nbyte)
-                bad = true;
-            else
-                nbyte -= m;
+    unsigned nbit = s->bit;
+    if (delta_bits == 0 && delta_bytes >= 0) {
+        /* the common case of the arithmetic below: whole bytes forward */
+        if (nbyte > UINT64_MAX - (uint64_t)delta_bytes)
+            bad = true;
+        else
+            nbyte += (uint64_t)delta_bytes;
+    } else {
+        /* floor division of the bit delta into bytes and a 0..7 remainder */
+        int64_t q = delta_bits / 8, r = delta_bits % 8;
+        if (r < 0) {
+            r += 8;
+            q -= 1;
+        }
+        nbit += (unsigned)r;
+        if (nbit >= 8) {
+            nbit -= 8;
+            q += 1;
+        }
+        int64_t d = 0;
+        if ((q > 0 && delta_bytes > INT64_MAX - q) || (q < 0 && delta_bytes < INT64_MIN - q))
+            bad = true;
+        else
+            d = delta_bytes + q;
+        if (!bad) {
+            if (d >= 0) {
+                if (nbyte > UINT64_MAX - (uint64_t)d)
+                    bad = true;
+                else
+                    nbyte += (uint64_t)d;
+            } else {
+                uint64_t m = (uint64_t)(-(d + 1)) + 1;
+                if (m > nbyte)
+                    bad = true;
+                else
+                    nbyte -= m;
+            }
         }
     }
     if (!bad) {
-        dwexpr_sld t = *s;
-        t.byte_offset = nbyte;
-        t.bit = (uint8_t)nbit;
         /* at/after the end of the storage is an evaluation error: the
-         * position must hold at least one bit */
-        dwexpr_status st = fits(ctx, &t, 0, 1);
-        if (st == DWEXPR_OK) {
-            *s = t;
+         * position must hold at least one bit (S moves there, and back
+         * when it does not) */
+        const uint64_t old_byte = s->byte_offset;
+        const uint8_t old_bit = s->bit;
+        s->byte_offset = nbyte;
+        s->bit = (uint8_t)nbit;
+        dwexpr_status st = fits(ctx, s, 0, 1);
+        if (st == DWEXPR_OK)
             return DWEXPR_OK;
-        }
+        s->byte_offset = old_byte;
+        s->bit = old_bit;
         if (st != DWEXPR_E_OUT_OF_RANGE)
             return st;
     }

@@ -6,14 +6,17 @@
 /* A new composite with room for CAP parts. */
 static dwexpr_composite *new_composite(dwexpr_ctx *ctx, uint32_t cap)
 {
-    dwexpr_composite *c = dwx_alloc(ctx, sizeof *c);
-    if (!c)
+    /* the composite and its first CAP parts in one piece of scratch */
+    if (!cap)
+        cap = 1;
+    size_t head = (sizeof(dwexpr_composite) + 15) & ~(size_t)15;
+    uint8_t *m = dwx_alloc(ctx, head + sizeof(dwexpr_part) * cap);
+    if (!m)
         return NULL;
+    dwexpr_composite *c = (dwexpr_composite *)m;
     memset(c, 0, sizeof *c);
-    c->parts = dwx_alloc(ctx, sizeof(dwexpr_part) * (cap ? cap : 1));
-    if (!c->parts)
-        return NULL;
-    c->cap = cap ? cap : 1;
+    c->parts = (dwexpr_part *)(m + head);
+    c->cap = cap;
     c->depth = 1;
     return c;
 }
@@ -38,7 +41,7 @@ static dwexpr_status add_part(dwexpr_ctx *ctx, dwexpr_composite *c, uint64_t nbi
                                 (unsigned long long)(c->bits + nbits),
                                 (unsigned)(8 * ctx->addr_size));
     }
-    uint32_t d = dwx_loc_depth(pl, n) + 1;
+    uint32_t d = (n == 1 && pl->kind != DWEXPR_LOC_COMPOSITE ? 0 : dwx_loc_depth(pl, n)) + 1;
     if (d > 64)
         return dwx_ctx_fail(ctx, DWEXPR_E_TOO_BIG, "composites nested more than 64 deep");
     if (c->count == c->cap) {
@@ -62,16 +65,23 @@ static dwexpr_status add_part(dwexpr_ctx *ctx, dwexpr_composite *c, uint64_t nbi
 
 /* Every place of a part must hold NBITS bits (seed "Composite Location
  * Description Operations": otherwise the expression is ill-formed). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static dwexpr_status part_range_fail(dwexpr_ctx *ctx, uint64_t nbits)
+{
+    char msg[sizeof ctx->err.message];
+    memcpy(msg, ctx->err.message, sizeof msg);
+    return dwx_ctx_fail(ctx, DWEXPR_E_PIECE_RANGE, "part of %llu bits: %s",
+                        (unsigned long long)nbits, msg);
+}
+
 static dwexpr_status check_part(dwexpr_ctx *ctx, const dwexpr_sld *pl, uint32_t n, uint64_t nbits)
 {
     for (uint32_t i = 0; i < n; i++) {
         dwexpr_status st = dwx_sld_check_range(ctx, &pl[i], nbits);
-        if (st == DWEXPR_E_OUT_OF_RANGE) {
-            char msg[sizeof ctx->err.message];
-            memcpy(msg, ctx->err.message, sizeof msg);
-            return dwx_ctx_fail(ctx, DWEXPR_E_PIECE_RANGE, "part of %llu bits: %s",
-                                (unsigned long long)nbits, msg);
-        }
+        if (st == DWEXPR_E_OUT_OF_RANGE)
+            return part_range_fail(ctx, nbits);
         if (st)
             return st;
     }
@@ -103,33 +113,39 @@ dwexpr_status dwx_piece(dwexpr_ctx *ctx, const dwx_env *env, uint32_t base, uint
         c = (dwexpr_composite *)ctx->stack[ctx->sp - 1].u.one.u.comp;
         return add_part(ctx, c, nbits, u, 1);
     }
-    /* Case 3: the top is (or converts to) a location: it becomes the part. */
-    dwx_entry pl;
-    if ((st = dwx_to_loc(ctx, env, &ctx->stack[ctx->sp - 1], &pl)))
-        return st;
-    ctx->sp--;
-    dwexpr_sld *slds = dwx_own_slds(ctx, &pl);
+    /* Case 3: the top is (or converts to) a location: it becomes the part
+     * (a location on top, complete here, is used where it is). */
+    dwx_entry conv;
+    const dwx_entry *pl = &ctx->stack[ctx->sp - 1];
+    if (!pl->is_loc) {
+        if ((st = dwx_to_loc(ctx, env, pl, &conv)))
+            return st;
+        pl = &conv;
+    }
+    ctx->sp--; /* PL still reads the popped entry */
+    dwexpr_sld *slds = dwx_own_slds(ctx, pl);
     if (!slds)
         return dwx_ctx_fail(ctx, DWEXPR_E_NOSPACE, "out of scratch memory");
+    const uint32_t n = pl->n;
     if (has_off && bit_off) {
         /* as if DW_OP_constu B; DW_OP_LLVM_bit_offset */
         if (bit_off > INT64_MAX)
             return dwx_ctx_fail(ctx, DWEXPR_E_BAD_OFFSET, "bit offset %llu is too large",
                                 (unsigned long long)bit_off);
-        for (uint32_t i = 0; i < pl.n; i++)
+        for (uint32_t i = 0; i < n; i++)
             if ((st = dwx_sld_add_offset(ctx, &slds[i], 0, (int64_t)bit_off)))
                 return st;
     }
-    if ((st = check_part(ctx, slds, pl.n, nbits)))
+    if ((st = check_part(ctx, slds, n, nbits)))
         return st;
     if (ctx->sp > base && is_incomplete(&ctx->stack[ctx->sp - 1])) {
         dwexpr_composite *c = (dwexpr_composite *)ctx->stack[ctx->sp - 1].u.one.u.comp;
-        return add_part(ctx, c, nbits, slds, pl.n);
+        return add_part(ctx, c, nbits, slds, n);
     }
     dwexpr_composite *c = new_composite(ctx, 4);
     if (!c)
         return dwx_ctx_fail(ctx, DWEXPR_E_NOSPACE, "out of scratch memory");
-    if ((st = add_part(ctx, c, nbits, slds, pl.n)))
+    if ((st = add_part(ctx, c, nbits, slds, n)))
         return st;
     dwexpr_sld s = sld_composite(c);
     return push_sld(ctx, &s);
@@ -251,7 +267,7 @@ dwexpr_status dwx_op_form_tls(dwexpr_ctx *ctx, const dwx_env *env, uint32_t base
 }
 
 /* DW_OP_call_frame_cfa: the CFA of the current frame, from the target. */
-dwexpr_status dwx_op_cfa(dwexpr_ctx *ctx, const dwx_env *env)
+dwexpr_status dwx_cfa_loc(dwexpr_ctx *ctx, const dwx_env *env, dwexpr_sld *out)
 {
     if (!ctx->t->cfa)
         return dwx_ctx_fail(ctx, DWEXPR_E_UNSUPPORTED, "the target has no call frame information");
@@ -260,7 +276,8 @@ dwexpr_status dwx_op_cfa(dwexpr_ctx *ctx, const dwx_env *env)
     dwexpr_status st = ctx->t->cfa(ctx->user, &f, &s);
     if (st)
         return target_loc(ctx, st, "the CFA of the frame");
-    return push_sld(ctx, &s);
+    *out = s;
+    return DWEXPR_OK;
 }
 
 /* True if E is exactly one DW_OP_reg0..31 or DW_OP_regx R: *REGNO gets R.
@@ -284,7 +301,8 @@ static bool lone_register_op(const uint8_t *e, size_t n, uint32_t *regno)
 
 /* DW_OP_fbreg (seed "Memory Location Description Operations"): the frame
  * base moved by B bytes; a register frame base acts as DW_OP_bregx R 0. */
-dwexpr_status dwx_op_fbreg(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in)
+dwexpr_status dwx_fbreg_loc(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in,
+                            dwexpr_sld *out)
 {
     if (!ctx->t->frame_base)
         return dwx_ctx_fail(ctx, DWEXPR_E_UNSUPPORTED,
@@ -295,6 +313,12 @@ dwexpr_status dwx_op_fbreg(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *
     dwexpr_status st = ctx->t->frame_base(ctx->user, &f, &fb);
     if (st)
         return target_loc(ctx, st, "the frame base");
+    if (!fb.expr && fb.loc.kind == DWEXPR_LOC_MEMORY) {
+        /* a ready memory location: as if DW_OP_LLVM_offset_uconst B (B may
+         * be negative), like the general case below */
+        *out = fb.loc;
+        return dwx_sld_add_offset(ctx, out, (int64_t)in->a, 0);
+    }
     dwx_entry r;
     uint32_t fb_reg;
     if (fb.expr && lone_register_op(fb.expr, fb.expr_len, &fb_reg)) {
@@ -338,7 +362,8 @@ dwexpr_status dwx_op_fbreg(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *
     /* as if DW_OP_LLVM_offset_uconst B (B may be negative) */
     if ((st = dwx_sld_add_offset(ctx, &s, (int64_t)in->a, 0)))
         return st;
-    return push_sld(ctx, &s);
+    *out = s;
+    return DWEXPR_OK;
 }
 
 /* DW_OP_breg*, DW_OP_bregx and DW_OP_LLVM_aspace_bregx (which pops AS). */
@@ -369,8 +394,37 @@ dwexpr_status dwx_op_breg(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *i
 dwexpr_status dwx_op_stack_value(dwexpr_ctx *ctx, const dwx_env *env, uint32_t base)
 {
     dwexpr_status st;
+    if ((st = need(ctx, base, 1)))
+        return st;
+    return dwx_stack_value(ctx, env, TOP(0));
+}
+
+/* DW_OP_stack_value on entry E in place (the top of the stack, or the
+ * shaped path's single entry). */
+dwexpr_status dwx_stack_value(dwexpr_ctx *ctx, const dwx_env *env, dwx_entry *e)
+{
+    dwexpr_status st;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* the common case: a value of at most 64 bits stored little-endian
+     * (what dwx_value_to_bytes writes), in place */
+    if (!e->is_loc && !e->u.v.is_implicit_pointer && !e->u.v.wide &&
+        !dwx_type_big(&env->unit, &e->u.v.type)) {
+        uint64_t bits = dwx_value_bits(&e->u.v);
+        if (bits <= 64) {
+            uint8_t *bytes = dwx_alloc(ctx, 8); /* whole 8 bytes: one store */
+            if (!bytes)
+                return dwx_ctx_fail(ctx, DWEXPR_E_NOSPACE, "out of scratch memory");
+            memcpy(bytes, &e->u.v.bits, 8);
+            e->is_loc = 1;
+            e->n = 1;
+            e->many = NULL;
+            e->u.one = sld_implicit(bytes, bits);
+            return DWEXPR_OK;
+        }
+    }
+#endif
     dwexpr_value v;
-    if ((st = need(ctx, base, 1)) || (st = dwx_to_value(ctx, env, TOP(0), &v)))
+    if ((st = dwx_to_value(ctx, env, e, &v)))
         return st;
     dwexpr_sld s;
     if (v.is_implicit_pointer) {
@@ -391,8 +445,11 @@ dwexpr_status dwx_op_stack_value(dwexpr_ctx *ctx, const dwx_env *env, uint32_t b
         dwx_value_to_bytes(&env->unit, &v, bytes);
         s = sld_implicit(bytes, dwx_value_bits(&v));
     }
-    ctx->sp--;
-    return push_sld(ctx, &s);
+    e->is_loc = 1;
+    e->n = 1;
+    e->many = NULL;
+    e->u.one = s;
+    return DWEXPR_OK;
 }
 
 /* DW_OP_implicit_pointer and DW_OP_LLVM_aspace_implicit_pointer: implicit

@@ -172,29 +172,36 @@ dwexpr_status dwx_op_regval_type(dwexpr_ctx *ctx, const dwx_env *env, const dwx_
 }
 
 /* A value the target returned: an unset type means generic. */
-static dwexpr_status push_target_value(dwexpr_ctx *ctx, const dwx_env *env, dwexpr_value *v)
+static void target_value(const dwx_env *env, dwexpr_value *v)
 {
     if (v->type.bits == 0)
         v->type = dwx_generic_type(&env->unit);
     if (v->type.lanes == 0)
         v->type.lanes = 1;
+}
+
+static dwexpr_status push_target_value(dwexpr_ctx *ctx, const dwx_env *env, dwexpr_value *v)
+{
+    target_value(env, v);
     return push_value(ctx, v);
 }
 
 /* DW_OP_entry_value (seed "Special Value Operations"): E runs in the
  * caller frame with result kind unspecified, no object and an empty
  * stack; a register location left by a final DW_OP_reg* is read. */
-dwexpr_status dwx_op_entry_value(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in)
+dwexpr_status dwx_entry_value(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in,
+                              dwexpr_value *out)
 {
     const dwexpr_unit *u = &env->unit;
     dwexpr_status st;
     if (ctx->t->entry_value) {
         dwexpr_frameref f = dwx_frameref(ctx, env, env->frame);
-        dwexpr_value v;
-        memset(&v, 0, sizeof v);
-        st = ctx->t->entry_value(ctx->user, &f, in->blk, (size_t)in->blen, &v);
-        if (st == DWEXPR_OK)
-            return push_target_value(ctx, env, &v);
+        memset(out, 0, sizeof *out);
+        st = ctx->t->entry_value(ctx->user, &f, in->blk, (size_t)in->blen, out);
+        if (st == DWEXPR_OK) {
+            target_value(env, out);
+            return DWEXPR_OK;
+        }
         if (st != DWEXPR_E_NOT_FOUND)
             return dwx_ctx_fail(ctx, st, "the target could not give the entry value");
     }
@@ -216,8 +223,10 @@ dwexpr_status dwx_op_entry_value(dwexpr_ctx *ctx, const dwx_env *env, const dwx_
         dwx_nest_error(ctx, "in the DW_OP_entry_value expression (caller frame)");
         return st;
     }
-    if (!r.is_loc)
-        return push_value(ctx, &r.u.v);
+    if (!r.is_loc) {
+        *out = r.u.v;
+        return DWEXPR_OK;
+    }
     if (lx != DWEXPR_OP_reg0)
         return dwx_ctx_fail(ctx, DWEXPR_E_NOT_VALUE,
                             "the DW_OP_entry_value expression gives a location that does not "
@@ -235,10 +244,7 @@ dwexpr_status dwx_op_entry_value(dwexpr_ctx *ctx, const dwx_env *env, const dwx_
         t.encoding = DW_ATE_unsigned;
         t.bits = 8 * rbytes;
     }
-    dwexpr_value v;
-    if ((st = dwx_deref(ctx, env, &r, &t, false, &v)))
-        return st;
-    return push_value(ctx, &v);
+    return dwx_deref(ctx, env, &r, &t, false, out);
 }
 
 /* DW_OP_GNU_parameter_ref: the value of a call-site parameter. */

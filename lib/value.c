@@ -3,16 +3,6 @@
  * (DWARF 5 section 2.5.1.6) and moving values to and from storage bits. */
 #include "evalint.h"
 
-dwexpr_type dwx_generic_type(const dwexpr_unit *u)
-{
-    dwexpr_type t;
-    memset(&t, 0, sizeof t);
-    t.bits = 8u * u->addr_size;
-    t.encoding = DWEXPR_ATE_GENERIC;
-    t.lanes = 1;
-    return t;
-}
-
 /* Operands "must be of the same type, either the same base type or the
  * generic type" (DWARF 5 2.5.1.4). Base types compare by their
  * properties, so two DIEs describing the same type agree. */
@@ -21,11 +11,6 @@ bool dwx_type_equal(const dwexpr_type *a, const dwexpr_type *b)
     return a->encoding == b->encoding && a->bits == b->bits &&
            (a->lanes ? a->lanes : 1) == (b->lanes ? b->lanes : 1) &&
            (a->encoding == DWEXPR_ATE_GENERIC || a->endian == b->endian);
-}
-
-uint64_t dwx_mask(uint32_t bits)
-{
-    return bits >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << bits) - 1);
 }
 
 /* Integral encodings (seed "DWARF Expression Value"). DW_ATE_address is
@@ -394,6 +379,15 @@ void dwx_value_to_bytes(const dwexpr_unit *u, const dwexpr_value *v, uint8_t *ou
 {
     uint64_t total = dwx_value_bits(v), nbytes = (total + 7) / 8;
     bool big = dwx_type_big(u, &v->type) && total % 8 == 0;
+    if (!v->wide && !big && nbytes <= 8) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        memcpy(out, &v->bits, (size_t)nbytes); /* the host's order is the value's */
+#else
+        for (uint64_t i = 0; i < nbytes; i++)
+            out[i] = (uint8_t)(v->bits >> (8 * i));
+#endif
+        return;
+    }
     for (uint64_t i = 0; i < nbytes; i++) {
         uint8_t b = v->wide ? v->wide[i] : (i < 8 ? (uint8_t)(v->bits >> (8 * i)) : 0);
         out[big ? nbytes - 1 - i : i] = b;

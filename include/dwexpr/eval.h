@@ -136,6 +136,26 @@ DWEXPR_API dwexpr_status dwexpr_eval_bytes(dwexpr_ctx *ctx, const uint8_t *bytes
                                            void *user, const dwexpr_eval_params *params,
                                            dwexpr_result *out);
 
+/* The batch form of dwexpr_eval for the lanes of one wave (seed "DWARF
+ * Expression Evaluation Context", current lane): PROG is evaluated for lane
+ * LANE_FIRST + i, i < COUNT (at most 64), when bit i of EXEC_MASK is set,
+ * with PARAMS (may be NULL) whose lane is replaced and DWEXPR_CTX_LANE
+ * added. The program is decoded once (it is), the context is set up once
+ * and its stack reused; results are exactly those of COUNT single-lane
+ * dwexpr_eval calls. RESULTS[i] and STATUSES[i] get lane LANE_FIRST + i's
+ * result and status; a lane outside the mask is not evaluated: its result
+ * is zeroed (kind 0) and its status DWEXPR_E_NO_CONTEXT. Every result
+ * points into CTX and stays valid until the next evaluation on CTX.
+ * Returns DWEXPR_OK when every evaluated lane succeeded, else the status
+ * of the first lane that failed, which dwexpr_ctx_error(ctx) then
+ * describes; E_USAGE for NULL arguments or COUNT > 64. */
+DWEXPR_API dwexpr_status dwexpr_eval_lanes(dwexpr_ctx *ctx, const dwexpr_program *prog,
+                                           const dwexpr_target *target, void *user,
+                                           const dwexpr_eval_params *params,
+                                           uint32_t lane_first, uint32_t count,
+                                           uint64_t exec_mask, dwexpr_result *results,
+                                           dwexpr_status *statuses);
+
 /* Read NBITS bits of object contents through LOC starting at its offset
  * (seed "DW_OP_deref_type": composites concatenate their parts, any one of
  * several places may be read). Bits land in BUF least significant first

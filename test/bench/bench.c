@@ -5,6 +5,7 @@
  * (pre-decoded programs) figures, checks that both give identical results,
  * and counts heap allocations made after the first pass. */
 #define _GNU_SOURCE
+#include <endian.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,13 +86,11 @@ static dwexpr_status m_reg_read(void *u, const dwexpr_regref *r, uint64_t off, v
                                 size_t len)
 {
     (void)u;
-    uint8_t b[16] = {0};
-    uint64_t v = 0x7ffe0000u + 0x100u * (uint64_t)r->regno;
-    for (int i = 0; i < 8; i++)
-        b[i] = (uint8_t)(v >> (8 * i));
+    /* the register's 16 bytes, little-endian: the value, then zeros */
+    uint64_t b[2] = {htole64(0x7ffe0000u + 0x100u * (uint64_t)r->regno), 0};
     if (off + len > 16)
         return DWEXPR_E_TARGET;
-    memcpy(buf, b + off, len);
+    memcpy(buf, (const uint8_t *)b + off, len);
     return DWEXPR_OK;
 }
 static dwexpr_status m_mem_read(void *u, const dwexpr_memref *m, void *buf, size_t len)
@@ -187,24 +186,62 @@ static const dwexpr_target mock = {
     .parameter_ref = m_param_ref, .die = m_die, .base_type = m_base_type,
 };
 
-/* ---- results, for the cold/warm identity check ---- */
-typedef struct summary { int status; uint64_t a, b; } summary;
+/* ---- results, for the cold/warm/lanes/general identity checks ---- */
+typedef struct summary { int status; uint64_t a, b, c, d; } summary;
+
+/* Every field of a value, or of a location's places (a composite's parts
+ * by size and kind; implicit storage by its bytes), folded into a few words. */
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+    return (h ^ v) * 0x100000001b3u + (h >> 29);
+}
+
+static uint64_t fold_sld(const dwexpr_sld *l)
+{
+    uint64_t h = mix(mix(mix(mix(0, l->kind), l->bit), l->ctx), l->aspace);
+    h = mix(mix(mix(mix(h, l->byte_offset), l->thread), l->lane), l->frame);
+    switch (l->kind) {
+    case DWEXPR_LOC_REGISTER: return mix(h, l->u.regno);
+    case DWEXPR_LOC_IMPLICIT:
+        h = mix(h, l->u.imp.bits);
+        for (uint64_t i = 0; i < (l->u.imp.bits + 7) / 8; i++)
+            h = mix(h, l->u.imp.data[i]);
+        return h;
+    case DWEXPR_LOC_IMPLICIT_POINTER:
+        return mix(mix(mix(h, l->u.ptr.die), (uint64_t)l->u.ptr.disp), l->u.ptr.bits);
+    case DWEXPR_LOC_COMPOSITE: {
+        const dwexpr_composite *c = l->u.comp;
+        h = mix(mix(mix(h, c->count), c->bits), c->complete);
+        for (uint32_t i = 0; i < c->count; i++) {
+            h = mix(mix(h, c->parts[i].bit_size), c->parts[i].loc.count);
+            for (uint32_t k = 0; k < c->parts[i].loc.count; k++)
+                h = mix(h, fold_sld(&c->parts[i].loc.slds[k]));
+        }
+        return h;
+    }
+    default: return h;
+    }
+}
 
 static summary summarize(dwexpr_status st, const dwexpr_result *r)
 {
-    summary s = {(int)st, 0, 0};
+    summary s = {(int)st, 0, 0, 0, 0};
     if (st)
         return s;
+    s.a = r->kind;
     if (r->kind == DWEXPR_RESULT_VALUE) {
-        s.a = r->value.bits;
-        s.b = r->value.type.bits | ((uint64_t)r->value.type.encoding << 32);
+        const dwexpr_value *v = &r->value;
+        s.b = v->bits;
+        s.c = mix(mix(mix(mix(0, v->type.die), v->type.bits), v->type.encoding), v->type.lanes);
+        s.d = mix(mix(mix(mix(v->is_implicit_pointer, v->ipv_aspace), v->ipv_die),
+                      (uint64_t)v->ipv_disp), v->type.endian);
+        if (v->wide)
+            for (uint64_t i = 0; i < ((uint64_t)v->type.bits * v->type.lanes + 7) / 8; i++)
+                s.d = mix(s.d, v->wide[i]);
     } else {
-        const dwexpr_sld *l = r->loc.slds;
-        s.a = l->byte_offset * 8 + l->bit + ((uint64_t)l->kind << 60);
-        s.b = l->kind == DWEXPR_LOC_REGISTER ? l->u.regno
-            : l->kind == DWEXPR_LOC_COMPOSITE ? l->u.comp->bits
-            : l->kind == DWEXPR_LOC_IMPLICIT ? l->u.imp.bits : l->aspace;
-        s.b += (uint64_t)r->loc.count << 40;
+        s.b = r->loc.count;
+        for (uint32_t i = 0; i < r->loc.count; i++)
+            s.c = mix(s.c, fold_sld(&r->loc.slds[i]));
     }
     return s;
 }
@@ -222,19 +259,56 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* One pass over the corpus; returns errors. */
-static size_t pass(dwexpr_ctx *ctx, expr *es, size_t n, bool warm, summary *out)
+/* A trace hook that lets everything run: it makes the evaluator take its
+ * general dispatch loop for every program (no shaped paths). */
+static int no_trace(void *arg, const dwexpr_ctx *ctx, const dwexpr_trace_event *ev)
+{
+    (void)arg; (void)ctx; (void)ev;
+    return 0;
+}
+
+enum kind { COLD, WARM, LANE1, GENERAL };
+
+/* One pass over the corpus; returns errors. Timed passes (OUT NULL) run a
+ * tight loop per kind, so that the figures measure the evaluator. */
+static size_t pass(dwexpr_ctx *ctx, expr *es, size_t n, enum kind k, summary *out)
 {
     static const dwexpr_eval_params params; /* unspecified result, empty stack */
+    static const dwexpr_eval_params traced = {.trace = no_trace};
     size_t errors = 0;
     dwexpr_result r;
+    if (!out && k == COLD) {
+        for (size_t i = 0; i < n; i++) {
+            cur = &es[i];
+            errors += dwexpr_eval_bytes(ctx, es[i].bytes, es[i].len, &es[i].unit, &mock, NULL,
+                                        &params, &r) != DWEXPR_OK;
+        }
+        return errors;
+    }
+    if (!out && k == WARM) {
+        for (size_t i = 0; i < n; i++) {
+            cur = &es[i];
+            errors += (es[i].prog ? dwexpr_eval(ctx, es[i].prog, &mock, NULL, &params, &r)
+                                  : dwexpr_eval_bytes(ctx, es[i].bytes, es[i].len, &es[i].unit,
+                                                      &mock, NULL, &params, &r)) != DWEXPR_OK;
+        }
+        return errors;
+    }
     for (size_t i = 0; i < n; i++) {
         cur = &es[i];
-        dwexpr_status st =
-            warm ? (es[i].prog ? dwexpr_eval(ctx, es[i].prog, &mock, NULL, &params, &r)
-                               : DWEXPR_E_TRUNCATED)
-                 : dwexpr_eval_bytes(ctx, es[i].bytes, es[i].len, &es[i].unit, &mock, NULL,
-                                     &params, &r);
+        dwexpr_status st;
+        if (k == COLD)
+            st = dwexpr_eval_bytes(ctx, es[i].bytes, es[i].len, &es[i].unit, &mock, NULL,
+                                   &params, &r);
+        else if (!es[i].prog)
+            st = dwexpr_eval_bytes(ctx, es[i].bytes, es[i].len, &es[i].unit, &mock, NULL,
+                                   &params, &r); /* its decode error */
+        else if (k == WARM)
+            st = dwexpr_eval(ctx, es[i].prog, &mock, NULL, &params, &r);
+        else if (k == GENERAL)
+            st = dwexpr_eval(ctx, es[i].prog, &mock, NULL, &traced, &r);
+        else
+            dwexpr_eval_lanes(ctx, es[i].prog, &mock, NULL, &params, 0, 1, 1, &r, &st);
         errors += st != DWEXPR_OK;
         if (out)
             out[i] = summarize(st, &r);
@@ -242,15 +316,94 @@ static size_t pass(dwexpr_ctx *ctx, expr *es, size_t n, bool warm, summary *out)
     return errors;
 }
 
+/* ---- lanes: one per-lane location (the VGPR lane part, design note
+ * amdgpu-and-encodings.md) for all 64 lanes of a wave64 ----
+ * DW_OP_regx VGPR0 (2560); DW_OP_LLVM_push_lane; DW_OP_lit4; DW_OP_mul;
+ * DW_OP_LLVM_offset, in the DW_OP_LLVM_user (0xe9) encoding. The target is
+ * the mock above with wave64 VGPRs of 64 lanes x 4 bytes. */
+static const uint8_t lane_expr[] = {0x90, 0x80, 0x14, 0xe9, 0x03, 0x34, 0x1e, 0xe9, 0x04};
+enum { LANES = 64 };
+
+static dwexpr_status m_lane_reg_size(void *u, uint32_t r, uint32_t *bytes)
+{
+    if (r >= 2560 && r <= 2815) {
+        *bytes = 4 * LANES;
+        return DWEXPR_OK;
+    }
+    return m_reg_size(u, r, bytes);
+}
+
+static dwexpr_target lane_mock;
+
+static void lanes_pass(dwexpr_ctx *ctx, const dwexpr_program *prog, dwexpr_result *res,
+                       dwexpr_status *st)
+{
+    static const dwexpr_eval_params params = {.ctx = DWEXPR_CTX_THREAD, .lanes = LANES};
+    dwexpr_eval_lanes(ctx, prog, &lane_mock, NULL, &params, 0, LANES, ~(uint64_t)0, res, st);
+}
+
+/* Median ns per lane over 5 runs of >= SECONDS each. */
+static double measure_lanes(dwexpr_ctx *ctx, const dwexpr_program *prog, double seconds)
+{
+    dwexpr_result res[LANES];
+    dwexpr_status st[LANES];
+    double runs[5];
+    for (int k = 0; k < 5; k++) {
+        double t0 = now(), t;
+        size_t evals = 0;
+        do {
+            for (int j = 0; j < 1000; j++)
+                lanes_pass(ctx, prog, res, st);
+            evals += 1000 * LANES;
+        } while ((t = now()) - t0 < seconds);
+        runs[k] = (t - t0) * 1e9 / (double)evals;
+    }
+    qsort(runs, 5, sizeof runs[0], cmp_double);
+    return runs[2];
+}
+
+/* The batch against 64 single-lane dwexpr_eval calls and the expected
+ * place (VGPR0, byte 4 * lane); returns mismatches. */
+static size_t check_lanes(dwexpr_ctx *ctx, const dwexpr_program *prog, size_t *errors)
+{
+    dwexpr_result res[LANES];
+    dwexpr_status st[LANES];
+    lanes_pass(ctx, prog, res, st);
+    summary batch[LANES];
+    size_t bad = 0;
+    *errors = 0;
+    for (int i = 0; i < LANES; i++) {
+        batch[i] = summarize(st[i], &res[i]);
+        *errors += st[i] != DWEXPR_OK;
+        bad += st[i] || res[i].kind != DWEXPR_RESULT_LOCATION || res[i].loc.count != 1 ||
+               res[i].loc.slds[0].kind != DWEXPR_LOC_REGISTER ||
+               res[i].loc.slds[0].u.regno != 2560 ||
+               res[i].loc.slds[0].byte_offset != 4u * (unsigned)i;
+    }
+    for (int i = 0; i < LANES; i++) {
+        dwexpr_eval_params p = {.ctx = DWEXPR_CTX_THREAD | DWEXPR_CTX_LANE, .lanes = LANES,
+                                .lane = (uint32_t)i};
+        dwexpr_result r;
+        dwexpr_status s1 = dwexpr_eval(ctx, prog, &lane_mock, NULL, &p, &r);
+        summary one = summarize(s1, &r);
+        bad += memcmp(&one, &batch[i], sizeof one) != 0;
+        p.trace = no_trace; /* the general dispatch loop */
+        s1 = dwexpr_eval(ctx, prog, &lane_mock, NULL, &p, &r);
+        one = summarize(s1, &r);
+        bad += memcmp(&one, &batch[i], sizeof one) != 0;
+    }
+    return bad;
+}
+
 /* Median ns per evaluation over 5 runs of >= SECONDS each. */
-static double measure(dwexpr_ctx *ctx, expr *es, size_t n, bool warm, double seconds)
+static double measure(dwexpr_ctx *ctx, expr *es, size_t n, enum kind kind, double seconds)
 {
     double runs[5];
     for (int k = 0; k < 5; k++) {
         double t0 = now(), t;
         size_t evals = 0;
         do {
-            pass(ctx, es, n, warm, NULL);
+            pass(ctx, es, n, kind, NULL);
             evals += n;
         } while ((t = now()) - t0 < seconds);
         runs[k] = (t - t0) * 1e9 / (double)evals;
@@ -293,12 +446,34 @@ int main(int argc, char **argv)
     if (dwexpr_ctx_new(NULL, &ctx))
         return 2;
 
-    /* callgrind modes: N passes of one kind, for differential counts */
+    lane_mock = mock;
+    lane_mock.reg_size = m_lane_reg_size;
+    dwexpr_unit lane_unit = {.addr_size = 8, .offset_size = 4, .version = 5};
+    dwexpr_program *lane_prog = NULL;
+    dwexpr_error lerr;
+    if (dwexpr_program_decode(lane_expr, sizeof lane_expr, &lane_unit, &lane_prog, &lerr)) {
+        fprintf(stderr, "bench: the lane expression does not decode: %s\n", lerr.message);
+        return 2;
+    }
+
+    /* callgrind modes: N passes of one kind, for differential counts
+     * (cold/warm: one pass = every corpus expression; lanes: one pass =
+     * 1000 batches of 64 lanes) */
     if (strncmp(mode, "cold", 4) == 0 || strncmp(mode, "warm", 4) == 0) {
         int passes = atoi(mode + 4);
         for (int k = 0; k < passes; k++)
-            pass(ctx, es, n, mode[0] == 'w', NULL);
+            pass(ctx, es, n, mode[0] == 'w' ? WARM : COLD, NULL);
         printf("passes=%d n=%zu\n", passes, n);
+        return 0;
+    }
+    if (strncmp(mode, "lanes", 5) == 0) {
+        int passes = atoi(mode + 5);
+        dwexpr_result res[LANES];
+        dwexpr_status st[LANES];
+        for (int k = 0; k < passes; k++)
+            for (int j = 0; j < 1000; j++)
+                lanes_pass(ctx, lane_prog, res, st);
+        printf("passes=%d lanes=%d\n", passes, 1000 * LANES);
         return 0;
     }
 
@@ -320,25 +495,42 @@ int main(int argc, char **argv)
         }
         return 0;
     }
-    summary *cold = malloc(sizeof *cold * n), *warm = malloc(sizeof *warm * n);
-    size_t errors = pass(ctx, es, n, false, cold); /* warm-up; grows the arena */
-    pass(ctx, es, n, true, warm);
-    size_t mismatches = 0;
-    for (size_t i = 0; i < n; i++)
-        mismatches += memcmp(&cold[i], &warm[i], sizeof cold[i]) != 0;
+    /* identity: cold (from the bytes), warm (pre-decoded), one lane of the
+     * batch API and the general dispatch loop (shaped paths off) */
+    summary *cold = malloc(sizeof *cold * n), *other = malloc(sizeof *other * n);
+    size_t errors = pass(ctx, es, n, COLD, cold); /* warm-up; grows the arena */
+    size_t mismatches[3] = {0, 0, 0};
+    const enum kind others[3] = {WARM, LANE1, GENERAL};
+    for (int k = 0; k < 3; k++) {
+        pass(ctx, es, n, others[k], other);
+        for (size_t i = 0; i < n; i++)
+            mismatches[k] += memcmp(&cold[i], &other[i], sizeof cold[i]) != 0;
+    }
+    size_t lane_errors = 0, lane_mismatches = check_lanes(ctx, lane_prog, &lane_errors);
     unsigned long long before = n_allocs;
-    pass(ctx, es, n, false, NULL);
-    pass(ctx, es, n, true, NULL);
+    pass(ctx, es, n, COLD, NULL);
+    pass(ctx, es, n, WARM, NULL);
+    {
+        dwexpr_result res[LANES];
+        dwexpr_status st[LANES];
+        lanes_pass(ctx, lane_prog, res, st);
+    }
     unsigned long long allocs = n_allocs - before;
 
-    double cold_ns = measure(ctx, es, n, false, seconds);
-    double warm_ns = measure(ctx, es, n, true, seconds);
+    double cold_ns = measure(ctx, es, n, COLD, seconds);
+    double warm_ns = measure(ctx, es, n, WARM, seconds);
+    double lane_ns = measure_lanes(ctx, lane_prog, seconds);
     printf("dwexpr-cold ns_per_eval=%.1f ns_per_op=%.2f evals_per_s=%.0f errors=%zu n=%zu\n",
            cold_ns, cold_ns * n / ops, 1e9 / cold_ns, errors, n);
     printf("dwexpr-warm ns_per_eval=%.1f ns_per_op=%.2f evals_per_s=%.0f errors=%zu n=%zu\n",
            warm_ns, warm_ns * n / ops, 1e9 / warm_ns, errors, n);
-    printf("dwexpr-check ops=%zu cold_warm_mismatches=%zu allocs_after_first_pass=%llu\n", ops,
-           mismatches, allocs);
+    printf("dwexpr-lanes ns_per_eval=%.1f ns_per_op=%.2f evals_per_s=%.0f errors=%zu n=%d\n",
+           lane_ns, lane_ns / 5, 1e9 / lane_ns, lane_errors, LANES);
+    printf("dwexpr-check ops=%zu cold_warm_mismatches=%zu cold_lane_mismatches=%zu "
+           "cold_general_mismatches=%zu lanes_vs_single_mismatches=%zu "
+           "allocs_after_first_pass=%llu\n",
+           ops, mismatches[0], mismatches[1], mismatches[2], lane_mismatches, allocs);
+    dwexpr_program_free(lane_prog);
     dwexpr_ctx_free(ctx);
-    return mismatches || allocs ? 1 : 0;
+    return mismatches[0] || mismatches[1] || mismatches[2] || lane_mismatches || allocs ? 1 : 0;
 }
