@@ -336,7 +336,8 @@ dwexpr_status dwx_fbreg_loc(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn 
         }
         if ((st = dwx_sld_add_offset(ctx, &s, (int64_t)in->a, 0)))
             return st;
-        return push_sld(ctx, &s);
+        *out = s;
+        return DWEXPR_OK;
     }
     if (fb.expr) {
         dwx_env sub = *env;
