@@ -14,25 +14,9 @@
 
 /* ---- errors ---- */
 
-static dwexpr_status fail(dwexpr_error *err, dwexpr_status s, int64_t off, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-static dwexpr_status fail(dwexpr_error *err, dwexpr_status s, int64_t off, const char *fmt, ...)
-{
-    if (err) {
-        va_list ap;
-        memset(err, 0, sizeof *err);
-        err->status = s;
-        err->offset = off;
-        err->opcode = -1;
-        va_start(ap, fmt);
-        vsnprintf(err->message, sizeof err->message, fmt, ap);
-        va_end(ap);
-    }
-    return s;
-}
+/* Fill ERR (may be NULL) with status S at offset OFF (no operation of the
+ * DWARF table) and a message; returns S. */
+#define fail(err, s, off, ...) dwx_fail((err), (s), (off), DWEXPR_OP_COUNT, __VA_ARGS__)
 
 /* ---- a growable string ---- */
 

@@ -11,24 +11,6 @@
 
 #include "output.h"
 
-/* Match "--NAME VALUE" / "--NAME=VALUE". */
-static int opt_value(int argc, char **argv, int *i, const char *name, const char **val)
-{
-    const char *a = argv[*i];
-    size_t n = strlen(name);
-    if (strncmp(a, name, n) != 0)
-        return 0;
-    if (a[n] == '=') {
-        *val = a + n + 1;
-        return 1;
-    }
-    if (a[n] != 0)
-        return 0;
-    if (*i + 1 >= argc)
-        return -1;
-    *val = argv[++*i];
-    return 1;
-}
 
 int cli_fe_option(int argc, char **argv, int *i, cli_fe_opts *fe)
 {
@@ -38,7 +20,7 @@ int cli_fe_option(int argc, char **argv, int *i, cli_fe_opts *fe)
         fe->declare = true;
         return 1;
     }
-    if ((r = opt_value(argc, argv, i, "--spirv-set", &v)) != 0) {
+    if ((r = cli_opt_value(argc, argv, i, "--spirv-set", &v)) != 0) {
         /* the instruction set whose operation table the text uses */
         for (int k = 1; r > 0 && dwexpr_spirv_set_name((dwexpr_spirv_set)k); k++)
             if (strcmp(v, dwexpr_spirv_set_name((dwexpr_spirv_set)k)) == 0) {
@@ -50,9 +32,9 @@ int cli_fe_option(int argc, char **argv, int *i, cli_fe_opts *fe)
         return -1;
     }
     int kind = 0;
-    if ((r = opt_value(argc, argv, i, "--diexpr", &v)) != 0)
+    if ((r = cli_opt_value(argc, argv, i, "--diexpr", &v)) != 0)
         kind = 1;
-    else if ((r = opt_value(argc, argv, i, "--spirv", &v)) != 0)
+    else if ((r = cli_opt_value(argc, argv, i, "--spirv", &v)) != 0)
         kind = 2;
     if (kind) {
         if (r < 0) {
@@ -74,7 +56,7 @@ int cli_fe_option(int argc, char **argv, int *i, cli_fe_opts *fe)
         fe->n++;
         return 1;
     }
-    if ((r = opt_value(argc, argv, i, "--arg", &v)) == 0)
+    if ((r = cli_opt_value(argc, argv, i, "--arg", &v)) == 0)
         return 0;
     if (r < 0) {
         fprintf(stderr, "dwexpr: option --arg needs a value (N=VALUE)\n");

@@ -67,6 +67,22 @@ typedef struct locs_opts {
 /* Everything one run needs: the evaluation state (cmd_locs.h). */
 typedef locs_eval locs_run;
 
+int locs_entry_policy(const char *name, dwexpr_libdwarf_entry_policy *out)
+{
+    static const struct {
+        const char *name;
+        dwexpr_libdwarf_entry_policy p;
+    } tab[] = {{"register", DWEXPR_LIBDWARF_EV_REGISTER_FIRST},
+               {"call-site", DWEXPR_LIBDWARF_EV_CALL_SITE_FIRST},
+               {"register-only", DWEXPR_LIBDWARF_EV_REGISTER_ONLY}};
+    for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++)
+        if (strcmp(name, tab[i].name) == 0) {
+            *out = tab[i].p;
+            return 0;
+        }
+    return -1;
+}
+
 /* "dwexpr locs: MESSAGE" on stderr; returns LOCS_USAGE. */
 static int usage(const char *msg, const char *arg)
 {
@@ -116,13 +132,7 @@ static int parse(int argc, char **argv, locs_opts *o)
         } else if (strcmp(a, "--entry-values") == 0) {
             if (!v)
                 return usage("expected register|call-site|register-only after", a);
-            if (strcmp(v, "register") == 0)
-                o->policy = DWEXPR_LIBDWARF_EV_REGISTER_FIRST;
-            else if (strcmp(v, "call-site") == 0)
-                o->policy = DWEXPR_LIBDWARF_EV_CALL_SITE_FIRST;
-            else if (strcmp(v, "register-only") == 0)
-                o->policy = DWEXPR_LIBDWARF_EV_REGISTER_ONLY;
-            else
+            if (locs_entry_policy(v, &o->policy) != 0)
                 return usage("unknown --entry-values", v);
             i++;
         } else if (a[0] == '-' && a[1]) {

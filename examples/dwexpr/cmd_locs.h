@@ -15,6 +15,9 @@
  * Returns the exit status: 0 ok, 1 the binary has DWARF errors (listed),
  * 2 bad usage or unreadable input. */
 int cmd_locs(int argc, char **argv);
+/* --entry-values NAME (register | call-site | register-only) as a policy.
+ * Returns 0, or -1 for an unknown name. */
+int locs_entry_policy(const char *name, dwexpr_libdwarf_entry_policy *out);
 /* Run `dwexpr vars` (cmd_vars.c): a core file's or stopped process's
  * frames with their variables. Exit status 0 ok, 1 some location could
  * not be evaluated or unwinding failed, 2 bad usage or input. */

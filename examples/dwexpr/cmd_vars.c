@@ -89,13 +89,7 @@ static int parse(int argc, char **argv, vars_opts *o)
         } else if (strcmp(a, "--entry-values") == 0) {
             if (!v)
                 return usage("expected register|call-site|register-only after", a);
-            if (strcmp(v, "register") == 0)
-                o->policy = DWEXPR_LIBDWARF_EV_REGISTER_FIRST;
-            else if (strcmp(v, "call-site") == 0)
-                o->policy = DWEXPR_LIBDWARF_EV_CALL_SITE_FIRST;
-            else if (strcmp(v, "register-only") == 0)
-                o->policy = DWEXPR_LIBDWARF_EV_REGISTER_ONLY;
-            else
+            if (locs_entry_policy(v, &o->policy) != 0)
                 return usage("unknown --entry-values", v);
             i++;
         } else if (a[0] == '-' && a[1]) {

@@ -180,6 +180,24 @@ static dwexpr_status tfail(cli_ctx *c, dwexpr_status s, const char *fmt, ...)
     return s;
 }
 
+int cli_opt_value(int argc, char **argv, int *i, const char *name, const char **val)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(a, name, n) != 0)
+        return 0;
+    if (a[n] == '=') {
+        *val = a + n + 1;
+        return 1;
+    }
+    if (a[n] != 0)
+        return 0;
+    if (*i + 1 >= argc)
+        return -1;
+    *val = argv[++*i];
+    return 1;
+}
+
 int cli_parse_u64(const char *s, uint64_t *out)
 {
     bool neg = false;

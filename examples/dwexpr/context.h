@@ -65,5 +65,9 @@ bool cli_ctx_lane_active(const cli_ctx *c, uint32_t lane);
 /* Parse a number as the context file spells it: decimal, 0x-hex, optional
  * leading '-' (two's complement). Returns 0 or -1. */
 int cli_parse_u64(const char *s, uint64_t *out);
+/* Match option NAME at argv[*i] as "--name VALUE" or "--name=VALUE".
+ * Returns 1 (matched, *VAL set, *i advanced past the value), 0 (not this
+ * option) or -1 (value missing). */
+int cli_opt_value(int argc, char **argv, int *i, const char *name, const char **val);
 
 #endif

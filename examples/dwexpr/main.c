@@ -164,26 +164,6 @@ static char *join_words(char **words, int n)
     return s;
 }
 
-/* Match option NAME at argv[*i] as "--name VALUE" or "--name=VALUE".
- * Returns 1 (matched, *VAL set, *i advanced past the value), 0 (not this
- * option) or -1 (value missing). */
-static int opt_value(int argc, char **argv, int *i, const char *name, const char **val)
-{
-    const char *a = argv[*i];
-    size_t n = strlen(name);
-    if (strncmp(a, name, n) != 0)
-        return 0;
-    if (a[n] == '=') {
-        *val = a + n + 1;
-        return 1;
-    }
-    if (a[n] != 0)
-        return 0;
-    if (*i + 1 >= argc)
-        return -1;
-    *val = argv[++*i];
-    return 1;
-}
 
 /* Options shared by the commands. */
 typedef struct cli_opts {
@@ -244,13 +224,13 @@ static int parse_opts(int argc, char **argv, bool eval, cli_opts *o)
             o->trace = true;
             continue;
         }
-        if ((r = opt_value(argc, argv, &i, "--context", &v)) != 0) {
+        if ((r = cli_opt_value(argc, argv, &i, "--context", &v)) != 0) {
             if (r < 0)
                 goto missing;
             o->context = v;
             continue;
         }
-        if ((r = opt_value(argc, argv, &i, "--encoding", &v)) != 0) {
+        if ((r = cli_opt_value(argc, argv, &i, "--encoding", &v)) != 0) {
             if (r < 0)
                 goto missing;
             if (strcmp(v, "provisional") == 0)
@@ -263,7 +243,7 @@ static int parse_opts(int argc, char **argv, bool eval, cli_opts *o)
             }
             continue;
         }
-        if ((r = opt_value(argc, argv, &i, "--addr-size", &v)) != 0) {
+        if ((r = cli_opt_value(argc, argv, &i, "--addr-size", &v)) != 0) {
             if (r < 0)
                 goto missing;
             if (parse_count("--addr-size", v, 8, &n))
@@ -282,7 +262,7 @@ static int parse_opts(int argc, char **argv, bool eval, cli_opts *o)
                 return -1;
             continue;
         }
-        if ((r = opt_value(argc, argv, &i, "--result", &v)) != 0) {
+        if ((r = cli_opt_value(argc, argv, &i, "--result", &v)) != 0) {
             if (r < 0)
                 goto missing;
             if (strcmp(v, "value") == 0)
@@ -295,7 +275,7 @@ static int parse_opts(int argc, char **argv, bool eval, cli_opts *o)
             }
             continue;
         }
-        if ((r = opt_value(argc, argv, &i, "--read", &v)) != 0) {
+        if ((r = cli_opt_value(argc, argv, &i, "--read", &v)) != 0) {
             if (r < 0)
                 goto missing;
             if (parse_count("--read", v, (uint64_t)1 << 32, &o->read_bits))
@@ -303,13 +283,13 @@ static int parse_opts(int argc, char **argv, bool eval, cli_opts *o)
             o->has_read = true;
             continue;
         }
-        if ((r = opt_value(argc, argv, &i, "--write", &v)) != 0) {
+        if ((r = cli_opt_value(argc, argv, &i, "--write", &v)) != 0) {
             if (r < 0)
                 goto missing;
             o->write_hex = v;
             continue;
         }
-        if ((r = opt_value(argc, argv, &i, "--lane", &v)) != 0) {
+        if ((r = cli_opt_value(argc, argv, &i, "--lane", &v)) != 0) {
             if (r < 0)
                 goto missing;
             if (parse_count("--lane", v, UINT32_MAX, &n))
@@ -322,7 +302,7 @@ static int parse_opts(int argc, char **argv, bool eval, cli_opts *o)
             o->ov.all_lanes = true;
             continue;
         }
-        if ((r = opt_value(argc, argv, &i, "--max-steps", &v)) != 0) {
+        if ((r = cli_opt_value(argc, argv, &i, "--max-steps", &v)) != 0) {
             if (r < 0)
                 goto missing;
             if (parse_count("--max-steps", v, UINT64_MAX, &o->ov.max_steps))
