@@ -1170,6 +1170,60 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
              "eval_bytes gives %s, decode + eval %s", dwexpr_status_name(st2),
              dwexpr_status_name(st));
 
+    /* the lanes batch: exactly the single-lane evaluations, lane by lane;
+     * lanes outside the mask untouched (kind 0, E_NO_CONTEXT); the error
+     * record describes the first failing lane */
+    {
+        enum { MAXL = 8 };
+        uint32_t count = 1 + (uint32_t)(h3(m.seed, 0x1a, h[8], 0) % MAXL);
+        uint32_t first = pp.lane > UINT32_MAX - MAXL ? 0 : pp.lane;
+        uint64_t mask = h3(m.seed, 0x1b, h[8], 1) & ((1u << count) - 1);
+        if (!mask)
+            mask = 1;
+        blob single[MAXL];
+        dwexpr_status sst[MAXL];
+        memset(single, 0, sizeof single);
+        dwexpr_ctx *lctx = NULL;
+        FZ_CHECK(dwexpr_ctx_new(&lim, &lctx) == DWEXPR_OK, "ctx_new");
+        int first_bad = -1;
+        for (uint32_t i = 0; i < count; i++) {
+            if (!(mask >> i & 1))
+                continue;
+            dwexpr_eval_params lp = pp;
+            lp.lane = first + i;
+            lp.ctx |= DWEXPR_CTX_LANE;
+            sst[i] = dwexpr_eval(lctx, prog, &t, &m, &lp, &res);
+            put_outcome(&single[i], sst[i], lctx, &res);
+            if (sst[i] != DWEXPR_OK && first_bad < 0)
+                first_bad = (int)i;
+        }
+        dwexpr_result lres[MAXL];
+        dwexpr_status lst[MAXL];
+        st2 = dwexpr_eval_lanes(lctx, prog, &t, &m, &pp, first, count, mask, lres, lst);
+        FZ_CHECK(st2 == (first_bad < 0 ? DWEXPR_OK : sst[first_bad]),
+                 "eval_lanes returns %s, the first failing single lane %s",
+                 dwexpr_status_name(st2),
+                 first_bad < 0 ? "none" : dwexpr_status_name(sst[first_bad]));
+        for (uint32_t i = 0; i < count; i++) {
+            if (!(mask >> i & 1)) {
+                FZ_CHECK(lst[i] == DWEXPR_E_NO_CONTEXT && lres[i].kind == 0,
+                         "inactive lane %u: %s, kind %d", i, dwexpr_status_name(lst[i]),
+                         (int)lres[i].kind);
+                continue;
+            }
+            FZ_CHECK(lst[i] == sst[i], "lane %u: batch %s, single %s", first + i,
+                     dwexpr_status_name(lst[i]), dwexpr_status_name(sst[i]));
+            if (lst[i] == DWEXPR_OK || (int)i == first_bad) {
+                put_outcome(&b2, lst[i], lctx, &lres[i]);
+                FZ_CHECK(b2.n == single[i].n && memcmp(b2.b, single[i].b, b2.n) == 0,
+                         "lane %u: the batch result differs from a single evaluation", first + i);
+            }
+        }
+        for (uint32_t i = 0; i < count; i++)
+            free(single[i].b);
+        dwexpr_ctx_free(lctx);
+    }
+
     /* read through a location result, write it back: the target is unchanged */
     st2 = eval_checked(ctx, prog, NULL, 0, &t, &m, &pp, &res);
     if (st2 == DWEXPR_OK && res.kind == DWEXPR_RESULT_LOCATION) {
