@@ -3,10 +3,16 @@
 progs/core_prog.c (gcc -g -O0), stops it in probe() under gdb and writes a
 core with gcore, asks gdb where and what x, k and g are, then runs a
 `dwexpr run` session (`core`, `frame`, `var`, `read`, `expect`) whose
-expectations are gdb's answers. TAP. Skips when gdb or gcc is missing.
+expectations are gdb's answers; then the same program stops itself
+(SIGSTOP in probe) and a session `attach`es to it, finds probe's and
+main's frames and reads x, k and g in the live process. TAP. Skips when
+gdb or gcc is missing.
 Usage: core_test.py DWEXPR SRCDIR"""
+import json
 import os
 import re
+import signal
+import time
 import shutil
 import subprocess
 import sys
@@ -60,6 +66,49 @@ expect error usage
         ("frame 1 is main", "#1 main pc" in p.stdout),
         ("the session's expects hold (gdb's addresses and values)", p.returncode == 0),
     ]
+    # attach: the program stops itself in probe (frame 0 is libc's kill)
+    proc = subprocess.Popen([exe, "stop"], stdout=subprocess.DEVNULL)
+    try:
+        stopped = False
+        for _ in range(200):
+            with open("/proc/%d/stat" % proc.pid) as f:
+                if f.read().rsplit(")", 1)[1].split()[0] == "T":
+                    stopped = True
+                    break
+            time.sleep(0.02)
+        fr = subprocess.run([dwexpr, "frames", "--json", "--pid", str(proc.pid), exe],
+                            capture_output=True, text=True, timeout=60)
+        names = [f.get("function") for f in json.loads(fr.stdout or "{}").get("frames", [])]
+        iprobe = names.index("probe") if "probe" in names else -1
+        imain = names.index("main") if "main" in names else -1
+        script = """attach {pid} {exe}
+frame {iprobe}
+var x
+read 32
+expect read 15000000
+frame {imain}
+var k
+read 32
+expect read 15000000
+var g
+read 32
+expect read 05000000
+""".format(pid=proc.pid, exe=exe, iprobe=iprobe, imain=imain)
+        path = os.path.join(tmp, "attach.dws")
+        open(path, "w").write(script)
+        a = subprocess.run([dwexpr, "run", path], capture_output=True, text=True, timeout=120)
+        with open("/proc/%d/stat" % proc.pid) as f:
+            still = f.read().rsplit(")", 1)[1].split()[0] == "T"
+        checks += [
+            ("the self-stopping process stopped", stopped),
+            ("dwexpr frames --pid finds probe above main", 0 <= iprobe < imain),
+            ("attach: x (21), k (21) and g (5) read from the live process", a.returncode == 0),
+            ("the process is left stopped after the session", still),
+        ]
+        p = a if a.returncode != 0 else p
+    finally:
+        proc.kill()
+        proc.wait()
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 print("1..%d" % len(checks))
