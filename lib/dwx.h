@@ -88,8 +88,10 @@ enum dwx_shape {
     DWX_SHAPE_ONE,     /* a producer alone */
     DWX_SHAPE_ONE_SV,  /* a producer; DW_OP_stack_value */
     DWX_SHAPE_REG,     /* DW_OP_reg* / DW_OP_regx alone (a special ONE) */
-    DWX_SHAPE_LANE_PART /* a location producer; DW_OP_LLVM_push_lane;
+    DWX_SHAPE_LANE_PART, /* a location producer; DW_OP_LLVM_push_lane;
                            DW_OP_lit*|const*; DW_OP_mul; DW_OP_LLVM_offset */
+    DWX_SHAPE_PIECES   /* DW_OP_piece parts, each of nothing, a location
+                          producer, or lit*|const*|entry_value; stack_value */
 };
 /* The shape of a decoded program (lib/eval.c). */
 DWX_HIDDEN uint8_t dwx_program_shape(const struct dwexpr_program *prog);

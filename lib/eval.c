@@ -677,6 +677,36 @@ static inline dwexpr_status produce(dwexpr_ctx *ctx, const dwx_env *env, const d
     }
 }
 
+/* A location producer: pushes one location description. */
+static inline bool is_loc_producer(unsigned x)
+{
+    return x == DWEXPR_OP_reg0 || x == DWEXPR_OP_breg0 || x == DWEXPR_OP_fbreg ||
+           x == DWEXPR_OP_addr || x == DWEXPR_OP_addrx || x == DWEXPR_OP_call_frame_cfa;
+}
+
+/* DWX_SHAPE_PIECES (lib/dwx.h): groups, each ending in DW_OP_piece, of
+ * nothing (an undefined part), a location producer, or DW_OP_lit*|const*
+ * or DW_OP_entry_value then DW_OP_stack_value. */
+static bool pieces_shape(const dwexpr_program *prog)
+{
+    const dwx_insn *c = prog->code;
+    size_t i = 0, n = prog->count;
+    while (i < n) {
+        unsigned x = c[i].x;
+        if (x == DWEXPR_OP_piece) {
+            i++;
+        } else if (is_loc_producer(x) && i + 1 < n && c[i + 1].x == DWEXPR_OP_piece) {
+            i += 2;
+        } else if ((x == DWEXPR_OP_lit0 || x == DWEXPR_OP_entry_value) && i + 2 < n &&
+                   c[i + 1].x == DWEXPR_OP_stack_value && c[i + 2].x == DWEXPR_OP_piece) {
+            i += 3;
+        } else {
+            return false;
+        }
+    }
+    return n > 0;
+}
+
 uint8_t dwx_program_shape(const dwexpr_program *prog)
 {
     const dwx_insn *c = prog->code;
@@ -684,7 +714,9 @@ uint8_t dwx_program_shape(const dwexpr_program *prog)
         is_producer(c[0].x) && c[1].x == DWEXPR_OP_LLVM_push_lane && c[2].x == DWEXPR_OP_lit0 &&
         c[3].x == DWEXPR_OP_mul && c[4].x == DWEXPR_OP_LLVM_offset)
         return DWX_SHAPE_LANE_PART;
-    if (prog->count == 0 || prog->count > 2 || !is_producer(prog->code[0].x))
+    if (prog->count > 2 || (prog->count >= 1 && c[prog->count - 1].x == DWEXPR_OP_piece))
+        return pieces_shape(prog) ? DWX_SHAPE_PIECES : DWX_SHAPE_GENERAL;
+    if (prog->count == 0 || !is_producer(prog->code[0].x))
         return DWX_SHAPE_GENERAL;
     if (prog->count == 1)
         return prog->code[0].x == DWEXPR_OP_reg0 && prog->code[0].a <= UINT32_MAX
@@ -1000,6 +1032,122 @@ static bool lane_part(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwx_env
     return true;
 }
 
+/* DWX_SHAPE_PIECES: a composite of DW_OP_piece parts, built in one
+ * allocation without the stack. The same operation code as the loop
+ * (produce, dwx_stack_value, dwx_sld_check_range) and the same step
+ * accounting; the checks of dwx_piece and add_part (part count, sizes,
+ * the address space bound, nesting) are made here and anything they would
+ * report sends the evaluation to the loop, as does any other failure: false
+ * then, and the loop reports exactly, from the start. */
+static bool pieces(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwx_env *env,
+                   dwexpr_result *out)
+{
+    const dwx_insn *c = prog->code;
+    const size_t n = prog->count;
+    if (ctx->p->result_kind == DWEXPR_RESULT_VALUE || ctx->lim.stack < 2 || n > ctx->lim.steps)
+        return false;
+    /* room for N parts and places (there are at most N) */
+    const size_t head = (sizeof(dwexpr_composite) + 15) & ~(size_t)15;
+    const size_t psize = (sizeof(dwexpr_part) * n + 15) & ~(size_t)15;
+    uint8_t *m = dwx_alloc(ctx, head + psize + sizeof(dwexpr_sld) * n);
+    if (!m)
+        return false;
+    dwexpr_composite *comp = (dwexpr_composite *)m;
+    dwexpr_part *parts = (dwexpr_part *)(m + head);
+    dwexpr_sld *slds = (dwexpr_sld *)(m + head + psize);
+    const uint64_t max_bits = ctx->addr_size && ctx->addr_size < 8
+                                  ? ((uint64_t)1 << (8 * ctx->addr_size)) * 8
+                                  : UINT64_MAX;
+    uint64_t bits = 0;
+    uint32_t k = 0, depth = 1;
+    dwx_entry e;
+    for (size_t i = 0; i < n; i++) {
+        const dwx_insn *in = &c[i];
+        ctx->steps++;
+        dwexpr_sld *s = &slds[k];
+        bool range_done = false;
+        if (in->x == DWEXPR_OP_piece) {
+            *s = sld_undefined();
+        } else if (in->x == DWEXPR_OP_reg0 && env->frame == 0 && in->a <= UINT32_MAX) {
+            /* produce()'s DW_OP_reg* in the top frame (dwx_reg_loc) and
+             * the range check of its part (fits(): a register of known
+             * size holds the part from offset 0) */
+            sld_register(s, (uint32_t)in->a, ctx->p);
+            i++;
+            ctx->steps++;
+            in = &c[i];
+            if (in->a > UINT64_MAX / 8)
+                return false;
+            if (ctx->t->reg_size) {
+                uint32_t rb = 0;
+                if (ctx->t->reg_size(ctx->user, (uint32_t)s->u.regno, &rb) != DWEXPR_OK ||
+                    8 * in->a > 8 * (uint64_t)rb)
+                    return false;
+            }
+            range_done = true;
+        } else {
+            ctx->sp = k ? 1 : 0; /* the composite below, as in the loop */
+            if (produce(ctx, env, in, &e) != DWEXPR_OK)
+                return false;
+            if (in[1].x == DWEXPR_OP_stack_value) {
+                i++;
+                ctx->steps++;
+                if (dwx_stack_value(ctx, env, &e) != DWEXPR_OK)
+                    return false;
+            }
+            i++;
+            ctx->steps++;
+            in = &c[i];
+            if (!e.is_loc || e.n != 1)
+                return false;
+            *s = e.u.one;
+        }
+        /* dwx_piece and add_part */
+        if (in->a > UINT64_MAX / 8)
+            return false;
+        const uint64_t nb = 8 * in->a;
+        if (!range_done && s->kind != DWEXPR_LOC_UNDEFINED &&
+            dwx_sld_check_range(ctx, s, nb) != DWEXPR_OK)
+            return false;
+        if (nb > max_bits - bits) /* too large, or past the address space */
+            return false;
+        if (s->kind == DWEXPR_LOC_COMPOSITE) {
+            uint32_t d = s->u.comp->depth + 1;
+            if (d > 64)
+                return false;
+            if (d > depth)
+                depth = d;
+        }
+        parts[k].bit_size = nb;
+        parts[k].loc.count = 1;
+        parts[k].loc.slds = s;
+        bits += nb;
+        k++;
+    }
+    if (ctx->steps > ctx->lim.steps || k > ctx->lim.parts) /* nested evaluations count too */
+        return false;
+    uint32_t cap = 4; /* what new_composite and add_part's doubling give */
+    while (cap < k)
+        cap *= 2;
+    comp->count = k;
+    comp->cap = cap;
+    comp->complete = true; /* the result completes it */
+    comp->depth = depth;
+    comp->bits = bits;
+    comp->parts = parts;
+    ctx->sp = 0;
+    /* put_result of the composite's place */
+    dwexpr_sld *slot = ctx->result_slot ? ctx->result_slot : &ctx->result_one;
+    memset(slot, 0, sizeof *slot);
+    slot->kind = DWEXPR_LOC_COMPOSITE;
+    slot->u.comp = comp;
+    out->kind = DWEXPR_RESULT_LOCATION;
+    memset(&out->value, 0, sizeof out->value);
+    out->loc.count = 1;
+    out->loc.slds = slot;
+    return true;
+}
+
 /* Evaluate PROG on the prepared CTX and hand out the result. */
 static inline dwexpr_status eval_program(dwexpr_ctx *ctx, const dwexpr_program *prog,
                                   dwexpr_result *out)
@@ -1013,8 +1161,9 @@ static inline dwexpr_status eval_program(dwexpr_ctx *ctx, const dwexpr_program *
     env.object = ctx->p->object;
 
     if (prog->shape && ctx->p->initial_count == 0 && !ctx->p->trace) {
-        if (prog->shape == DWX_SHAPE_LANE_PART) {
-            if (lane_part(ctx, prog, &env, out))
+        if (prog->shape == DWX_SHAPE_LANE_PART || prog->shape == DWX_SHAPE_PIECES) {
+            if (prog->shape == DWX_SHAPE_PIECES ? pieces(ctx, prog, &env, out)
+                                                : lane_part(ctx, prog, &env, out))
                 return DWEXPR_OK;
             /* not the common case, or an error: the loop, from the start */
             ctx->err.status = DWEXPR_OK;
