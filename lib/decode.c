@@ -537,6 +537,62 @@ static size_t fast_one(const uint8_t *base, const uint8_t *end, size_t pos,
     return (size_t)(p - (base + pos));
 }
 
+/* The commonest operations of real location expressions, decoded without
+ * the table: DW_OP_lit*, DW_OP_reg*, DW_OP_breg* and DW_OP_fbreg with a
+ * one-byte SLEB128, DW_OP_piece with a one-byte ULEB128, DW_OP_stack_value
+ * (the same bytes in both DW_OP_LLVM_* encodings). Fills IN exactly as
+ * fast_one does; returns the size, or 0 for anything else. */
+static inline size_t small_one(const uint8_t *base, const uint8_t *end, size_t pos, dwx_insn *in)
+{
+    const uint8_t *p = base + pos;
+    const unsigned op = p[0];
+    uint64_t a, b = 0;
+    unsigned x, id;
+    size_t n = 1;
+    if (op >= DWX_CODE_lit0 && op <= DWX_CODE_lit31) {
+        x = DWEXPR_OP_lit0;
+        id = DWEXPR_OP_lit0 + (op - DWX_CODE_lit0);
+        a = op - DWX_CODE_lit0;
+    } else if (op >= DWX_CODE_reg0 && op <= DWX_CODE_reg31) {
+        x = DWEXPR_OP_reg0;
+        id = DWEXPR_OP_reg0 + (op - DWX_CODE_reg0);
+        a = op - DWX_CODE_reg0;
+    } else if (op == DWX_CODE_stack_value) {
+        x = id = DWEXPR_OP_stack_value;
+        a = 0;
+    } else {
+        /* one operand byte below 0x80 */
+        if (end - p < 2 || p[1] >= 0x80)
+            return 0;
+        const uint64_t u = p[1], sv = (u & 0x40) ? u | ~(uint64_t)0x7f : u;
+        n = 2;
+        if (op >= DWX_CODE_breg0 && op <= DWX_CODE_breg31) {
+            x = DWEXPR_OP_breg0;
+            id = DWEXPR_OP_breg0 + (op - DWX_CODE_breg0);
+            a = op - DWX_CODE_breg0;
+            b = sv;
+        } else if (op == DWX_CODE_fbreg) {
+            x = id = DWEXPR_OP_fbreg;
+            a = sv;
+        } else if (op == DWX_CODE_piece) {
+            x = id = DWEXPR_OP_piece;
+            a = u;
+        } else {
+            return 0;
+        }
+    }
+    in->x = (uint16_t)x;
+    in->id = (uint16_t)id;
+    in->offset = (uint32_t)pos;
+    in->a = a;
+    in->b = b;
+    in->c = 0;
+    in->blk = NULL;
+    in->blen = 0;
+    in->sub = NULL;
+    return n;
+}
+
 /* Build the executable form of OP (branch targets are resolved later). */
 static void fold(const dwexpr_op *op, const dwexpr_unit *u, dwx_insn *in)
 {
@@ -654,7 +710,13 @@ static dwexpr_status decode_prog(const uint8_t *bytes, size_t len, const dwexpr_
     while (pos < len) {
         if (fast) {
             dwx_insn *in = &insns[count];
-            size_t n = fast_one(bytes, s.end, pos, u, in);
+            size_t n = small_one(bytes, s.end, pos, in);
+            if (n) {
+                prog->count = ++count;
+                pos += n;
+                continue;
+            }
+            n = fast_one(bytes, s.end, pos, u, in);
             if (n) {
                 branches |= in->x == DWEXPR_OP_skip || in->x == DWEXPR_OP_bra;
                 prog->count = ++count;

@@ -938,7 +938,7 @@ static inline void put_result(dwexpr_ctx *ctx, const dwx_entry *r, dwexpr_result
 {
     if (r->is_loc) {
         out->kind = DWEXPR_RESULT_LOCATION;
-        memset(&out->value, 0, sizeof out->value);
+        dwx_value_clear(&out->value);
         out->loc.count = r->n;
         if (r->n == 1) {
             dwexpr_sld *slot = ctx->result_slot ? ctx->result_slot : &ctx->result_one;
@@ -1138,11 +1138,11 @@ static bool pieces(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwx_env *e
     ctx->sp = 0;
     /* put_result of the composite's place */
     dwexpr_sld *slot = ctx->result_slot ? ctx->result_slot : &ctx->result_one;
-    memset(slot, 0, sizeof *slot);
+    dwx_sld_clear(slot);
     slot->kind = DWEXPR_LOC_COMPOSITE;
     slot->u.comp = comp;
     out->kind = DWEXPR_RESULT_LOCATION;
-    memset(&out->value, 0, sizeof out->value);
+    dwx_value_clear(&out->value);
     out->loc.count = 1;
     out->loc.slds = slot;
     return true;
@@ -1261,7 +1261,7 @@ static inline void reg_direct(dwexpr_ctx *ctx, const dwexpr_target *target, void
     ctx->addr_size = addr_size;
     sld_register(&ctx->result_one, regno, p);
     out->kind = DWEXPR_RESULT_LOCATION;
-    memset(&out->value, 0, sizeof out->value);
+    dwx_value_clear(&out->value);
     out->loc.count = 1;
     out->loc.slds = &ctx->result_one;
 }

@@ -337,6 +337,53 @@ static void test_limits(void)
     dwexpr_ctx_free(c);
 }
 
+/* The bytes through dwexpr_eval_bytes (its quick decode of the commonest
+ * operations) and through dwexpr_program_decode + dwexpr_eval (the full
+ * decoder): the same decode error, or the same result. */
+static dwexpr_status bytes_vs_decoded(const uint8_t *bytes, size_t len, const char *what)
+{
+    static const dwexpr_unit unit = {.addr_size = 8, .offset_size = 4, .version = 5};
+    dwexpr_program *prog = NULL;
+    dwexpr_error err;
+    dwexpr_result ra, rb;
+    dwexpr_status sd = dwexpr_program_decode(bytes, len, &unit, &prog, &err);
+    dwexpr_status sb = dwexpr_eval_bytes(ctx_b, bytes, len, &unit, &target, NULL, NULL, &rb);
+    if (sd != DWEXPR_OK) {
+        TAP_OK(sb == sd && same_error(dwexpr_ctx_error(ctx_b), &err),
+               "%s: the same decode error from the bytes (%s)", what, err.message);
+        return sd;
+    }
+    dwexpr_status sa = dwexpr_eval(ctx_a, prog, &target, NULL, NULL, &ra);
+    TAP_OK(sa == sb && (sa != DWEXPR_OK || same_result(&ra, &rb)),
+           "%s: the same result from the bytes and pre-decoded", what);
+    dwexpr_program_free(prog);
+    return sa;
+}
+
+static void test_quick_decode(void)
+{
+    static const struct { uint8_t b[4]; size_t len; dwexpr_status want; const char *what; } cases[] = {
+        {{0x75}, 1, DWEXPR_E_TRUNCATED, "DW_OP_breg5 without its operand"},
+        {{0x91}, 1, DWEXPR_E_TRUNCATED, "DW_OP_fbreg without its operand"},
+        {{0x93}, 1, DWEXPR_E_TRUNCATED, "DW_OP_piece without its operand"},
+        {{0x75, 0x80}, 2, DWEXPR_E_TRUNCATED, "DW_OP_breg5 with a cut LEB128"},
+        {{0x93, 0x88}, 2, DWEXPR_E_TRUNCATED, "DW_OP_piece with a cut LEB128"},
+        {{0x75, 0xff, 0x7e}, 3, DWEXPR_OK, "DW_OP_breg5 -129 (two LEB128 bytes)"},
+        {{0x75, 0x7f, 0x9f}, 3, DWEXPR_OK, "DW_OP_breg5 -1; DW_OP_stack_value"},
+        {{0x75, 0x40}, 2, DWEXPR_OK, "DW_OP_breg5 -64 (sign bit of one byte)"},
+        {{0x91, 0x3f}, 2, DWEXPR_OK, "DW_OP_fbreg 63"},
+        {{0x93, 0x80, 0x01}, 3, DWEXPR_OK, "DW_OP_piece 128 (two LEB128 bytes)"},
+        {{0x4f, 0x9f}, 2, DWEXPR_OK, "DW_OP_lit31; DW_OP_stack_value"},
+        {{0x6f, 0x93, 0x08}, 3, DWEXPR_OK, "DW_OP_reg31; DW_OP_piece 8"},
+        {{0x8f, 0x08, 0x93, 0x04}, 4, DWEXPR_OK, "DW_OP_breg31 8; DW_OP_piece 4"},
+        {{0x9f}, 1, DWEXPR_E_STACK_EMPTY, "DW_OP_stack_value on an empty stack"},
+        {{0x50, 0xff}, 2, DWEXPR_E_VENDOR_OP, "an unknown vendor opcode after DW_OP_reg0"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        CHECK_U64(bytes_vs_decoded(cases[i].b, cases[i].len, cases[i].what), cases[i].want,
+                  "%s", cases[i].what);
+}
+
 int main(void)
 {
     if (dwexpr_ctx_new(NULL, &ctx_a) || dwexpr_ctx_new(NULL, &ctx_b) ||
@@ -344,6 +391,7 @@ int main(void)
         return 1;
     test_pieces();
     test_limits();
+    test_quick_decode();
     dwexpr_ctx_free(ctx_a);
     dwexpr_ctx_free(ctx_b);
     dwexpr_ctx_free(ctx_c);
