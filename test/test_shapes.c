@@ -384,6 +384,45 @@ static void test_quick_decode(void)
                   "%s", cases[i].what);
 }
 
+/* Generic arithmetic (computed in place on the stack for the common
+ * operations): wrapping at the generic type's size, shifts by the width. */
+static void test_generic_arith(void)
+{
+    static const struct { const char *text; uint8_t asz; uint64_t want; } cases[] = {
+        {"DW_OP_const4u 0xffffffff DW_OP_plus_uconst 2", 4, 1},
+        {"DW_OP_const8u 0xffffffffffffffff DW_OP_plus_uconst 2", 8, 1},
+        {"DW_OP_const4u 0x80000000 DW_OP_lit2 DW_OP_mul", 4, 0},
+        {"DW_OP_const4u 0x80000001 DW_OP_lit3 DW_OP_mul", 4, 0x80000003},
+        {"DW_OP_lit1 DW_OP_lit2 DW_OP_minus", 4, 0xffffffff},
+        {"DW_OP_lit1 DW_OP_lit2 DW_OP_minus", 8, 0xffffffffffffffff},
+        {"DW_OP_lit1 DW_OP_const1u 64 DW_OP_shl", 8, 0},
+        {"DW_OP_lit1 DW_OP_const1u 63 DW_OP_shl", 8, 0x8000000000000000},
+        {"DW_OP_lit1 DW_OP_lit31 DW_OP_shl DW_OP_lit1 DW_OP_shl", 4, 0},
+        {"DW_OP_const1s -1 DW_OP_const1u 64 DW_OP_shr", 8, 0},
+        {"DW_OP_const1s -1 DW_OP_lit4 DW_OP_shr", 4, 0x0fffffff},
+        {"DW_OP_const1u 0xf0 DW_OP_const1u 0x3c DW_OP_and DW_OP_lit1 DW_OP_or DW_OP_lit3 DW_OP_xor",
+         8, 0x32},
+        {"DW_OP_lit7 DW_OP_lit5 DW_OP_plus", 2, 12},
+        {"DW_OP_const2u 0xffff DW_OP_lit1 DW_OP_plus", 2, 0},
+    };
+    const dwexpr_eval_params p = {.result_kind = DWEXPR_RESULT_VALUE};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        dwexpr_result r;
+        dwexpr_status st = three_ways(cases[i].text, cases[i].asz, &p, &r);
+        TAP_OK(st == DWEXPR_OK && r.kind == DWEXPR_RESULT_VALUE && r.value.bits == cases[i].want &&
+                   r.value.type.bits == 8u * cases[i].asz && r.value.type.encoding == 0,
+               "%s (%u-byte addresses) = 0x%llx", cases[i].text, (unsigned)cases[i].asz,
+               (unsigned long long)cases[i].want);
+    }
+    dwexpr_result r;
+    CHECK_U64(three_ways("DW_OP_lit1 DW_OP_plus", 8, &p, &r), DWEXPR_E_STACK_EMPTY,
+              "plus with one operand");
+    CHECK_U64(three_ways("DW_OP_reg1 DW_OP_lit1 DW_OP_plus", 8, &p, &r), DWEXPR_E_NOT_VALUE,
+              "plus on a register location");
+    CHECK_U64(three_ways("DW_OP_breg1 0 DW_OP_lit1 DW_OP_plus", 8, &p, &r), DWEXPR_OK,
+              "plus on a memory location (its address)");
+}
+
 int main(void)
 {
     if (dwexpr_ctx_new(NULL, &ctx_a) || dwexpr_ctx_new(NULL, &ctx_b) ||
@@ -392,6 +431,7 @@ int main(void)
     test_pieces();
     test_limits();
     test_quick_decode();
+    test_generic_arith();
     dwexpr_ctx_free(ctx_a);
     dwexpr_ctx_free(ctx_b);
     dwexpr_ctx_free(ctx_c);
