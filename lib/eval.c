@@ -1266,6 +1266,50 @@ static inline void reg_direct(dwexpr_ctx *ctx, const dwexpr_target *target, void
     out->loc.slds = &ctx->result_one;
 }
 
+/* DWX_SHAPE_ONE / DWX_SHAPE_ONE_SV when reg_direct_ok holds and the
+ * result kind is unspecified: eval_general's set-up and eval_shaped
+ * without the layers between them. False (nothing handed out) when
+ * anything fails or the step limit is below 2: eval_general then runs
+ * from the start and reports exactly. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static bool one_direct(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwexpr_target *target,
+                       void *user, const dwexpr_eval_params *p, dwexpr_result *out)
+{
+    if (ctx->lim.steps < 2)
+        return false;
+    dwx_arena_reset(ctx);
+    ctx->t = target;
+    ctx->user = user;
+    ctx->p = p;
+    ctx->err.status = DWEXPR_OK;
+    ctx->err.offset = -1;
+    ctx->err.opcode = -1;
+    ctx->err.op_name = NULL;
+    ctx->err.message[0] = 0;
+    ctx->depth = 0;
+    ctx->sp = 0;
+    ctx->steps = 1;
+    dwx_env env;
+    env.unit = prog->unit;
+    ctx->addr_size = env.unit.addr_size;
+    env.frame = 0;
+    env.has_pc = p->has_pc;
+    env.pc = p->pc;
+    env.object = p->object;
+    dwx_entry e;
+    if (produce(ctx, &env, prog->code, &e) != DWEXPR_OK)
+        return false;
+    if (prog->shape == DWX_SHAPE_ONE_SV) {
+        ctx->steps = 2;
+        if (dwx_stack_value(ctx, &env, &e) != DWEXPR_OK)
+            return false;
+    }
+    put_result(ctx, &e, out);
+    return true;
+}
+
 static const dwexpr_eval_params no_params;
 
 dwexpr_status dwexpr_eval(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwexpr_target *target,
@@ -1278,6 +1322,10 @@ dwexpr_status dwexpr_eval(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwe
         reg_direct(ctx, target, user, p, (uint32_t)prog->code[0].a, prog->unit.addr_size, out);
         return DWEXPR_OK;
     }
+    if ((prog->shape == DWX_SHAPE_ONE || prog->shape == DWX_SHAPE_ONE_SV) &&
+        reg_direct_ok(target, p) && p->result_kind == 0 &&
+        one_direct(ctx, prog, target, user, p, out))
+        return DWEXPR_OK;
     return eval_general(ctx, prog, target, user, params, out);
 }
 

@@ -293,6 +293,40 @@ static void test_pieces(void)
     CHECK_U64(st, DWEXPR_OK, "a generic value as a part (a memory address)");
 }
 
+/* A producer alone or with DW_OP_stack_value (answered without the set-up
+ * layers of the general entry): results, failures and wanted kinds. */
+static void test_one(void)
+{
+    dwexpr_result r;
+    static const char *const ok[] = {
+        "DW_OP_lit5 DW_OP_stack_value", "DW_OP_constu 0x123456789 DW_OP_stack_value",
+        "DW_OP_breg3 8 DW_OP_stack_value", "DW_OP_breg3 -8", "DW_OP_fbreg -8",
+        "DW_OP_fbreg 8 DW_OP_stack_value", "DW_OP_entry_value 1 0x55 DW_OP_stack_value",
+        "DW_OP_entry_value 1 0x55", "DW_OP_call_frame_cfa", "DW_OP_addr 0x1000",
+        "DW_OP_addrx 2 DW_OP_stack_value", "DW_OP_lit3", "DW_OP_regx 5 DW_OP_stack_value"};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        dwexpr_status st = three_ways(ok[i], 8, NULL, &r);
+        TAP_OK(st == DWEXPR_OK || (i == 12 && st == DWEXPR_E_NOT_VALUE), "%s evaluates", ok[i]);
+    }
+    CHECK_U64(three_ways("DW_OP_lit5 DW_OP_stack_value", 4, NULL, &r), DWEXPR_OK, "4-byte unit");
+    TAP_OK(r.loc.count == 1 && r.loc.slds[0].kind == DWEXPR_LOC_IMPLICIT &&
+               r.loc.slds[0].u.imp.bits == 32 && r.loc.slds[0].u.imp.data[0] == 5,
+           "lit5 stack_value: 32-bit implicit 5");
+    CHECK_U64(three_ways("DW_OP_regx 99 DW_OP_stack_value", 8, NULL, &r), DWEXPR_E_NOT_VALUE,
+              "a register location is not a value");
+    reg_size_fails = 1;
+    CHECK_U64(three_ways("DW_OP_breg3 8 DW_OP_stack_value", 8, NULL, &r), DWEXPR_E_TARGET,
+              "breg when reg_size fails");
+    reg_size_fails = 0;
+    dwexpr_eval_params v = {.result_kind = DWEXPR_RESULT_VALUE};
+    CHECK_U64(three_ways("DW_OP_breg3 8", 8, &v, &r), DWEXPR_OK, "a memory location as a value");
+    CHECK_U64(three_ways("DW_OP_lit5 DW_OP_stack_value", 8, &v, &r), DWEXPR_E_NOT_VALUE,
+              "an implicit location is not a value");
+    dwexpr_eval_params f = {.frame = 1};
+    CHECK_U64(three_ways("DW_OP_breg3 8 DW_OP_stack_value", 8, &f, &r), DWEXPR_E_UNSUPPORTED,
+              "breg in a caller frame: its save slot cannot be read (no mem_read)");
+}
+
 /* Limits: steps, parts and the stack, with a context of small limits. */
 static void test_limits(void)
 {
@@ -315,6 +349,22 @@ static void test_limits(void)
         ctx_a = a, ctx_b = b, ctx_c = c;
         dwexpr_result r;
         CHECK_U64(three_ways(text, 8, NULL, &r), cases[i].want, "%s", cases[i].what);
+        ctx_a = sa, ctx_b = sb, ctx_c = sc;
+        dwexpr_ctx_free(a);
+        dwexpr_ctx_free(b);
+        dwexpr_ctx_free(c);
+    }
+    /* one step for a producer and stack_value: the second fails */
+    {
+        dwexpr_limits one = {.steps = 1};
+        if (dwexpr_ctx_new(&one, &a) || dwexpr_ctx_new(&one, &b) || dwexpr_ctx_new(&one, &c))
+            return;
+        dwexpr_ctx *sa = ctx_a, *sb = ctx_b, *sc = ctx_c;
+        ctx_a = a, ctx_b = b, ctx_c = c;
+        dwexpr_result r;
+        CHECK_U64(three_ways("DW_OP_lit5 DW_OP_stack_value", 8, NULL, &r), DWEXPR_E_STEPS,
+                  "1 step for lit5; stack_value");
+        CHECK_U64(three_ways("DW_OP_lit5", 8, NULL, &r), DWEXPR_OK, "1 step for lit5");
         ctx_a = sa, ctx_b = sb, ctx_c = sc;
         dwexpr_ctx_free(a);
         dwexpr_ctx_free(b);
@@ -429,6 +479,7 @@ int main(void)
         dwexpr_ctx_new(NULL, &ctx_c))
         return 1;
     test_pieces();
+    test_one();
     test_limits();
     test_quick_decode();
     test_generic_arith();
