@@ -116,6 +116,16 @@ DWX_HIDDEN dwexpr_status dwx_decode_checked(const uint8_t *bytes, size_t len,
                                             dwx_alloc_fn alloc, void *ud,
                                             struct dwexpr_program *prog, dwexpr_error *err);
 
+/* The evaluator's quick decode of a short little-endian expression made
+ * only of the operations decode.c's small_one knows (lit*, const1u..4s,
+ * constu/consts, reg*, breg*, fbreg, piece with one-byte LEB128s,
+ * stack_value, call_frame_cfa), and entry_value of one DW_OP_reg0..31
+ * byte (left undecoded, as dwx_decode_checked leaves it): the same insns
+ * as dwx_decode_checked into INSNS (room for LEN + 1), end marker
+ * included. Returns the count, or 0 when anything else appears (the full
+ * decoder then decodes, and reports what is wrong). LEN > 0. */
+DWX_HIDDEN size_t dwx_decode_small(const uint8_t *bytes, size_t len, dwx_insn *insns);
+
 /* Decode only the operation at P (for disasm of streams that later fail):
  * fills OP; returns a status (decode class). */
 DWX_HIDDEN dwexpr_status dwx_decode_one(const uint8_t *bytes, size_t len, size_t pos,

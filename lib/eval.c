@@ -1271,14 +1271,9 @@ static inline void reg_direct(dwexpr_ctx *ctx, const dwexpr_target *target, void
  * without the layers between them. False (nothing handed out) when
  * anything fails or the step limit is below 2: eval_general then runs
  * from the start and reports exactly. */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
-static bool one_direct(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwexpr_target *target,
-                       void *user, const dwexpr_eval_params *p, dwexpr_result *out)
+static inline void direct_begin(dwexpr_ctx *ctx, const dwexpr_target *target, void *user,
+                                const dwexpr_eval_params *p)
 {
-    if (ctx->lim.steps < 2)
-        return false;
     dwx_arena_reset(ctx);
     ctx->t = target;
     ctx->user = user;
@@ -1290,6 +1285,18 @@ static bool one_direct(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwexpr
     ctx->err.message[0] = 0;
     ctx->depth = 0;
     ctx->sp = 0;
+    ctx->steps = 0;
+}
+
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static bool one_direct(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwexpr_target *target,
+                       void *user, const dwexpr_eval_params *p, dwexpr_result *out)
+{
+    if (ctx->lim.steps < 2)
+        return false;
+    direct_begin(ctx, target, user, p);
     ctx->steps = 1;
     dwx_env env;
     env.unit = prog->unit;
@@ -1310,6 +1317,81 @@ static bool one_direct(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwexpr
     return true;
 }
 
+/* DWX_SHAPE_PIECES under the same conditions as one_direct. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static bool pieces_direct(dwexpr_ctx *ctx, const dwexpr_program *prog,
+                          const dwexpr_target *target, void *user, const dwexpr_eval_params *p,
+                          dwexpr_result *out)
+{
+    direct_begin(ctx, target, user, p);
+    dwx_env env;
+    env.unit = prog->unit;
+    ctx->addr_size = env.unit.addr_size;
+    env.frame = 0;
+    env.has_pc = p->has_pc;
+    env.pc = p->pc;
+    env.object = p->object;
+    return pieces(ctx, prog, &env, out);
+}
+
+/* The shaped programs one_direct and pieces_direct answer. */
+static inline bool shaped_direct(dwexpr_ctx *ctx, const dwexpr_program *prog,
+                                 const dwexpr_target *target, void *user,
+                                 const dwexpr_eval_params *p, dwexpr_result *out)
+{
+    if (prog->shape == DWX_SHAPE_ONE || prog->shape == DWX_SHAPE_ONE_SV)
+        return one_direct(ctx, prog, target, user, p, out);
+    if (prog->shape == DWX_SHAPE_PIECES)
+        return pieces_direct(ctx, prog, target, user, p, out);
+    return false;
+}
+
+/* Whether dwx_unit_check accepts U once normalized (zero fields take the
+ * defaults), without copying it. */
+static inline bool unit_fine(const dwexpr_unit *u)
+{
+    unsigned a = u->addr_size, o = u->offset_size, v = u->version;
+    return (a == 0 || a == 1 || a == 2 || a == 4 || a == 8) && (o == 0 || o == 4 || o == 8) &&
+           (v == 0 || (v >= 2 && v <= 5)) && u->ext_encoding <= DWEXPR_EXT_PROVISIONAL;
+}
+
+/* dwexpr_eval_bytes of a short expression of the commonest operations:
+ * the quick decode (the insns dwx_decode_checked gives) and a shaped
+ * answer. False when the expression, the unit, the target or the
+ * parameters are anything else, or on any failure: the general path then
+ * runs from the start. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static bool eval_bytes_small(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
+                             const dwexpr_unit *unit, const dwexpr_target *target, void *user,
+                             const dwexpr_eval_params *p, dwexpr_result *out)
+{
+    if (unit->big_endian || !unit_fine(unit) || !reg_direct_ok(target, p) || p->result_kind != 0)
+        return false;
+    size_t n = dwx_decode_small(bytes, len, ctx->small_code);
+    if (!n)
+        return false;
+    dwexpr_program prog;
+    prog.unit = *unit; /* dwx_unit_normalize */
+    if (!prog.unit.addr_size)
+        prog.unit.addr_size = 8;
+    if (!prog.unit.offset_size)
+        prog.unit.offset_size = 4;
+    if (!prog.unit.version)
+        prog.unit.version = 5;
+    prog.count = n;
+    prog.code = ctx->small_code;
+    prog.ops = NULL;
+    prog.bytes = bytes;
+    prog.len = len;
+    prog.heap = false;
+    prog.shape = dwx_program_shape(&prog);
+    return shaped_direct(ctx, &prog, target, user, p, out);
+}
+
 static const dwexpr_eval_params no_params;
 
 dwexpr_status dwexpr_eval(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwexpr_target *target,
@@ -1322,21 +1404,12 @@ dwexpr_status dwexpr_eval(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwe
         reg_direct(ctx, target, user, p, (uint32_t)prog->code[0].a, prog->unit.addr_size, out);
         return DWEXPR_OK;
     }
-    if ((prog->shape == DWX_SHAPE_ONE || prog->shape == DWX_SHAPE_ONE_SV) &&
-        reg_direct_ok(target, p) && p->result_kind == 0 &&
-        one_direct(ctx, prog, target, user, p, out))
+    if (prog->shape != DWX_SHAPE_GENERAL && reg_direct_ok(target, p) && p->result_kind == 0 &&
+        shaped_direct(ctx, prog, target, user, p, out))
         return DWEXPR_OK;
     return eval_general(ctx, prog, target, user, params, out);
 }
 
-/* Whether dwx_unit_check accepts U once normalized (zero fields take the
- * defaults), without copying it. */
-static inline bool unit_fine(const dwexpr_unit *u)
-{
-    unsigned a = u->addr_size, o = u->offset_size, v = u->version;
-    return (a == 0 || a == 1 || a == 2 || a == 4 || a == 8) && (o == 0 || o == 4 || o == 8) &&
-           (v == 0 || (v >= 2 && v <= 5)) && u->ext_encoding <= DWEXPR_EXT_PROVISIONAL;
-}
 
 /* dwexpr_eval_bytes's general entry: decode into the context, evaluate. */
 #if defined(__GNUC__)
@@ -1384,6 +1457,12 @@ dwexpr_status dwexpr_eval_bytes(dwexpr_ctx *ctx, const uint8_t *bytes, size_t le
                    unit->addr_size ? unit->addr_size : 8, out);
         return DWEXPR_OK;
     }
+    /* Short expressions that can have a shape answered directly: up to
+     * 4 bytes (a producer, with stack_value), or ending in DW_OP_piece N
+     * (N < 128); see eval_bytes_small. */
+    if (len - 1 < DWX_SMALL_PROGRAM - 1 && (len <= 4 || bytes[len - 2] == DWX_CODE_piece) &&
+        eval_bytes_small(ctx, bytes, len, unit, target, user, p, out))
+        return DWEXPR_OK;
     return eval_bytes_general(ctx, bytes, len, unit, target, user, params, out);
 }
 

@@ -404,8 +404,14 @@ static dwexpr_status bytes_vs_decoded(const uint8_t *bytes, size_t len, const ch
         return sd;
     }
     dwexpr_status sa = dwexpr_eval(ctx_a, prog, &target, NULL, NULL, &ra);
-    TAP_OK(sa == sb && (sa != DWEXPR_OK || same_result(&ra, &rb)),
-           "%s: the same result from the bytes and pre-decoded", what);
+    const dwexpr_eval_params traced = {.trace = let_run};
+    dwexpr_result rc;
+    dwexpr_status sc = dwexpr_eval(ctx_c, prog, &target, NULL, &traced, &rc);
+    TAP_OK(sa == sc && sb == sc &&
+               (sc != DWEXPR_OK || (same_result(&ra, &rc) && same_result(&rb, &rc))) &&
+               (sc == DWEXPR_OK || (same_error(dwexpr_ctx_error(ctx_a), dwexpr_ctx_error(ctx_c)) &&
+                                    same_error(dwexpr_ctx_error(ctx_b), dwexpr_ctx_error(ctx_c)))),
+           "%s: the same result or error from the bytes, pre-decoded and in the loop", what);
     dwexpr_program_free(prog);
     return sa;
 }
@@ -428,6 +434,23 @@ static void test_quick_decode(void)
         {{0x8f, 0x08, 0x93, 0x04}, 4, DWEXPR_OK, "DW_OP_breg31 8; DW_OP_piece 4"},
         {{0x9f}, 1, DWEXPR_E_STACK_EMPTY, "DW_OP_stack_value on an empty stack"},
         {{0x50, 0xff}, 2, DWEXPR_E_VENDOR_OP, "an unknown vendor opcode after DW_OP_reg0"},
+        {{0x08, 0xff, 0x9f}, 3, DWEXPR_OK, "DW_OP_const1u 255; DW_OP_stack_value"},
+        {{0x09, 0xff, 0x9f}, 3, DWEXPR_OK, "DW_OP_const1s -1; DW_OP_stack_value"},
+        {{0x0a, 0x34, 0x12}, 3, DWEXPR_OK, "DW_OP_const2u 0x1234"},
+        {{0x0b, 0x00, 0x80, 0x9f}, 4, DWEXPR_OK, "DW_OP_const2s -32768; DW_OP_stack_value"},
+        {{0x0c, 1, 2, 3}, 4, DWEXPR_E_TRUNCATED, "DW_OP_const4u with 3 bytes"},
+        {{0x0a, 0x01}, 2, DWEXPR_E_TRUNCATED, "DW_OP_const2u with 1 byte"},
+        {{0x10, 0x7f, 0x9f}, 3, DWEXPR_OK, "DW_OP_constu 127; DW_OP_stack_value"},
+        {{0x11, 0x7f, 0x9f}, 3, DWEXPR_OK, "DW_OP_consts -1; DW_OP_stack_value"},
+        {{0x11, 0x80, 0x7f}, 3, DWEXPR_OK, "DW_OP_consts -128 (two LEB128 bytes)"},
+        {{0x9c}, 1, DWEXPR_OK, "DW_OP_call_frame_cfa"},
+        {{0x9c, 0x93, 0x08}, 3, DWEXPR_OK, "DW_OP_call_frame_cfa; DW_OP_piece 8"},
+        {{0xa3, 0x01, 0x55, 0x9f}, 4, DWEXPR_OK, "DW_OP_entry_value(DW_OP_reg5); DW_OP_stack_value"},
+        {{0xf3, 0x01, 0x6f, 0x9f}, 4, DWEXPR_OK, "DW_OP_GNU_entry_value(DW_OP_reg31); stack_value"},
+        {{0xa3, 0x01, 0x30, 0x9f}, 4, DWEXPR_OK, "DW_OP_entry_value(DW_OP_lit0); DW_OP_stack_value"},
+        {{0xa3, 0x02, 0x75, 0x00}, 4, DWEXPR_OK, "DW_OP_entry_value(DW_OP_breg5 0)"},
+        {{0xa3, 0x01, 0xff, 0x9f}, 4, DWEXPR_E_VENDOR_OP, "DW_OP_entry_value of a vendor byte"},
+        {{0xa3, 0x02, 0x55}, 3, DWEXPR_E_TRUNCATED, "DW_OP_entry_value block past the end"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         CHECK_U64(bytes_vs_decoded(cases[i].b, cases[i].len, cases[i].what), cases[i].want,
