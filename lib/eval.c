@@ -1008,9 +1008,17 @@ static bool lane_part(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwx_env
         return false;
     dwx_entry e;
     ctx->steps = 1;
-    if (produce(ctx, env, c, &e) != DWEXPR_OK || !e.is_loc || e.n != 1 ||
-        ctx->steps > ctx->lim.steps - 4)
+    /* a register of the top frame: produce()'s place (dwx_reg_loc) without the calls */
+    const bool top_reg = c[0].x == DWEXPR_OP_reg0 && env->frame == 0 && c[0].a <= UINT32_MAX;
+    if (top_reg) {
+        e.is_loc = 1;
+        e.n = 1;
+        e.many = NULL;
+        sld_register(&e.u.one, (uint32_t)c[0].a, p);
+    } else if (produce(ctx, env, c, &e) != DWEXPR_OK || !e.is_loc || e.n != 1 ||
+               ctx->steps > ctx->lim.steps - 4) {
         return false;
+    }
     ctx->steps += 4;
     /* generic values (generic_value's truncation), their wrapping product
      * (dwx_value_binary), read as signed (dwx_signed_of of a generic value) */
@@ -1019,8 +1027,20 @@ static bool lane_part(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwx_env
     const uint64_t prod = (((uint64_t)p->lane & m) * (c[2].a & m)) & m;
     const int64_t d = n >= 64 ? (int64_t)prod
                               : (int64_t)((prod ^ ((uint64_t)1 << (n - 1))) - ((uint64_t)1 << (n - 1)));
-    if (dwx_sld_add_offset(ctx, &e.u.one, d, 0) != DWEXPR_OK)
+    if (top_reg && d >= 0) {
+        /* dwx_sld_add_offset of whole bytes forward from offset 0 of a
+         * register: the new offset must hold a bit (fits()), i.e. lie below
+         * the size reg_size tells (any size when the target cannot say) */
+        if (ctx->t->reg_size) {
+            uint32_t rb = 0;
+            if (ctx->t->reg_size(ctx->user, (uint32_t)c[0].a, &rb) != DWEXPR_OK ||
+                (uint64_t)d >= rb)
+                return false;
+        }
+        e.u.one.byte_offset = (uint64_t)d;
+    } else if (dwx_sld_add_offset(ctx, &e.u.one, d, 0) != DWEXPR_OK) {
         return false;
+    }
     dwx_entry r;
     if (p->result_kind == 0) {
         put_result(ctx, &e, out);

@@ -21,7 +21,7 @@ static dwexpr_status t_reg_size(void *u, uint32_t r, uint32_t *bytes)
         return DWEXPR_E_TARGET;
     if (r == 99)
         return DWEXPR_E_NOT_FOUND;
-    *bytes = (r >= 17 && r <= 32) ? 16 : r == 40 ? 2 : 8;
+    *bytes = (r >= 17 && r <= 32) ? 16 : r == 40 ? 2 : r >= 2560 ? 256 : 8;
     return DWEXPR_OK;
 }
 static dwexpr_status t_reg_read(void *u, const dwexpr_regref *r, uint64_t off, void *buf,
@@ -327,6 +327,54 @@ static void test_one(void)
               "breg in a caller frame: its save slot cannot be read (no mem_read)");
 }
 
+/* The per-lane part of a location (register; push_lane; K; mul; offset):
+ * the register's place moved by K * lane, checked against reg_size. */
+static void test_lane_part(void)
+{
+    static const struct { const char *text; uint8_t asz; uint32_t lane; dwexpr_status want;
+                          uint64_t byte; } cases[] = {
+        {"DW_OP_regx 2560 DW_OP_LLVM_push_lane DW_OP_lit4 DW_OP_mul DW_OP_LLVM_offset", 8, 5,
+         DWEXPR_OK, 20},
+        {"DW_OP_regx 2560 DW_OP_LLVM_push_lane DW_OP_lit4 DW_OP_mul DW_OP_LLVM_offset", 8, 63,
+         DWEXPR_OK, 252},
+        {"DW_OP_regx 2560 DW_OP_LLVM_push_lane DW_OP_lit4 DW_OP_mul DW_OP_LLVM_offset", 8, 64,
+         DWEXPR_E_BAD_OFFSET, 0},
+        {"DW_OP_reg3 DW_OP_LLVM_push_lane DW_OP_lit4 DW_OP_mul DW_OP_LLVM_offset", 8, 1,
+         DWEXPR_OK, 4},
+        {"DW_OP_reg3 DW_OP_LLVM_push_lane DW_OP_lit4 DW_OP_mul DW_OP_LLVM_offset", 8, 2,
+         DWEXPR_E_BAD_OFFSET, 0},
+        {"DW_OP_regx 99 DW_OP_LLVM_push_lane DW_OP_lit4 DW_OP_mul DW_OP_LLVM_offset", 8, 1,
+         DWEXPR_E_NOT_FOUND, 0},
+        {"DW_OP_regx 2560 DW_OP_LLVM_push_lane DW_OP_const4u 0xffffffff DW_OP_mul "
+         "DW_OP_LLVM_offset", 4, 1, DWEXPR_E_BAD_OFFSET, 0},
+        {"DW_OP_regx 2560 DW_OP_LLVM_push_lane DW_OP_lit0 DW_OP_mul DW_OP_LLVM_offset", 8, 9,
+         DWEXPR_OK, 0},
+        {"DW_OP_breg3 0 DW_OP_LLVM_push_lane DW_OP_lit4 DW_OP_mul DW_OP_LLVM_offset", 8, 3,
+         DWEXPR_OK, 0x3837363534333231u + 12},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        dwexpr_eval_params p = {.ctx = DWEXPR_CTX_THREAD | DWEXPR_CTX_LANE, .thread = 3,
+                                .lane = cases[i].lane, .lanes = 64};
+        dwexpr_result r;
+        dwexpr_status st = three_ways(cases[i].text, cases[i].asz, &p, &r);
+        CHECK_U64(st, cases[i].want, "%s, lane %u", cases[i].text, (unsigned)cases[i].lane);
+        if (st == DWEXPR_OK)
+            CHECK_U64(r.loc.slds[0].byte_offset, cases[i].byte, "lane %u: byte offset",
+                      (unsigned)cases[i].lane);
+    }
+    const char *text = "DW_OP_regx 2560 DW_OP_LLVM_push_lane DW_OP_lit4 DW_OP_mul DW_OP_LLVM_offset";
+    dwexpr_eval_params p = {.ctx = DWEXPR_CTX_THREAD | DWEXPR_CTX_LANE, .lane = 1};
+    dwexpr_result r;
+    reg_size_fails = 1;
+    CHECK_U64(three_ways(text, 8, &p, &r), DWEXPR_E_TARGET, "reg_size fails");
+    reg_size_fails = 0;
+    p.ctx = DWEXPR_CTX_THREAD;
+    CHECK_U64(three_ways(text, 8, &p, &r), DWEXPR_E_NO_CONTEXT, "no lane given");
+    p.ctx = DWEXPR_CTX_THREAD | DWEXPR_CTX_LANE;
+    p.frame = 1;
+    CHECK_U64(three_ways(text, 8, &p, &r), DWEXPR_OK, "a caller frame (unwound to memory)");
+}
+
 /* Limits: steps, parts and the stack, with a context of small limits. */
 static void test_limits(void)
 {
@@ -503,6 +551,7 @@ int main(void)
         return 1;
     test_pieces();
     test_one();
+    test_lane_part();
     test_limits();
     test_quick_decode();
     test_generic_arith();
