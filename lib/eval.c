@@ -1414,6 +1414,21 @@ static bool eval_bytes_small(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
 
 static const dwexpr_eval_params no_params;
 
+/* dwexpr_eval of anything but DW_OP_reg* alone (out of line, so that the
+ * DW_OP_reg* path keeps a small frame): a shaped path, else the general one. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static dwexpr_status eval_other(dwexpr_ctx *ctx, const dwexpr_program *prog,
+                                const dwexpr_target *target, void *user,
+                                const dwexpr_eval_params *p, dwexpr_result *out)
+{
+    if (prog->shape != DWX_SHAPE_GENERAL && reg_direct_ok(target, p) && p->result_kind == 0 &&
+        shaped_direct(ctx, prog, target, user, p, out))
+        return DWEXPR_OK;
+    return eval_general(ctx, prog, target, user, p, out);
+}
+
 dwexpr_status dwexpr_eval(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwexpr_target *target,
                           void *user, const dwexpr_eval_params *params, dwexpr_result *out)
 {
@@ -1424,10 +1439,7 @@ dwexpr_status dwexpr_eval(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwe
         reg_direct(ctx, target, user, p, (uint32_t)prog->code[0].a, prog->unit.addr_size, out);
         return DWEXPR_OK;
     }
-    if (prog->shape != DWX_SHAPE_GENERAL && reg_direct_ok(target, p) && p->result_kind == 0 &&
-        shaped_direct(ctx, prog, target, user, p, out))
-        return DWEXPR_OK;
-    return eval_general(ctx, prog, target, user, params, out);
+    return eval_other(ctx, prog, target, user, p, out);
 }
 
 
@@ -1440,6 +1452,12 @@ static dwexpr_status eval_bytes_general(dwexpr_ctx *ctx, const uint8_t *bytes, s
                                         void *user, const dwexpr_eval_params *params,
                                         dwexpr_result *out)
 {
+    /* Short expressions that can have a shape answered directly: up to
+     * 4 bytes (a producer, with stack_value), or ending in DW_OP_piece N
+     * (N < 128); see eval_bytes_small. */
+    if (len - 1 < DWX_SMALL_PROGRAM - 1 && (len <= 4 || bytes[len - 2] == DWX_CODE_piece) &&
+        eval_bytes_small(ctx, bytes, len, unit, target, user, params, out))
+        return DWEXPR_OK;
     eval_begin(ctx, target, user, params);
     dwexpr_unit u = dwx_unit_normalize(unit);
     dwexpr_program prog;
@@ -1477,13 +1495,7 @@ dwexpr_status dwexpr_eval_bytes(dwexpr_ctx *ctx, const uint8_t *bytes, size_t le
                    unit->addr_size ? unit->addr_size : 8, out);
         return DWEXPR_OK;
     }
-    /* Short expressions that can have a shape answered directly: up to
-     * 4 bytes (a producer, with stack_value), or ending in DW_OP_piece N
-     * (N < 128); see eval_bytes_small. */
-    if (len - 1 < DWX_SMALL_PROGRAM - 1 && (len <= 4 || bytes[len - 2] == DWX_CODE_piece) &&
-        eval_bytes_small(ctx, bytes, len, unit, target, user, p, out))
-        return DWEXPR_OK;
-    return eval_bytes_general(ctx, bytes, len, unit, target, user, params, out);
+    return eval_bytes_general(ctx, bytes, len, unit, target, user, p, out);
 }
 
 dwexpr_status dwexpr_eval_lanes(dwexpr_ctx *ctx, const dwexpr_program *prog,
