@@ -80,9 +80,12 @@ struct dwexpr_program {
  * needs nothing on the stack and pushes one entry: DW_OP_lit*, const*,
  * addr, addrx, reg*, regx, breg*, bregx, fbreg, call_frame_cfa,
  * entry_value) and is either alone or followed by DW_OP_stack_value; or
- * the AMDGPU per-lane part of a location (DWX_SHAPE_LANE_PART).
- * Both paths call the same operation code; only the stack traffic and the
- * loop are skipped, so results and errors are identical. */
+ * the AMDGPU per-lane part of a location (DWX_SHAPE_LANE_PART); or a list
+ * of DW_OP_piece parts (DWX_SHAPE_PIECES). Both paths call the same
+ * operation code; only the stack traffic and the loop are skipped, and a
+ * shaped path that meets anything unusual or any failure hands the
+ * evaluation to the loop from the start, so results and errors are
+ * identical (test/test_shapes.c). */
 enum dwx_shape {
     DWX_SHAPE_GENERAL = 0,
     DWX_SHAPE_ONE,     /* a producer alone */
