@@ -537,6 +537,122 @@ static size_t fast_one(const uint8_t *base, const uint8_t *end, size_t pos,
     return (size_t)(p - (base + pos));
 }
 
+/* The commonest operations of real location expressions, decoded without
+ * the table: DW_OP_lit*, DW_OP_const1u..const4s, DW_OP_reg*, DW_OP_breg*,
+ * DW_OP_fbreg and DW_OP_consts with a one-byte SLEB128, DW_OP_piece and
+ * DW_OP_constu with a one-byte ULEB128, DW_OP_stack_value,
+ * DW_OP_call_frame_cfa (the same bytes in both DW_OP_LLVM_* encodings). Fills IN exactly as
+ * fast_one does; returns the size, or 0 for anything else. */
+static inline size_t small_one(const uint8_t *base, const uint8_t *end, size_t pos, dwx_insn *in)
+{
+    const uint8_t *p = base + pos;
+    const unsigned op = p[0];
+    uint64_t a, b = 0;
+    unsigned x, id;
+    size_t n = 1;
+    if (op >= DWX_CODE_lit0 && op <= DWX_CODE_lit31) {
+        x = DWEXPR_OP_lit0;
+        id = DWEXPR_OP_lit0 + (op - DWX_CODE_lit0);
+        a = op - DWX_CODE_lit0;
+    } else if (op >= DWX_CODE_reg0 && op <= DWX_CODE_reg31) {
+        x = DWEXPR_OP_reg0;
+        id = DWEXPR_OP_reg0 + (op - DWX_CODE_reg0);
+        a = op - DWX_CODE_reg0;
+    } else if (op == DWX_CODE_stack_value || op == DWX_CODE_call_frame_cfa) {
+        x = id = op == DWX_CODE_stack_value ? DWEXPR_OP_stack_value : DWEXPR_OP_call_frame_cfa;
+        a = 0;
+    } else if (op >= DWX_CODE_const1u && op <= DWX_CODE_const4s) {
+        /* 1, 2 or 4 bytes, little-endian; the odd opcodes are signed */
+        static const uint16_t ids[6] = {DWEXPR_OP_const1u, DWEXPR_OP_const1s, DWEXPR_OP_const2u,
+                                        DWEXPR_OP_const2s, DWEXPR_OP_const4u, DWEXPR_OP_const4s};
+        const unsigned w = 1u << ((op - DWX_CODE_const1u) >> 1);
+        if ((size_t)(end - p) < 1 + w)
+            return 0;
+        uint64_t v = 0;
+        for (unsigned i = 0; i < w; i++)
+            v |= (uint64_t)p[1 + i] << (8 * i);
+        if ((op - DWX_CODE_const1u) & 1)
+            v = sext(v, w);
+        x = DWEXPR_OP_lit0;
+        id = ids[op - DWX_CODE_const1u];
+        a = v;
+        n = 1 + w;
+    } else {
+        /* one operand byte below 0x80 */
+        if (end - p < 2 || p[1] >= 0x80)
+            return 0;
+        const uint64_t u = p[1], sv = (u & 0x40) ? u | ~(uint64_t)0x7f : u;
+        n = 2;
+        if (op >= DWX_CODE_breg0 && op <= DWX_CODE_breg31) {
+            x = DWEXPR_OP_breg0;
+            id = DWEXPR_OP_breg0 + (op - DWX_CODE_breg0);
+            a = op - DWX_CODE_breg0;
+            b = sv;
+        } else if (op == DWX_CODE_fbreg) {
+            x = id = DWEXPR_OP_fbreg;
+            a = sv;
+        } else if (op == DWX_CODE_piece) {
+            x = id = DWEXPR_OP_piece;
+            a = u;
+        } else if (op == DWX_CODE_constu || op == DWX_CODE_consts) {
+            x = DWEXPR_OP_lit0;
+            id = op == DWX_CODE_constu ? DWEXPR_OP_constu : DWEXPR_OP_consts;
+            a = op == DWX_CODE_constu ? u : sv;
+        } else {
+            return 0;
+        }
+    }
+    in->x = (uint16_t)x;
+    in->id = (uint16_t)id;
+    in->offset = (uint32_t)pos;
+    in->a = a;
+    in->b = b;
+    in->c = 0;
+    in->blk = NULL;
+    in->blen = 0;
+    in->sub = NULL;
+    return n;
+}
+
+/* See lib/dwx.h. */
+size_t dwx_decode_small(const uint8_t *bytes, size_t len, dwx_insn *insns)
+{
+    const uint8_t *end = bytes + len;
+    size_t pos = 0, count = 0;
+    while (pos < len) {
+        dwx_insn *in = &insns[count];
+        size_t n = small_one(bytes, end, pos, in);
+        if (!n) {
+            /* DW_OP_entry_value / DW_OP_GNU_entry_value of one DW_OP_reg0..31
+             * byte: what fast_one gives, the block left for the evaluator
+             * (decode_prog's lazy rule) */
+            const uint8_t *p = bytes + pos;
+            if (len - pos < 3 || (p[0] != DWX_CODE_entry_value && p[0] != DWX_CODE_GNU_entry_value) ||
+                p[1] != 1 || p[2] < DWX_CODE_reg0 || p[2] > DWX_CODE_reg31)
+                return 0;
+            in->x = DWEXPR_OP_entry_value;
+            in->id = p[0] == DWX_CODE_entry_value ? DWEXPR_OP_entry_value
+                                                  : DWEXPR_OP_GNU_entry_value;
+            in->offset = (uint32_t)pos;
+            in->a = 1;
+            in->b = 0;
+            in->c = 0;
+            in->blk = p + 2;
+            in->blen = 1;
+            in->sub = NULL;
+            n = 3;
+        }
+        count++;
+        pos += n;
+    }
+    dwx_insn *e = &insns[count];
+    memset(e, 0, sizeof *e);
+    e->x = DWEXPR_OP_COUNT;
+    e->id = DWEXPR_OP_COUNT;
+    e->offset = (uint32_t)len;
+    return count;
+}
+
 /* Build the executable form of OP (branch targets are resolved later). */
 static void fold(const dwexpr_op *op, const dwexpr_unit *u, dwx_insn *in)
 {
@@ -654,7 +770,13 @@ static dwexpr_status decode_prog(const uint8_t *bytes, size_t len, const dwexpr_
     while (pos < len) {
         if (fast) {
             dwx_insn *in = &insns[count];
-            size_t n = fast_one(bytes, s.end, pos, u, in);
+            size_t n = small_one(bytes, s.end, pos, in);
+            if (n) {
+                prog->count = ++count;
+                pos += n;
+                continue;
+            }
+            n = fast_one(bytes, s.end, pos, u, in);
             if (n) {
                 branches |= in->x == DWEXPR_OP_skip || in->x == DWEXPR_OP_bra;
                 prog->count = ++count;

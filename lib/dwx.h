@@ -80,16 +80,21 @@ struct dwexpr_program {
  * needs nothing on the stack and pushes one entry: DW_OP_lit*, const*,
  * addr, addrx, reg*, regx, breg*, bregx, fbreg, call_frame_cfa,
  * entry_value) and is either alone or followed by DW_OP_stack_value; or
- * the AMDGPU per-lane part of a location (DWX_SHAPE_LANE_PART).
- * Both paths call the same operation code; only the stack traffic and the
- * loop are skipped, so results and errors are identical. */
+ * the AMDGPU per-lane part of a location (DWX_SHAPE_LANE_PART); or a list
+ * of DW_OP_piece parts (DWX_SHAPE_PIECES). Both paths call the same
+ * operation code; only the stack traffic and the loop are skipped, and a
+ * shaped path that meets anything unusual or any failure hands the
+ * evaluation to the loop from the start, so results and errors are
+ * identical (test/test_shapes.c). */
 enum dwx_shape {
     DWX_SHAPE_GENERAL = 0,
     DWX_SHAPE_ONE,     /* a producer alone */
     DWX_SHAPE_ONE_SV,  /* a producer; DW_OP_stack_value */
     DWX_SHAPE_REG,     /* DW_OP_reg* / DW_OP_regx alone (a special ONE) */
-    DWX_SHAPE_LANE_PART /* a location producer; DW_OP_LLVM_push_lane;
+    DWX_SHAPE_LANE_PART, /* a location producer; DW_OP_LLVM_push_lane;
                            DW_OP_lit*|const*; DW_OP_mul; DW_OP_LLVM_offset */
+    DWX_SHAPE_PIECES   /* DW_OP_piece parts, each of nothing, a location
+                          producer, or lit*|const*|entry_value; stack_value */
 };
 /* The shape of a decoded program (lib/eval.c). */
 DWX_HIDDEN uint8_t dwx_program_shape(const struct dwexpr_program *prog);
@@ -113,6 +118,16 @@ DWX_HIDDEN dwexpr_status dwx_decode_checked(const uint8_t *bytes, size_t len,
                                             const dwexpr_unit *u, dwx_insn *insns,
                                             dwx_alloc_fn alloc, void *ud,
                                             struct dwexpr_program *prog, dwexpr_error *err);
+
+/* The evaluator's quick decode of a short little-endian expression made
+ * only of the operations decode.c's small_one knows (lit*, const1u..4s,
+ * constu/consts, reg*, breg*, fbreg, piece with one-byte LEB128s,
+ * stack_value, call_frame_cfa), and entry_value of one DW_OP_reg0..31
+ * byte (left undecoded, as dwx_decode_checked leaves it): the same insns
+ * as dwx_decode_checked into INSNS (room for LEN + 1), end marker
+ * included. Returns the count, or 0 when anything else appears (the full
+ * decoder then decodes, and reports what is wrong). LEN > 0. */
+DWX_HIDDEN size_t dwx_decode_small(const uint8_t *bytes, size_t len, dwx_insn *insns);
 
 /* Decode only the operation at P (for disasm of streams that later fail):
  * fills OP; returns a status (decode class). */

@@ -677,6 +677,36 @@ static inline dwexpr_status produce(dwexpr_ctx *ctx, const dwx_env *env, const d
     }
 }
 
+/* A location producer: pushes one location description. */
+static inline bool is_loc_producer(unsigned x)
+{
+    return x == DWEXPR_OP_reg0 || x == DWEXPR_OP_breg0 || x == DWEXPR_OP_fbreg ||
+           x == DWEXPR_OP_addr || x == DWEXPR_OP_addrx || x == DWEXPR_OP_call_frame_cfa;
+}
+
+/* DWX_SHAPE_PIECES (lib/dwx.h): groups, each ending in DW_OP_piece, of
+ * nothing (an undefined part), a location producer, or DW_OP_lit*|const*
+ * or DW_OP_entry_value then DW_OP_stack_value. */
+static bool pieces_shape(const dwexpr_program *prog)
+{
+    const dwx_insn *c = prog->code;
+    size_t i = 0, n = prog->count;
+    while (i < n) {
+        unsigned x = c[i].x;
+        if (x == DWEXPR_OP_piece) {
+            i++;
+        } else if (is_loc_producer(x) && i + 1 < n && c[i + 1].x == DWEXPR_OP_piece) {
+            i += 2;
+        } else if ((x == DWEXPR_OP_lit0 || x == DWEXPR_OP_entry_value) && i + 2 < n &&
+                   c[i + 1].x == DWEXPR_OP_stack_value && c[i + 2].x == DWEXPR_OP_piece) {
+            i += 3;
+        } else {
+            return false;
+        }
+    }
+    return n > 0;
+}
+
 uint8_t dwx_program_shape(const dwexpr_program *prog)
 {
     const dwx_insn *c = prog->code;
@@ -684,7 +714,9 @@ uint8_t dwx_program_shape(const dwexpr_program *prog)
         is_producer(c[0].x) && c[1].x == DWEXPR_OP_LLVM_push_lane && c[2].x == DWEXPR_OP_lit0 &&
         c[3].x == DWEXPR_OP_mul && c[4].x == DWEXPR_OP_LLVM_offset)
         return DWX_SHAPE_LANE_PART;
-    if (prog->count == 0 || prog->count > 2 || !is_producer(prog->code[0].x))
+    if (prog->count > 2 || (prog->count >= 1 && c[prog->count - 1].x == DWEXPR_OP_piece))
+        return pieces_shape(prog) ? DWX_SHAPE_PIECES : DWX_SHAPE_GENERAL;
+    if (prog->count == 0 || !is_producer(prog->code[0].x))
         return DWX_SHAPE_GENERAL;
     if (prog->count == 1)
         return prog->code[0].x == DWEXPR_OP_reg0 && prog->code[0].a <= UINT32_MAX
@@ -906,7 +938,7 @@ static inline void put_result(dwexpr_ctx *ctx, const dwx_entry *r, dwexpr_result
 {
     if (r->is_loc) {
         out->kind = DWEXPR_RESULT_LOCATION;
-        memset(&out->value, 0, sizeof out->value);
+        dwx_value_clear(&out->value);
         out->loc.count = r->n;
         if (r->n == 1) {
             dwexpr_sld *slot = ctx->result_slot ? ctx->result_slot : &ctx->result_one;
@@ -976,9 +1008,17 @@ static bool lane_part(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwx_env
         return false;
     dwx_entry e;
     ctx->steps = 1;
-    if (produce(ctx, env, c, &e) != DWEXPR_OK || !e.is_loc || e.n != 1 ||
-        ctx->steps > ctx->lim.steps - 4)
+    /* a register of the top frame: produce()'s place (dwx_reg_loc) without the calls */
+    const bool top_reg = c[0].x == DWEXPR_OP_reg0 && env->frame == 0 && c[0].a <= UINT32_MAX;
+    if (top_reg) {
+        e.is_loc = 1;
+        e.n = 1;
+        e.many = NULL;
+        sld_register(&e.u.one, (uint32_t)c[0].a, p);
+    } else if (produce(ctx, env, c, &e) != DWEXPR_OK || !e.is_loc || e.n != 1 ||
+               ctx->steps > ctx->lim.steps - 4) {
         return false;
+    }
     ctx->steps += 4;
     /* generic values (generic_value's truncation), their wrapping product
      * (dwx_value_binary), read as signed (dwx_signed_of of a generic value) */
@@ -987,8 +1027,20 @@ static bool lane_part(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwx_env
     const uint64_t prod = (((uint64_t)p->lane & m) * (c[2].a & m)) & m;
     const int64_t d = n >= 64 ? (int64_t)prod
                               : (int64_t)((prod ^ ((uint64_t)1 << (n - 1))) - ((uint64_t)1 << (n - 1)));
-    if (dwx_sld_add_offset(ctx, &e.u.one, d, 0) != DWEXPR_OK)
+    if (top_reg && d >= 0) {
+        /* dwx_sld_add_offset of whole bytes forward from offset 0 of a
+         * register: the new offset must hold a bit (fits()), i.e. lie below
+         * the size reg_size tells (any size when the target cannot say) */
+        if (ctx->t->reg_size) {
+            uint32_t rb = 0;
+            if (ctx->t->reg_size(ctx->user, (uint32_t)c[0].a, &rb) != DWEXPR_OK ||
+                (uint64_t)d >= rb)
+                return false;
+        }
+        e.u.one.byte_offset = (uint64_t)d;
+    } else if (dwx_sld_add_offset(ctx, &e.u.one, d, 0) != DWEXPR_OK) {
         return false;
+    }
     dwx_entry r;
     if (p->result_kind == 0) {
         put_result(ctx, &e, out);
@@ -997,6 +1049,122 @@ static bool lane_part(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwx_env
             return false;
         put_result(ctx, &r, out);
     }
+    return true;
+}
+
+/* DWX_SHAPE_PIECES: a composite of DW_OP_piece parts, built in one
+ * allocation without the stack. The same operation code as the loop
+ * (produce, dwx_stack_value, dwx_sld_check_range) and the same step
+ * accounting; the checks of dwx_piece and add_part (part count, sizes,
+ * the address space bound, nesting) are made here and anything they would
+ * report sends the evaluation to the loop, as does any other failure: false
+ * then, and the loop reports exactly, from the start. */
+static bool pieces(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwx_env *env,
+                   dwexpr_result *out)
+{
+    const dwx_insn *c = prog->code;
+    const size_t n = prog->count;
+    if (ctx->p->result_kind == DWEXPR_RESULT_VALUE || ctx->lim.stack < 2 || n > ctx->lim.steps)
+        return false;
+    /* room for N parts and places (there are at most N) */
+    const size_t head = (sizeof(dwexpr_composite) + 15) & ~(size_t)15;
+    const size_t psize = (sizeof(dwexpr_part) * n + 15) & ~(size_t)15;
+    uint8_t *m = dwx_alloc(ctx, head + psize + sizeof(dwexpr_sld) * n);
+    if (!m)
+        return false;
+    dwexpr_composite *comp = (dwexpr_composite *)m;
+    dwexpr_part *parts = (dwexpr_part *)(m + head);
+    dwexpr_sld *slds = (dwexpr_sld *)(m + head + psize);
+    const uint64_t max_bits = ctx->addr_size && ctx->addr_size < 8
+                                  ? ((uint64_t)1 << (8 * ctx->addr_size)) * 8
+                                  : UINT64_MAX;
+    uint64_t bits = 0;
+    uint32_t k = 0, depth = 1;
+    dwx_entry e;
+    for (size_t i = 0; i < n; i++) {
+        const dwx_insn *in = &c[i];
+        ctx->steps++;
+        dwexpr_sld *s = &slds[k];
+        bool range_done = false;
+        if (in->x == DWEXPR_OP_piece) {
+            *s = sld_undefined();
+        } else if (in->x == DWEXPR_OP_reg0 && env->frame == 0 && in->a <= UINT32_MAX) {
+            /* produce()'s DW_OP_reg* in the top frame (dwx_reg_loc) and
+             * the range check of its part (fits(): a register of known
+             * size holds the part from offset 0) */
+            sld_register(s, (uint32_t)in->a, ctx->p);
+            i++;
+            ctx->steps++;
+            in = &c[i];
+            if (in->a > UINT64_MAX / 8)
+                return false;
+            if (ctx->t->reg_size) {
+                uint32_t rb = 0;
+                if (ctx->t->reg_size(ctx->user, (uint32_t)s->u.regno, &rb) != DWEXPR_OK ||
+                    8 * in->a > 8 * (uint64_t)rb)
+                    return false;
+            }
+            range_done = true;
+        } else {
+            ctx->sp = k ? 1 : 0; /* the composite below, as in the loop */
+            if (produce(ctx, env, in, &e) != DWEXPR_OK)
+                return false;
+            if (in[1].x == DWEXPR_OP_stack_value) {
+                i++;
+                ctx->steps++;
+                if (dwx_stack_value(ctx, env, &e) != DWEXPR_OK)
+                    return false;
+            }
+            i++;
+            ctx->steps++;
+            in = &c[i];
+            if (!e.is_loc || e.n != 1)
+                return false;
+            *s = e.u.one;
+        }
+        /* dwx_piece and add_part */
+        if (in->a > UINT64_MAX / 8)
+            return false;
+        const uint64_t nb = 8 * in->a;
+        if (!range_done && s->kind != DWEXPR_LOC_UNDEFINED &&
+            dwx_sld_check_range(ctx, s, nb) != DWEXPR_OK)
+            return false;
+        if (nb > max_bits - bits) /* too large, or past the address space */
+            return false;
+        if (s->kind == DWEXPR_LOC_COMPOSITE) {
+            uint32_t d = s->u.comp->depth + 1;
+            if (d > 64)
+                return false;
+            if (d > depth)
+                depth = d;
+        }
+        parts[k].bit_size = nb;
+        parts[k].loc.count = 1;
+        parts[k].loc.slds = s;
+        bits += nb;
+        k++;
+    }
+    if (ctx->steps > ctx->lim.steps || k > ctx->lim.parts) /* nested evaluations count too */
+        return false;
+    uint32_t cap = 4; /* what new_composite and add_part's doubling give */
+    while (cap < k)
+        cap *= 2;
+    comp->count = k;
+    comp->cap = cap;
+    comp->complete = true; /* the result completes it */
+    comp->depth = depth;
+    comp->bits = bits;
+    comp->parts = parts;
+    ctx->sp = 0;
+    /* put_result of the composite's place */
+    dwexpr_sld *slot = ctx->result_slot ? ctx->result_slot : &ctx->result_one;
+    dwx_sld_clear(slot);
+    slot->kind = DWEXPR_LOC_COMPOSITE;
+    slot->u.comp = comp;
+    out->kind = DWEXPR_RESULT_LOCATION;
+    dwx_value_clear(&out->value);
+    out->loc.count = 1;
+    out->loc.slds = slot;
     return true;
 }
 
@@ -1013,8 +1181,9 @@ static inline dwexpr_status eval_program(dwexpr_ctx *ctx, const dwexpr_program *
     env.object = ctx->p->object;
 
     if (prog->shape && ctx->p->initial_count == 0 && !ctx->p->trace) {
-        if (prog->shape == DWX_SHAPE_LANE_PART) {
-            if (lane_part(ctx, prog, &env, out))
+        if (prog->shape == DWX_SHAPE_LANE_PART || prog->shape == DWX_SHAPE_PIECES) {
+            if (prog->shape == DWX_SHAPE_PIECES ? pieces(ctx, prog, &env, out)
+                                                : lane_part(ctx, prog, &env, out))
                 return DWEXPR_OK;
             /* not the common case, or an error: the loop, from the start */
             ctx->err.status = DWEXPR_OK;
@@ -1112,24 +1281,91 @@ static inline void reg_direct(dwexpr_ctx *ctx, const dwexpr_target *target, void
     ctx->addr_size = addr_size;
     sld_register(&ctx->result_one, regno, p);
     out->kind = DWEXPR_RESULT_LOCATION;
-    memset(&out->value, 0, sizeof out->value);
+    dwx_value_clear(&out->value);
     out->loc.count = 1;
     out->loc.slds = &ctx->result_one;
 }
 
-static const dwexpr_eval_params no_params;
-
-dwexpr_status dwexpr_eval(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwexpr_target *target,
-                          void *user, const dwexpr_eval_params *params, dwexpr_result *out)
+/* DWX_SHAPE_ONE / DWX_SHAPE_ONE_SV when reg_direct_ok holds and the
+ * result kind is unspecified: eval_general's set-up and eval_shaped
+ * without the layers between them. False (nothing handed out) when
+ * anything fails or the step limit is below 2: eval_general then runs
+ * from the start and reports exactly. */
+static inline void direct_begin(dwexpr_ctx *ctx, const dwexpr_target *target, void *user,
+                                const dwexpr_eval_params *p)
 {
-    if (!ctx || !prog || !out)
-        return DWEXPR_E_USAGE;
-    const dwexpr_eval_params *p = params ? params : &no_params;
-    if (prog->shape == DWX_SHAPE_REG && reg_direct_ok(target, p)) {
-        reg_direct(ctx, target, user, p, (uint32_t)prog->code[0].a, prog->unit.addr_size, out);
-        return DWEXPR_OK;
+    dwx_arena_reset(ctx);
+    ctx->t = target;
+    ctx->user = user;
+    ctx->p = p;
+    ctx->err.status = DWEXPR_OK;
+    ctx->err.offset = -1;
+    ctx->err.opcode = -1;
+    ctx->err.op_name = NULL;
+    ctx->err.message[0] = 0;
+    ctx->depth = 0;
+    ctx->sp = 0;
+    ctx->steps = 0;
+}
+
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static bool one_direct(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwexpr_target *target,
+                       void *user, const dwexpr_eval_params *p, dwexpr_result *out)
+{
+    if (ctx->lim.steps < 2)
+        return false;
+    direct_begin(ctx, target, user, p);
+    ctx->steps = 1;
+    dwx_env env;
+    env.unit = prog->unit;
+    ctx->addr_size = env.unit.addr_size;
+    env.frame = 0;
+    env.has_pc = p->has_pc;
+    env.pc = p->pc;
+    env.object = p->object;
+    dwx_entry e;
+    if (produce(ctx, &env, prog->code, &e) != DWEXPR_OK)
+        return false;
+    if (prog->shape == DWX_SHAPE_ONE_SV) {
+        ctx->steps = 2;
+        if (dwx_stack_value(ctx, &env, &e) != DWEXPR_OK)
+            return false;
     }
-    return eval_general(ctx, prog, target, user, params, out);
+    put_result(ctx, &e, out);
+    return true;
+}
+
+/* DWX_SHAPE_PIECES under the same conditions as one_direct. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static bool pieces_direct(dwexpr_ctx *ctx, const dwexpr_program *prog,
+                          const dwexpr_target *target, void *user, const dwexpr_eval_params *p,
+                          dwexpr_result *out)
+{
+    direct_begin(ctx, target, user, p);
+    dwx_env env;
+    env.unit = prog->unit;
+    ctx->addr_size = env.unit.addr_size;
+    env.frame = 0;
+    env.has_pc = p->has_pc;
+    env.pc = p->pc;
+    env.object = p->object;
+    return pieces(ctx, prog, &env, out);
+}
+
+/* The shaped programs one_direct and pieces_direct answer. */
+static inline bool shaped_direct(dwexpr_ctx *ctx, const dwexpr_program *prog,
+                                 const dwexpr_target *target, void *user,
+                                 const dwexpr_eval_params *p, dwexpr_result *out)
+{
+    if (prog->shape == DWX_SHAPE_ONE || prog->shape == DWX_SHAPE_ONE_SV)
+        return one_direct(ctx, prog, target, user, p, out);
+    if (prog->shape == DWX_SHAPE_PIECES)
+        return pieces_direct(ctx, prog, target, user, p, out);
+    return false;
 }
 
 /* Whether dwx_unit_check accepts U once normalized (zero fields take the
@@ -1141,6 +1377,72 @@ static inline bool unit_fine(const dwexpr_unit *u)
            (v == 0 || (v >= 2 && v <= 5)) && u->ext_encoding <= DWEXPR_EXT_PROVISIONAL;
 }
 
+/* dwexpr_eval_bytes of a short expression of the commonest operations:
+ * the quick decode (the insns dwx_decode_checked gives) and a shaped
+ * answer. False when the expression, the unit, the target or the
+ * parameters are anything else, or on any failure: the general path then
+ * runs from the start. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static bool eval_bytes_small(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
+                             const dwexpr_unit *unit, const dwexpr_target *target, void *user,
+                             const dwexpr_eval_params *p, dwexpr_result *out)
+{
+    if (unit->big_endian || !unit_fine(unit) || !reg_direct_ok(target, p) || p->result_kind != 0)
+        return false;
+    size_t n = dwx_decode_small(bytes, len, ctx->small_code);
+    if (!n)
+        return false;
+    dwexpr_program prog;
+    prog.unit = *unit; /* dwx_unit_normalize */
+    if (!prog.unit.addr_size)
+        prog.unit.addr_size = 8;
+    if (!prog.unit.offset_size)
+        prog.unit.offset_size = 4;
+    if (!prog.unit.version)
+        prog.unit.version = 5;
+    prog.count = n;
+    prog.code = ctx->small_code;
+    prog.ops = NULL;
+    prog.bytes = bytes;
+    prog.len = len;
+    prog.heap = false;
+    prog.shape = dwx_program_shape(&prog);
+    return shaped_direct(ctx, &prog, target, user, p, out);
+}
+
+static const dwexpr_eval_params no_params;
+
+/* dwexpr_eval of anything but DW_OP_reg* alone (out of line, so that the
+ * DW_OP_reg* path keeps a small frame): a shaped path, else the general one. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static dwexpr_status eval_other(dwexpr_ctx *ctx, const dwexpr_program *prog,
+                                const dwexpr_target *target, void *user,
+                                const dwexpr_eval_params *p, dwexpr_result *out)
+{
+    if (prog->shape != DWX_SHAPE_GENERAL && reg_direct_ok(target, p) && p->result_kind == 0 &&
+        shaped_direct(ctx, prog, target, user, p, out))
+        return DWEXPR_OK;
+    return eval_general(ctx, prog, target, user, p, out);
+}
+
+dwexpr_status dwexpr_eval(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwexpr_target *target,
+                          void *user, const dwexpr_eval_params *params, dwexpr_result *out)
+{
+    if (!ctx || !prog || !out)
+        return DWEXPR_E_USAGE;
+    const dwexpr_eval_params *p = params ? params : &no_params;
+    if (prog->shape == DWX_SHAPE_REG && reg_direct_ok(target, p)) {
+        reg_direct(ctx, target, user, p, (uint32_t)prog->code[0].a, prog->unit.addr_size, out);
+        return DWEXPR_OK;
+    }
+    return eval_other(ctx, prog, target, user, p, out);
+}
+
+
 /* dwexpr_eval_bytes's general entry: decode into the context, evaluate. */
 #if defined(__GNUC__)
 __attribute__((noinline))
@@ -1150,6 +1452,12 @@ static dwexpr_status eval_bytes_general(dwexpr_ctx *ctx, const uint8_t *bytes, s
                                         void *user, const dwexpr_eval_params *params,
                                         dwexpr_result *out)
 {
+    /* Short expressions that can have a shape answered directly: up to
+     * 4 bytes (a producer, with stack_value), or ending in DW_OP_piece N
+     * (N < 128); see eval_bytes_small. */
+    if (len - 1 < DWX_SMALL_PROGRAM - 1 && (len <= 4 || bytes[len - 2] == DWX_CODE_piece) &&
+        eval_bytes_small(ctx, bytes, len, unit, target, user, params, out))
+        return DWEXPR_OK;
     eval_begin(ctx, target, user, params);
     dwexpr_unit u = dwx_unit_normalize(unit);
     dwexpr_program prog;
@@ -1187,7 +1495,7 @@ dwexpr_status dwexpr_eval_bytes(dwexpr_ctx *ctx, const uint8_t *bytes, size_t le
                    unit->addr_size ? unit->addr_size : 8, out);
         return DWEXPR_OK;
     }
-    return eval_bytes_general(ctx, bytes, len, unit, target, user, params, out);
+    return eval_bytes_general(ctx, bytes, len, unit, target, user, p, out);
 }
 
 dwexpr_status dwexpr_eval_lanes(dwexpr_ctx *ctx, const dwexpr_program *prog,

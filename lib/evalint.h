@@ -67,6 +67,30 @@ struct dwexpr_ctx {
     dwx_insn small_code[DWX_SMALL_PROGRAM + 1]; /* dwexpr_eval_bytes of short expressions */
 };
 
+/* Zero a place field by field: a memset of it where its alignment is not
+ * known may become a string instruction (rep stos), which costs more than
+ * these stores on the short objects every evaluation writes. */
+static inline void dwx_sld_clear(dwexpr_sld *s)
+{
+    s->kind = 0;
+    s->bit = 0;
+    s->ctx = 0;
+    s->aspace = 0;
+    s->byte_offset = 0;
+    s->thread = 0;
+    s->lane = 0;
+    s->frame = 0;
+    s->u.ptr.die = 0;
+    s->u.ptr.disp = 0;
+    s->u.ptr.bits = 0;
+}
+
+/* Zero a value (compiled to vector stores). */
+static inline void dwx_value_clear(dwexpr_value *v)
+{
+    memset(v, 0, sizeof *v);
+}
+
 /* Scratch allocation from the context arena, 16-byte aligned, zeroed is
  * NOT guaranteed. NULL when the arena limit is hit (E_NOSPACE). */
 DWX_HIDDEN void *dwx_alloc_slow(dwexpr_ctx *ctx, size_t size);

@@ -46,7 +46,7 @@ static inline dwexpr_status push_sld(dwexpr_ctx *ctx, const dwexpr_sld *s)
 static inline dwexpr_value generic_value(const dwexpr_unit *u, uint64_t v)
 {
     dwexpr_value r;
-    memset(&r, 0, sizeof r);
+    dwx_value_clear(&r);
     r.type = dwx_generic_type(u);
     r.bits = v & dwx_mask(r.type.bits);
     return r;
@@ -55,7 +55,7 @@ static inline dwexpr_value generic_value(const dwexpr_unit *u, uint64_t v)
 static inline dwexpr_sld sld_undefined(void)
 {
     dwexpr_sld s;
-    memset(&s, 0, sizeof s);
+    dwx_sld_clear(&s);
     s.kind = DWEXPR_LOC_UNDEFINED;
     return s;
 }
@@ -63,7 +63,7 @@ static inline dwexpr_sld sld_undefined(void)
 static inline dwexpr_sld sld_memory(uint32_t aspace, uint64_t addr)
 {
     dwexpr_sld s;
-    memset(&s, 0, sizeof s);
+    dwx_sld_clear(&s);
     s.kind = DWEXPR_LOC_MEMORY;
     s.aspace = aspace;
     s.byte_offset = addr;
@@ -85,7 +85,7 @@ static inline void sld_register(dwexpr_sld *s, uint32_t regno, const dwexpr_eval
 static inline dwexpr_sld sld_implicit(const uint8_t *data, uint64_t bits)
 {
     dwexpr_sld s;
-    memset(&s, 0, sizeof s);
+    dwx_sld_clear(&s);
     s.kind = DWEXPR_LOC_IMPLICIT;
     s.u.imp.data = data;
     s.u.imp.bits = bits;
@@ -95,7 +95,7 @@ static inline dwexpr_sld sld_implicit(const uint8_t *data, uint64_t bits)
 static inline dwexpr_sld sld_composite(const dwexpr_composite *c)
 {
     dwexpr_sld s;
-    memset(&s, 0, sizeof s);
+    dwx_sld_clear(&s);
     s.kind = DWEXPR_LOC_COMPOSITE;
     s.u.comp = c;
     return s;

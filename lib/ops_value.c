@@ -328,11 +328,64 @@ dwexpr_status dwx_op_convert(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn
 }
 
 /* Arithmetic, logical and relational operations (DWARF 5 2.5.1.4/5). */
+/* A value entry of the generic type (1..64 bits, no vector, not an
+ * implicit pointer): what dwx_value_binary accepts and computes on
+ * without a failure for the operations of arith_generic_inline. */
+static inline bool generic_scalar(const dwx_entry *e)
+{
+    const dwexpr_value *v = &e->u.v;
+    return !e->is_loc && v->type.encoding == DWEXPR_ATE_GENERIC && !v->is_implicit_pointer &&
+           !v->wide && v->type.lanes <= 1 && v->type.bits - 1 < 64;
+}
+
+/* dwx_value_binary for two generic values and an operation that cannot
+ * fail on them (plus, minus, mul, and, or, xor, shl, shr), computed into
+ * A's entry (the caller pops B): the result has A's type, its bits masked
+ * to the type's size; shifts by the width or more give 0. False when the
+ * general code must run. */
+static inline bool arith_generic_inline(dwx_entry *ea, const dwx_entry *eb, unsigned x)
+{
+    if (!generic_scalar(ea) || !generic_scalar(eb) || ea->u.v.type.bits != eb->u.v.type.bits)
+        return false;
+    const uint32_t n = ea->u.v.type.bits;
+    const uint64_t m = dwx_mask(n), ua = ea->u.v.bits & m, ub = eb->u.v.bits & m;
+    uint64_t ur;
+    switch (x) {
+    case DWEXPR_OP_plus: ur = ua + ub; break;
+    case DWEXPR_OP_minus: ur = ua - ub; break;
+    case DWEXPR_OP_mul: ur = ua * ub; break;
+    case DWEXPR_OP_and: ur = ua & ub; break;
+    case DWEXPR_OP_or: ur = ua | ub; break;
+    case DWEXPR_OP_xor: ur = ua ^ ub; break;
+    case DWEXPR_OP_shl: ur = ub >= n ? 0 : ua << ub; break;
+    case DWEXPR_OP_shr: ur = ub >= n ? 0 : ua >> ub; break;
+    default: return false;
+    }
+    ea->u.v.bits = ur & m;
+    ea->n = 0;
+    ea->many = NULL;
+    return true;
+}
+
 dwexpr_status dwx_op_arith(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in,
                               uint32_t base)
 {
     dwexpr_status st;
     dwexpr_value a, b, r;
+    if (DWX_LIKELY(ctx->sp - base >= 2 && in->x != DWEXPR_OP_plus_uconst) &&
+        arith_generic_inline(TOP(1), TOP(0), in->x)) {
+        ctx->sp--;
+        return DWEXPR_OK;
+    }
+    if (in->x == DWEXPR_OP_plus_uconst && ctx->sp - base >= 1 && generic_scalar(TOP(0))) {
+        /* dwx_value_binary's plus on a value and the constant of its type */
+        dwexpr_value *v = &TOP(0)->u.v;
+        const uint64_t m = dwx_mask(v->type.bits);
+        v->bits = ((v->bits & m) + (in->a & m)) & m;
+        TOP(0)->n = 0;
+        TOP(0)->many = NULL;
+        return DWEXPR_OK;
+    }
     if (in->x == DWEXPR_OP_abs || in->x == DWEXPR_OP_neg || in->x == DWEXPR_OP_not) {
         if ((st = need(ctx, base, 1)) || (st = dwx_to_value(ctx, env, TOP(0), &a)) ||
             (st = dwx_value_unary(ctx, in->x, &a, &r)))

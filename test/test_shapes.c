@@ -1,0 +1,562 @@
+/* test/test_shapes.c: the evaluator's shortcuts (program shapes decided at
+ * decode time, the byte paths of dwexpr_eval_bytes) give exactly what the
+ * general dispatch loop gives: the same status, the same error (class,
+ * offset, operation, message) and the same result in every field, composite
+ * parts included; for normal results, edge cases and each error they can
+ * meet (range checks through reg_size, target failures, limits, address
+ * space bounds, wanted result kinds, frames). */
+#include <stdlib.h>
+#include "dwexpr.h"
+#include "tap.h"
+
+/* ---- a target whose answers the cases can vary ---- */
+static int reg_size_fails;   /* reg_size answers E_TARGET */
+static int frame_base_expr;  /* the frame base is DW_OP_breg7 16 */
+static const uint8_t fb_expr[] = {0x77, 0x10};
+
+static dwexpr_status t_reg_size(void *u, uint32_t r, uint32_t *bytes)
+{
+    (void)u;
+    if (reg_size_fails)
+        return DWEXPR_E_TARGET;
+    if (r == 99)
+        return DWEXPR_E_NOT_FOUND;
+    *bytes = (r >= 17 && r <= 32) ? 16 : r == 40 ? 2 : r >= 2560 ? 256 : 8;
+    return DWEXPR_OK;
+}
+static dwexpr_status t_reg_read(void *u, const dwexpr_regref *r, uint64_t off, void *buf,
+                                size_t len)
+{
+    (void)u;
+    uint8_t *o = buf;
+    for (size_t i = 0; i < len; i++)
+        o[i] = (uint8_t)(0x10 * r->regno + off + i + 1);
+    return DWEXPR_OK;
+}
+static dwexpr_status t_frame_base(void *u, const dwexpr_frameref *f, dwexpr_frame_base *out)
+{
+    (void)u; (void)f;
+    if (frame_base_expr) {
+        out->expr = fb_expr;
+        out->expr_len = sizeof fb_expr;
+        return DWEXPR_OK;
+    }
+    out->loc.kind = DWEXPR_LOC_MEMORY;
+    out->loc.byte_offset = 0x7fff0000u;
+    return DWEXPR_OK;
+}
+static dwexpr_status t_entry_value(void *u, const dwexpr_frameref *f, const uint8_t *b,
+                                   size_t len, dwexpr_value *out)
+{
+    (void)u; (void)f;
+    out->bits = 0xe0000000u + ((uint64_t)len << 8) + (len ? b[0] : 0);
+    return DWEXPR_OK;
+}
+static dwexpr_status t_cfa(void *u, const dwexpr_frameref *f, dwexpr_sld *out)
+{
+    (void)u; (void)f;
+    out->kind = DWEXPR_LOC_MEMORY;
+    out->byte_offset = 0x7fff0100u;
+    return DWEXPR_OK;
+}
+static dwexpr_status t_debug_addr(void *u, const dwexpr_unit *unit, uint64_t i, uint64_t *out)
+{
+    (void)u; (void)unit;
+    *out = 0x600000u + 8 * i;
+    return DWEXPR_OK;
+}
+static dwexpr_status t_register_location(void *u, const dwexpr_frameref *f, uint32_t regno,
+                                         dwexpr_sld *out)
+{
+    (void)u;
+    out->kind = DWEXPR_LOC_MEMORY;
+    out->byte_offset = 0x5000u + 0x100u * f->frame + 8u * regno;
+    return DWEXPR_OK;
+}
+
+static const dwexpr_target target = {
+    .size = sizeof(dwexpr_target), .reg_size = t_reg_size, .reg_read = t_reg_read,
+    .frame_base = t_frame_base, .entry_value = t_entry_value, .cfa = t_cfa,
+    .debug_addr = t_debug_addr, .register_location = t_register_location};
+
+static int let_run(void *arg, const dwexpr_ctx *ctx, const dwexpr_trace_event *ev)
+{
+    (void)arg; (void)ctx; (void)ev;
+    return 0;
+}
+
+/* ---- deep comparison of results ---- */
+static int same_loc(const dwexpr_loc *a, const dwexpr_loc *b, int depth);
+
+static int same_sld(const dwexpr_sld *x, const dwexpr_sld *y, int depth)
+{
+    if (x->kind != y->kind || x->bit != y->bit || x->ctx != y->ctx || x->aspace != y->aspace ||
+        x->byte_offset != y->byte_offset || x->thread != y->thread || x->lane != y->lane ||
+        x->frame != y->frame)
+        return 0;
+    switch (x->kind) {
+    case DWEXPR_LOC_REGISTER: return x->u.regno == y->u.regno;
+    case DWEXPR_LOC_IMPLICIT:
+        return x->u.imp.bits == y->u.imp.bits &&
+               memcmp(x->u.imp.data, y->u.imp.data, (size_t)(x->u.imp.bits + 7) / 8) == 0;
+    case DWEXPR_LOC_IMPLICIT_POINTER:
+        return x->u.ptr.die == y->u.ptr.die && x->u.ptr.disp == y->u.ptr.disp &&
+               x->u.ptr.bits == y->u.ptr.bits;
+    case DWEXPR_LOC_COMPOSITE: {
+        const dwexpr_composite *c = x->u.comp, *d = y->u.comp;
+        if (c->count != d->count || c->cap != d->cap || c->complete != d->complete ||
+            c->depth != d->depth || c->bits != d->bits || depth > 8)
+            return 0;
+        for (uint32_t i = 0; i < c->count; i++)
+            if (c->parts[i].bit_size != d->parts[i].bit_size ||
+                !same_loc(&c->parts[i].loc, &d->parts[i].loc, depth + 1))
+                return 0;
+        return 1;
+    }
+    default: return 1;
+    }
+}
+
+static int same_loc(const dwexpr_loc *a, const dwexpr_loc *b, int depth)
+{
+    if (a->count != b->count)
+        return 0;
+    for (uint32_t i = 0; i < a->count; i++)
+        if (!same_sld(&a->slds[i], &b->slds[i], depth))
+            return 0;
+    return 1;
+}
+
+static int same_result(const dwexpr_result *a, const dwexpr_result *b)
+{
+    if (a->kind != b->kind)
+        return 0;
+    if (a->kind == DWEXPR_RESULT_VALUE) {
+        const dwexpr_value *v = &a->value, *w = &b->value;
+        return v->bits == w->bits && v->type.bits == w->type.bits &&
+               v->type.encoding == w->type.encoding && v->type.die == w->type.die &&
+               v->type.lanes == w->type.lanes && !v->wide && !w->wide &&
+               v->is_implicit_pointer == w->is_implicit_pointer;
+    }
+    return same_loc(&a->loc, &b->loc, 0);
+}
+
+static int same_error(const dwexpr_error *a, const dwexpr_error *b)
+{
+    return a->status == b->status && a->offset == b->offset && a->opcode == b->opcode &&
+           ((!a->op_name && !b->op_name) ||
+            (a->op_name && b->op_name && strcmp(a->op_name, b->op_name) == 0)) &&
+           strcmp(a->message, b->message) == 0;
+}
+
+/* One program three ways: pre-decoded (shortcuts on), from the bytes, and
+ * through the general loop (a trace hook turns the shortcuts off). All
+ * three must agree; returns the status and leaves the loop's result in
+ * *OUT (its context in *CTXP, valid until the next call). */
+static dwexpr_ctx *ctx_a, *ctx_b, *ctx_c;
+
+static dwexpr_status three_ways(const char *text, uint8_t addr_size, const dwexpr_eval_params *pp,
+                                dwexpr_result *out)
+{
+    dwexpr_unit unit = {.addr_size = addr_size, .offset_size = 4, .version = 5};
+    static uint8_t bytes[256];
+    size_t len = 0;
+    dwexpr_error err;
+    if (dwexpr_asm(text, &unit, NULL, bytes, sizeof bytes, &len, &err) != DWEXPR_OK) {
+        TAP_OK(0, "%s assembles: %s", text, err.message);
+        return DWEXPR_E_USAGE;
+    }
+    dwexpr_program *prog = NULL;
+    if (dwexpr_program_decode(bytes, len, &unit, &prog, &err) != DWEXPR_OK) {
+        TAP_OK(0, "%s decodes: %s", text, err.message);
+        return DWEXPR_E_USAGE;
+    }
+    dwexpr_eval_params p = pp ? *pp : (dwexpr_eval_params){0};
+    dwexpr_eval_params traced = p;
+    traced.trace = let_run;
+    dwexpr_result ra, rb, rc;
+    memset(&ra, 0x5a, sizeof ra);
+    memset(&rb, 0x5a, sizeof rb);
+    dwexpr_status sa = dwexpr_eval(ctx_a, prog, &target, NULL, &p, &ra);
+    dwexpr_status sb = dwexpr_eval_bytes(ctx_b, bytes, len, &unit, &target, NULL, &p, &rb);
+    dwexpr_status sc = dwexpr_eval(ctx_c, prog, &target, NULL, &traced, &rc);
+    TAP_OK(sa == sc && sb == sc, "%s: the same status three ways (%d %d %d)", text, sa, sb, sc);
+    if (sc == DWEXPR_OK)
+        TAP_OK(same_result(&ra, &rc) && same_result(&rb, &rc),
+               "%s: the same result pre-decoded, from the bytes and in the loop", text);
+    else
+        TAP_OK(same_error(dwexpr_ctx_error(ctx_a), dwexpr_ctx_error(ctx_c)) &&
+                   same_error(dwexpr_ctx_error(ctx_b), dwexpr_ctx_error(ctx_c)),
+               "%s: the same error three ways (%s)", text, dwexpr_ctx_error(ctx_c)->message);
+    dwexpr_program_free(prog);
+    *out = rc;
+    return sc;
+}
+
+/* The part I of a composite result. */
+static const dwexpr_part *part(const dwexpr_result *r, uint32_t i)
+{
+    if (r->kind != DWEXPR_RESULT_LOCATION || r->loc.count != 1 ||
+        r->loc.slds[0].kind != DWEXPR_LOC_COMPOSITE || i >= r->loc.slds[0].u.comp->count)
+        return NULL;
+    return &r->loc.slds[0].u.comp->parts[i];
+}
+
+static void test_pieces(void)
+{
+    dwexpr_result r;
+    const dwexpr_part *pt;
+    dwexpr_status st;
+
+    st = three_ways("DW_OP_reg0 DW_OP_piece 8 DW_OP_reg1 DW_OP_piece 4", 8, NULL, &r);
+    CHECK_U64(st, DWEXPR_OK, "two register parts");
+    pt = part(&r, 1);
+    TAP_OK(pt && pt->bit_size == 32 && pt->loc.slds[0].kind == DWEXPR_LOC_REGISTER &&
+               pt->loc.slds[0].u.regno == 1 && r.loc.slds[0].u.comp->complete &&
+               r.loc.slds[0].u.comp->bits == 96 && r.loc.slds[0].u.comp->count == 2,
+           "second part: 32 bits of register 1; 96 bits, complete");
+
+    st = three_ways("DW_OP_piece 4 DW_OP_reg3 DW_OP_piece 4 DW_OP_piece 2", 8, NULL, &r);
+    CHECK_U64(st, DWEXPR_OK, "undefined parts around a register");
+    pt = part(&r, 0);
+    TAP_OK(pt && pt->loc.slds[0].kind == DWEXPR_LOC_UNDEFINED && part(&r, 2) &&
+               part(&r, 2)->bit_size == 16, "first and last parts undefined");
+    st = three_ways("DW_OP_piece 8", 8, NULL, &r);
+    CHECK_U64(st, DWEXPR_OK, "a lone piece: one undefined part");
+
+    /* every producer of the shape, and five parts (the composite's cap grows to 8) */
+    st = three_ways("DW_OP_breg7 -8 DW_OP_piece 4 DW_OP_fbreg 16 DW_OP_piece 4 "
+                    "DW_OP_lit5 DW_OP_stack_value DW_OP_piece 2 "
+                    "DW_OP_entry_value 1 0x55 DW_OP_stack_value DW_OP_piece 8 "
+                    "DW_OP_addr 0x1000 DW_OP_piece 4 DW_OP_call_frame_cfa DW_OP_piece 4 "
+                    "DW_OP_addrx 3 DW_OP_piece 1 DW_OP_constu 300 DW_OP_stack_value DW_OP_piece 2",
+                    8, NULL, &r);
+    CHECK_U64(st, DWEXPR_OK, "every producer as a part");
+    TAP_OK(r.loc.slds[0].u.comp->count == 8 && r.loc.slds[0].u.comp->cap == 8,
+           "eight parts, capacity 8");
+    pt = part(&r, 2);
+    TAP_OK(pt && pt->loc.slds[0].kind == DWEXPR_LOC_IMPLICIT && pt->loc.slds[0].u.imp.bits == 64 &&
+               pt->loc.slds[0].u.imp.data[0] == 5, "lit5 stack_value: 64-bit implicit 5");
+
+    /* range checks through reg_size, and its failures */
+    st = three_ways("DW_OP_reg0 DW_OP_piece 9", 8, NULL, &r);
+    CHECK_U64(st, DWEXPR_E_PIECE_RANGE, "9 bytes of an 8-byte register: ill-formed");
+    st = three_ways("DW_OP_reg17 DW_OP_piece 16 DW_OP_regx 40 DW_OP_piece 3", 8, NULL, &r);
+    CHECK_U64(st, DWEXPR_E_PIECE_RANGE, "3 bytes of a 2-byte register: ill-formed");
+    st = three_ways("DW_OP_reg17 DW_OP_piece 16", 8, NULL, &r);
+    CHECK_U64(st, DWEXPR_OK, "16 bytes of a 16-byte register");
+    st = three_ways("DW_OP_regx 99 DW_OP_piece 8", 8, NULL, &r);
+    CHECK_U64(st, DWEXPR_E_NOT_FOUND, "a register the target does not know");
+    reg_size_fails = 1;
+    st = three_ways("DW_OP_reg2 DW_OP_piece 4 DW_OP_reg3 DW_OP_piece 4", 8, NULL, &r);
+    CHECK_U64(st, DWEXPR_E_TARGET, "reg_size fails");
+    reg_size_fails = 0;
+    st = three_ways("DW_OP_lit1 DW_OP_stack_value DW_OP_piece 9", 8, NULL, &r);
+    CHECK_U64(st, DWEXPR_E_PIECE_RANGE, "9 bytes of an 8-byte implicit value");
+    st = three_ways("DW_OP_reg0 DW_OP_piece 0x2000000000000000", 8, NULL, &r);
+    CHECK_U64(st, DWEXPR_E_TOO_BIG, "a piece of 2^61 bytes is too large");
+
+    /* the address space bound of a 2-byte unit: 2^16 bytes at most */
+    st = three_ways("DW_OP_piece 0x8000 DW_OP_piece 0x8000", 2, NULL, &r);
+    CHECK_U64(st, DWEXPR_OK, "exactly 2^16 bytes in a 2-byte address space");
+    st = three_ways("DW_OP_piece 0x8000 DW_OP_piece 0x8001", 2, NULL, &r);
+    CHECK_U64(st, DWEXPR_E_ILL_FORMED, "2^16 + 1 bytes: larger than the address space");
+
+    /* wanted result kinds, frames, context */
+    dwexpr_eval_params p = {.result_kind = DWEXPR_RESULT_VALUE};
+    st = three_ways("DW_OP_reg0 DW_OP_piece 8", 8, &p, &r);
+    CHECK_U64(st, DWEXPR_E_NOT_VALUE, "a composite is not a value");
+    p.result_kind = DWEXPR_RESULT_LOCATION;
+    st = three_ways("DW_OP_reg0 DW_OP_piece 8", 8, &p, &r);
+    CHECK_U64(st, DWEXPR_OK, "a location wanted");
+    dwexpr_eval_params f = {.frame = 2, .ctx = DWEXPR_CTX_THREAD, .thread = 77};
+    st = three_ways("DW_OP_reg3 DW_OP_piece 8 DW_OP_reg4 DW_OP_piece 8", 8, &f, &r);
+    CHECK_U64(st, DWEXPR_OK, "registers of a caller frame");
+    pt = part(&r, 1);
+    TAP_OK(pt && pt->loc.slds[0].kind == DWEXPR_LOC_MEMORY &&
+               pt->loc.slds[0].byte_offset == 0x5000u + 0x200u + 32u,
+           "a caller frame's register is where unwinding says");
+    dwexpr_eval_params t = {.ctx = DWEXPR_CTX_THREAD, .thread = 5};
+    st = three_ways("DW_OP_reg3 DW_OP_piece 8", 8, &t, &r);
+    CHECK_U64(st, DWEXPR_OK, "a register part records the thread");
+    TAP_OK(part(&r, 0) && part(&r, 0)->loc.slds[0].thread == 5 &&
+               part(&r, 0)->loc.slds[0].ctx == DWEXPR_CTX_THREAD, "thread 5 recorded");
+    frame_base_expr = 1;
+    st = three_ways("DW_OP_fbreg -4 DW_OP_piece 4 DW_OP_reg1 DW_OP_piece 4", 8, NULL, &r);
+    CHECK_U64(st, DWEXPR_OK, "a frame base expression evaluated for a part");
+    frame_base_expr = 0;
+
+    /* shapes that stay general: bit_piece, another operation in a group */
+    st = three_ways("DW_OP_reg0 DW_OP_bit_piece 4 0 DW_OP_reg1 DW_OP_piece 4", 8, NULL, &r);
+    CHECK_U64(st, DWEXPR_OK, "bit_piece takes the loop");
+    st = three_ways("DW_OP_lit1 DW_OP_piece 4", 8, NULL, &r);
+    CHECK_U64(st, DWEXPR_OK, "a generic value as a part (a memory address)");
+}
+
+/* A producer alone or with DW_OP_stack_value (answered without the set-up
+ * layers of the general entry): results, failures and wanted kinds. */
+static void test_one(void)
+{
+    dwexpr_result r;
+    static const char *const ok[] = {
+        "DW_OP_lit5 DW_OP_stack_value", "DW_OP_constu 0x123456789 DW_OP_stack_value",
+        "DW_OP_breg3 8 DW_OP_stack_value", "DW_OP_breg3 -8", "DW_OP_fbreg -8",
+        "DW_OP_fbreg 8 DW_OP_stack_value", "DW_OP_entry_value 1 0x55 DW_OP_stack_value",
+        "DW_OP_entry_value 1 0x55", "DW_OP_call_frame_cfa", "DW_OP_addr 0x1000",
+        "DW_OP_addrx 2 DW_OP_stack_value", "DW_OP_lit3", "DW_OP_regx 5 DW_OP_stack_value"};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        dwexpr_status st = three_ways(ok[i], 8, NULL, &r);
+        TAP_OK(st == DWEXPR_OK || (i == 12 && st == DWEXPR_E_NOT_VALUE), "%s evaluates", ok[i]);
+    }
+    CHECK_U64(three_ways("DW_OP_lit5 DW_OP_stack_value", 4, NULL, &r), DWEXPR_OK, "4-byte unit");
+    TAP_OK(r.loc.count == 1 && r.loc.slds[0].kind == DWEXPR_LOC_IMPLICIT &&
+               r.loc.slds[0].u.imp.bits == 32 && r.loc.slds[0].u.imp.data[0] == 5,
+           "lit5 stack_value: 32-bit implicit 5");
+    CHECK_U64(three_ways("DW_OP_regx 99 DW_OP_stack_value", 8, NULL, &r), DWEXPR_E_NOT_VALUE,
+              "a register location is not a value");
+    reg_size_fails = 1;
+    CHECK_U64(three_ways("DW_OP_breg3 8 DW_OP_stack_value", 8, NULL, &r), DWEXPR_E_TARGET,
+              "breg when reg_size fails");
+    reg_size_fails = 0;
+    dwexpr_eval_params v = {.result_kind = DWEXPR_RESULT_VALUE};
+    CHECK_U64(three_ways("DW_OP_breg3 8", 8, &v, &r), DWEXPR_OK, "a memory location as a value");
+    CHECK_U64(three_ways("DW_OP_lit5 DW_OP_stack_value", 8, &v, &r), DWEXPR_E_NOT_VALUE,
+              "an implicit location is not a value");
+    dwexpr_eval_params f = {.frame = 1};
+    CHECK_U64(three_ways("DW_OP_breg3 8 DW_OP_stack_value", 8, &f, &r), DWEXPR_E_UNSUPPORTED,
+              "breg in a caller frame: its save slot cannot be read (no mem_read)");
+}
+
+/* The per-lane part of a location (register; push_lane; K; mul; offset):
+ * the register's place moved by K * lane, checked against reg_size. */
+static void test_lane_part(void)
+{
+    static const struct { const char *text; uint8_t asz; uint32_t lane; dwexpr_status want;
+                          uint64_t byte; } cases[] = {
+        {"DW_OP_regx 2560 DW_OP_LLVM_push_lane DW_OP_lit4 DW_OP_mul DW_OP_LLVM_offset", 8, 5,
+         DWEXPR_OK, 20},
+        {"DW_OP_regx 2560 DW_OP_LLVM_push_lane DW_OP_lit4 DW_OP_mul DW_OP_LLVM_offset", 8, 63,
+         DWEXPR_OK, 252},
+        {"DW_OP_regx 2560 DW_OP_LLVM_push_lane DW_OP_lit4 DW_OP_mul DW_OP_LLVM_offset", 8, 64,
+         DWEXPR_E_BAD_OFFSET, 0},
+        {"DW_OP_reg3 DW_OP_LLVM_push_lane DW_OP_lit4 DW_OP_mul DW_OP_LLVM_offset", 8, 1,
+         DWEXPR_OK, 4},
+        {"DW_OP_reg3 DW_OP_LLVM_push_lane DW_OP_lit4 DW_OP_mul DW_OP_LLVM_offset", 8, 2,
+         DWEXPR_E_BAD_OFFSET, 0},
+        {"DW_OP_regx 99 DW_OP_LLVM_push_lane DW_OP_lit4 DW_OP_mul DW_OP_LLVM_offset", 8, 1,
+         DWEXPR_E_NOT_FOUND, 0},
+        {"DW_OP_regx 2560 DW_OP_LLVM_push_lane DW_OP_const4u 0xffffffff DW_OP_mul "
+         "DW_OP_LLVM_offset", 4, 1, DWEXPR_E_BAD_OFFSET, 0},
+        {"DW_OP_regx 2560 DW_OP_LLVM_push_lane DW_OP_lit0 DW_OP_mul DW_OP_LLVM_offset", 8, 9,
+         DWEXPR_OK, 0},
+        {"DW_OP_breg3 0 DW_OP_LLVM_push_lane DW_OP_lit4 DW_OP_mul DW_OP_LLVM_offset", 8, 3,
+         DWEXPR_OK, 0x3837363534333231u + 12},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        dwexpr_eval_params p = {.ctx = DWEXPR_CTX_THREAD | DWEXPR_CTX_LANE, .thread = 3,
+                                .lane = cases[i].lane, .lanes = 64};
+        dwexpr_result r;
+        dwexpr_status st = three_ways(cases[i].text, cases[i].asz, &p, &r);
+        CHECK_U64(st, cases[i].want, "%s, lane %u", cases[i].text, (unsigned)cases[i].lane);
+        if (st == DWEXPR_OK)
+            CHECK_U64(r.loc.slds[0].byte_offset, cases[i].byte, "lane %u: byte offset",
+                      (unsigned)cases[i].lane);
+    }
+    const char *text = "DW_OP_regx 2560 DW_OP_LLVM_push_lane DW_OP_lit4 DW_OP_mul DW_OP_LLVM_offset";
+    dwexpr_eval_params p = {.ctx = DWEXPR_CTX_THREAD | DWEXPR_CTX_LANE, .lane = 1};
+    dwexpr_result r;
+    reg_size_fails = 1;
+    CHECK_U64(three_ways(text, 8, &p, &r), DWEXPR_E_TARGET, "reg_size fails");
+    reg_size_fails = 0;
+    p.ctx = DWEXPR_CTX_THREAD;
+    CHECK_U64(three_ways(text, 8, &p, &r), DWEXPR_E_NO_CONTEXT, "no lane given");
+    p.ctx = DWEXPR_CTX_THREAD | DWEXPR_CTX_LANE;
+    p.frame = 1;
+    CHECK_U64(three_ways(text, 8, &p, &r), DWEXPR_OK, "a caller frame (unwound to memory)");
+}
+
+/* Limits: steps, parts and the stack, with a context of small limits. */
+static void test_limits(void)
+{
+    dwexpr_ctx *a, *b, *c;
+    const char *text = "DW_OP_reg0 DW_OP_piece 8 DW_OP_reg1 DW_OP_piece 8 DW_OP_piece 2";
+    static const struct { dwexpr_limits lim; dwexpr_status want; const char *what; } cases[] = {
+        {{.steps = 4}, DWEXPR_E_STEPS, "4 steps for 5 operations"},
+        {{.steps = 5}, DWEXPR_OK, "5 steps for 5 operations"},
+        {{.parts = 2}, DWEXPR_E_TOO_BIG, "2 parts allowed, 3 made"},
+        {{.parts = 3}, DWEXPR_OK, "3 parts allowed"},
+        {{.stack = 1}, DWEXPR_E_STACK_LIMIT, "a stack of one entry"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (dwexpr_ctx_new(&cases[i].lim, &a) || dwexpr_ctx_new(&cases[i].lim, &b) ||
+            dwexpr_ctx_new(&cases[i].lim, &c)) {
+            TAP_OK(0, "contexts");
+            return;
+        }
+        dwexpr_ctx *sa = ctx_a, *sb = ctx_b, *sc = ctx_c;
+        ctx_a = a, ctx_b = b, ctx_c = c;
+        dwexpr_result r;
+        CHECK_U64(three_ways(text, 8, NULL, &r), cases[i].want, "%s", cases[i].what);
+        ctx_a = sa, ctx_b = sb, ctx_c = sc;
+        dwexpr_ctx_free(a);
+        dwexpr_ctx_free(b);
+        dwexpr_ctx_free(c);
+    }
+    /* one step for a producer and stack_value: the second fails */
+    {
+        dwexpr_limits one = {.steps = 1};
+        if (dwexpr_ctx_new(&one, &a) || dwexpr_ctx_new(&one, &b) || dwexpr_ctx_new(&one, &c))
+            return;
+        dwexpr_ctx *sa = ctx_a, *sb = ctx_b, *sc = ctx_c;
+        ctx_a = a, ctx_b = b, ctx_c = c;
+        dwexpr_result r;
+        CHECK_U64(three_ways("DW_OP_lit5 DW_OP_stack_value", 8, NULL, &r), DWEXPR_E_STEPS,
+                  "1 step for lit5; stack_value");
+        CHECK_U64(three_ways("DW_OP_lit5", 8, NULL, &r), DWEXPR_OK, "1 step for lit5");
+        ctx_a = sa, ctx_b = sb, ctx_c = sc;
+        dwexpr_ctx_free(a);
+        dwexpr_ctx_free(b);
+        dwexpr_ctx_free(c);
+    }
+    /* steps spent inside a frame base expression count too */
+    dwexpr_limits lim = {.steps = 3};
+    if (dwexpr_ctx_new(&lim, &a) || dwexpr_ctx_new(&lim, &b) || dwexpr_ctx_new(&lim, &c))
+        return;
+    dwexpr_ctx *sa = ctx_a, *sb = ctx_b, *sc = ctx_c;
+    ctx_a = a, ctx_b = b, ctx_c = c;
+    dwexpr_result r;
+    frame_base_expr = 1;
+    CHECK_U64(three_ways("DW_OP_fbreg 0 DW_OP_piece 4 DW_OP_piece 4", 8, NULL, &r),
+              DWEXPR_E_STEPS, "3 steps: fbreg, its frame base's breg7, piece; not the last piece");
+    frame_base_expr = 0;
+    ctx_a = sa, ctx_b = sb, ctx_c = sc;
+    dwexpr_ctx_free(a);
+    dwexpr_ctx_free(b);
+    dwexpr_ctx_free(c);
+}
+
+/* The bytes through dwexpr_eval_bytes (its quick decode of the commonest
+ * operations) and through dwexpr_program_decode + dwexpr_eval (the full
+ * decoder): the same decode error, or the same result. */
+static dwexpr_status bytes_vs_decoded(const uint8_t *bytes, size_t len, const char *what)
+{
+    static const dwexpr_unit unit = {.addr_size = 8, .offset_size = 4, .version = 5};
+    dwexpr_program *prog = NULL;
+    dwexpr_error err;
+    dwexpr_result ra, rb;
+    dwexpr_status sd = dwexpr_program_decode(bytes, len, &unit, &prog, &err);
+    dwexpr_status sb = dwexpr_eval_bytes(ctx_b, bytes, len, &unit, &target, NULL, NULL, &rb);
+    if (sd != DWEXPR_OK) {
+        TAP_OK(sb == sd && same_error(dwexpr_ctx_error(ctx_b), &err),
+               "%s: the same decode error from the bytes (%s)", what, err.message);
+        return sd;
+    }
+    dwexpr_status sa = dwexpr_eval(ctx_a, prog, &target, NULL, NULL, &ra);
+    const dwexpr_eval_params traced = {.trace = let_run};
+    dwexpr_result rc;
+    dwexpr_status sc = dwexpr_eval(ctx_c, prog, &target, NULL, &traced, &rc);
+    TAP_OK(sa == sc && sb == sc &&
+               (sc != DWEXPR_OK || (same_result(&ra, &rc) && same_result(&rb, &rc))) &&
+               (sc == DWEXPR_OK || (same_error(dwexpr_ctx_error(ctx_a), dwexpr_ctx_error(ctx_c)) &&
+                                    same_error(dwexpr_ctx_error(ctx_b), dwexpr_ctx_error(ctx_c)))),
+           "%s: the same result or error from the bytes, pre-decoded and in the loop", what);
+    dwexpr_program_free(prog);
+    return sa;
+}
+
+static void test_quick_decode(void)
+{
+    static const struct { uint8_t b[4]; size_t len; dwexpr_status want; const char *what; } cases[] = {
+        {{0x75}, 1, DWEXPR_E_TRUNCATED, "DW_OP_breg5 without its operand"},
+        {{0x91}, 1, DWEXPR_E_TRUNCATED, "DW_OP_fbreg without its operand"},
+        {{0x93}, 1, DWEXPR_E_TRUNCATED, "DW_OP_piece without its operand"},
+        {{0x75, 0x80}, 2, DWEXPR_E_TRUNCATED, "DW_OP_breg5 with a cut LEB128"},
+        {{0x93, 0x88}, 2, DWEXPR_E_TRUNCATED, "DW_OP_piece with a cut LEB128"},
+        {{0x75, 0xff, 0x7e}, 3, DWEXPR_OK, "DW_OP_breg5 -129 (two LEB128 bytes)"},
+        {{0x75, 0x7f, 0x9f}, 3, DWEXPR_OK, "DW_OP_breg5 -1; DW_OP_stack_value"},
+        {{0x75, 0x40}, 2, DWEXPR_OK, "DW_OP_breg5 -64 (sign bit of one byte)"},
+        {{0x91, 0x3f}, 2, DWEXPR_OK, "DW_OP_fbreg 63"},
+        {{0x93, 0x80, 0x01}, 3, DWEXPR_OK, "DW_OP_piece 128 (two LEB128 bytes)"},
+        {{0x4f, 0x9f}, 2, DWEXPR_OK, "DW_OP_lit31; DW_OP_stack_value"},
+        {{0x6f, 0x93, 0x08}, 3, DWEXPR_OK, "DW_OP_reg31; DW_OP_piece 8"},
+        {{0x8f, 0x08, 0x93, 0x04}, 4, DWEXPR_OK, "DW_OP_breg31 8; DW_OP_piece 4"},
+        {{0x9f}, 1, DWEXPR_E_STACK_EMPTY, "DW_OP_stack_value on an empty stack"},
+        {{0x50, 0xff}, 2, DWEXPR_E_VENDOR_OP, "an unknown vendor opcode after DW_OP_reg0"},
+        {{0x08, 0xff, 0x9f}, 3, DWEXPR_OK, "DW_OP_const1u 255; DW_OP_stack_value"},
+        {{0x09, 0xff, 0x9f}, 3, DWEXPR_OK, "DW_OP_const1s -1; DW_OP_stack_value"},
+        {{0x0a, 0x34, 0x12}, 3, DWEXPR_OK, "DW_OP_const2u 0x1234"},
+        {{0x0b, 0x00, 0x80, 0x9f}, 4, DWEXPR_OK, "DW_OP_const2s -32768; DW_OP_stack_value"},
+        {{0x0c, 1, 2, 3}, 4, DWEXPR_E_TRUNCATED, "DW_OP_const4u with 3 bytes"},
+        {{0x0a, 0x01}, 2, DWEXPR_E_TRUNCATED, "DW_OP_const2u with 1 byte"},
+        {{0x10, 0x7f, 0x9f}, 3, DWEXPR_OK, "DW_OP_constu 127; DW_OP_stack_value"},
+        {{0x11, 0x7f, 0x9f}, 3, DWEXPR_OK, "DW_OP_consts -1; DW_OP_stack_value"},
+        {{0x11, 0x80, 0x7f}, 3, DWEXPR_OK, "DW_OP_consts -128 (two LEB128 bytes)"},
+        {{0x9c}, 1, DWEXPR_OK, "DW_OP_call_frame_cfa"},
+        {{0x9c, 0x93, 0x08}, 3, DWEXPR_OK, "DW_OP_call_frame_cfa; DW_OP_piece 8"},
+        {{0xa3, 0x01, 0x55, 0x9f}, 4, DWEXPR_OK, "DW_OP_entry_value(DW_OP_reg5); DW_OP_stack_value"},
+        {{0xf3, 0x01, 0x6f, 0x9f}, 4, DWEXPR_OK, "DW_OP_GNU_entry_value(DW_OP_reg31); stack_value"},
+        {{0xa3, 0x01, 0x30, 0x9f}, 4, DWEXPR_OK, "DW_OP_entry_value(DW_OP_lit0); DW_OP_stack_value"},
+        {{0xa3, 0x02, 0x75, 0x00}, 4, DWEXPR_OK, "DW_OP_entry_value(DW_OP_breg5 0)"},
+        {{0xa3, 0x01, 0xff, 0x9f}, 4, DWEXPR_E_VENDOR_OP, "DW_OP_entry_value of a vendor byte"},
+        {{0xa3, 0x02, 0x55}, 3, DWEXPR_E_TRUNCATED, "DW_OP_entry_value block past the end"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        CHECK_U64(bytes_vs_decoded(cases[i].b, cases[i].len, cases[i].what), cases[i].want,
+                  "%s", cases[i].what);
+}
+
+/* Generic arithmetic (computed in place on the stack for the common
+ * operations): wrapping at the generic type's size, shifts by the width. */
+static void test_generic_arith(void)
+{
+    static const struct { const char *text; uint8_t asz; uint64_t want; } cases[] = {
+        {"DW_OP_const4u 0xffffffff DW_OP_plus_uconst 2", 4, 1},
+        {"DW_OP_const8u 0xffffffffffffffff DW_OP_plus_uconst 2", 8, 1},
+        {"DW_OP_const4u 0x80000000 DW_OP_lit2 DW_OP_mul", 4, 0},
+        {"DW_OP_const4u 0x80000001 DW_OP_lit3 DW_OP_mul", 4, 0x80000003},
+        {"DW_OP_lit1 DW_OP_lit2 DW_OP_minus", 4, 0xffffffff},
+        {"DW_OP_lit1 DW_OP_lit2 DW_OP_minus", 8, 0xffffffffffffffff},
+        {"DW_OP_lit1 DW_OP_const1u 64 DW_OP_shl", 8, 0},
+        {"DW_OP_lit1 DW_OP_const1u 63 DW_OP_shl", 8, 0x8000000000000000},
+        {"DW_OP_lit1 DW_OP_lit31 DW_OP_shl DW_OP_lit1 DW_OP_shl", 4, 0},
+        {"DW_OP_const1s -1 DW_OP_const1u 64 DW_OP_shr", 8, 0},
+        {"DW_OP_const1s -1 DW_OP_lit4 DW_OP_shr", 4, 0x0fffffff},
+        {"DW_OP_const1u 0xf0 DW_OP_const1u 0x3c DW_OP_and DW_OP_lit1 DW_OP_or DW_OP_lit3 DW_OP_xor",
+         8, 0x32},
+        {"DW_OP_lit7 DW_OP_lit5 DW_OP_plus", 2, 12},
+        {"DW_OP_const2u 0xffff DW_OP_lit1 DW_OP_plus", 2, 0},
+    };
+    const dwexpr_eval_params p = {.result_kind = DWEXPR_RESULT_VALUE};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        dwexpr_result r;
+        dwexpr_status st = three_ways(cases[i].text, cases[i].asz, &p, &r);
+        TAP_OK(st == DWEXPR_OK && r.kind == DWEXPR_RESULT_VALUE && r.value.bits == cases[i].want &&
+                   r.value.type.bits == 8u * cases[i].asz && r.value.type.encoding == 0,
+               "%s (%u-byte addresses) = 0x%llx", cases[i].text, (unsigned)cases[i].asz,
+               (unsigned long long)cases[i].want);
+    }
+    dwexpr_result r;
+    CHECK_U64(three_ways("DW_OP_lit1 DW_OP_plus", 8, &p, &r), DWEXPR_E_STACK_EMPTY,
+              "plus with one operand");
+    CHECK_U64(three_ways("DW_OP_reg1 DW_OP_lit1 DW_OP_plus", 8, &p, &r), DWEXPR_E_NOT_VALUE,
+              "plus on a register location");
+    CHECK_U64(three_ways("DW_OP_breg1 0 DW_OP_lit1 DW_OP_plus", 8, &p, &r), DWEXPR_OK,
+              "plus on a memory location (its address)");
+}
+
+int main(void)
+{
+    if (dwexpr_ctx_new(NULL, &ctx_a) || dwexpr_ctx_new(NULL, &ctx_b) ||
+        dwexpr_ctx_new(NULL, &ctx_c))
+        return 1;
+    test_pieces();
+    test_one();
+    test_lane_part();
+    test_limits();
+    test_quick_decode();
+    test_generic_arith();
+    dwexpr_ctx_free(ctx_a);
+    dwexpr_ctx_free(ctx_b);
+    dwexpr_ctx_free(ctx_c);
+    return TAP_DONE();
+}
