@@ -15,7 +15,12 @@ cd "$(dirname "$0")/.."
 secs=${FUZZ_SECONDS:-60}
 build=${FUZZ_BUILD_DIR:-build-fuzz-ci}
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_decode fuzz_eval fuzz_asm fuzz_context fuzz_cfi fuzz_elf fuzz_libdwarf
+# fuzz_libdwarf is not in the CI list: libdwarf 20210528 (Debian 12) frees
+# memory twice on an error path of dwarf_load_rnglists that a fuzzer reaches
+# in minutes (fuzz/dependency-findings/), and CI must fail on dwexpr's own
+# findings only. Its corpus and regressions replay in the test suite (suite
+# fuzz); fuzz/campaign.sh runs it.
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_decode fuzz_eval fuzz_asm fuzz_context fuzz_cfi fuzz_elf
                                           fuzz_repl fuzz_diexpr fuzz_spirv)
 
 if ! command -v clang >/dev/null 2>&1; then
