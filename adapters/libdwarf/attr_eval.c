@@ -669,7 +669,7 @@ static size_t dims_of(dwexpr_libdwarf *ld, const ld_unit *u, uint64_t array, uin
             dims[n++] = off;
         Dwarf_Die next;
         e = NULL;
-        r = dwarf_siblingof_b(dbg, c, true, &next, &e);
+        r = ld_sibling(dbg, c, &next, &e);
         if (r == DW_DLV_ERROR)
             ld_drop(dbg, e);
         dwarf_dealloc_die(c);

@@ -144,6 +144,20 @@ static uint64_t die_offset(Dwarf_Debug dbg, Dwarf_Die d)
     return o;
 }
 
+/* dwarf_siblingof_b that only moves forward: a sibling at or before C
+ * (a DW_AT_sibling pointing back, in a damaged unit) ends the chain as
+ * DW_DLV_NO_ENTRY instead of looping forever (found by fuzz_libdwarf). */
+int ld_sibling(Dwarf_Debug dbg, Dwarf_Die c, Dwarf_Die *next, Dwarf_Error *e)
+{
+    int r = dwarf_siblingof_b(dbg, c, true, next, e);
+    if (r == DW_DLV_OK && die_offset(dbg, *next) <= die_offset(dbg, c)) {
+        dwarf_dealloc_die(*next);
+        *next = NULL;
+        return DW_DLV_NO_ENTRY;
+    }
+    return r;
+}
+
 /* The DIE at OFF of FILE; E_NOT_FOUND when there is none. */
 dwexpr_status ld_offdie(dwexpr_libdwarf *ld, size_t file, uint64_t off, Dwarf_Die *out,
                         dwexpr_error *err)
@@ -808,7 +822,7 @@ static uint64_t spell(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t,
             }
             Dwarf_Die next;
             e = NULL;
-            r = dwarf_siblingof_b(dbg, c, true, &next, &e);
+            r = ld_sibling(dbg, c, &next, &e);
             if (r == DW_DLV_ERROR)
                 ld_drop(dbg, e);
             dwarf_dealloc_die(c);
@@ -842,7 +856,7 @@ static uint64_t spell(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t,
             }
             Dwarf_Die next;
             e = NULL;
-            r = dwarf_siblingof_b(dbg, c, true, &next, &e);
+            r = ld_sibling(dbg, c, &next, &e);
             if (r == DW_DLV_ERROR)
                 ld_drop(dbg, e);
             dwarf_dealloc_die(c);
@@ -1026,7 +1040,7 @@ static bool find_named(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, const char
         found = find_named(ld, file, c, name, tag, out, depth + 1);
         Dwarf_Die next;
         e = NULL;
-        r = dwarf_siblingof_b(dbg, c, true, &next, &e);
+        r = ld_sibling(dbg, c, &next, &e);
         if (r == DW_DLV_ERROR)
             ld_drop(dbg, e);
         dwarf_dealloc_die(c);
@@ -1073,7 +1087,7 @@ dwexpr_status dwexpr_libdwarf_child_die(dwexpr_libdwarf *ld, size_t unit, uint64
         }
         Dwarf_Die next;
         e = NULL;
-        r = dwarf_siblingof_b(dbg, c, true, &next, &e);
+        r = ld_sibling(dbg, c, &next, &e);
         if (r == DW_DLV_ERROR)
             ld_drop(dbg, e);
         dwarf_dealloc_die(c);
@@ -1336,7 +1350,7 @@ static dwexpr_status add_callsite(walker *w, Dwarf_Die d, const ld_scope *scope)
         }
         Dwarf_Die next;
         e = NULL;
-        r = dwarf_siblingof_b(w->dbg, c, true, &next, &e);
+        r = ld_sibling(w->dbg, c, &next, &e);
         if (r == DW_DLV_ERROR)
             ld_drop(w->dbg, e);
         dwarf_dealloc_die(c);
@@ -1438,7 +1452,7 @@ static dwexpr_status inherit(walker *w, uint64_t origin, const origins *seen,
         }
         Dwarf_Die next;
         e = NULL;
-        r = dwarf_siblingof_b(w->dbg, c, true, &next, &e);
+        r = ld_sibling(w->dbg, c, &next, &e);
         if (r == DW_DLV_ERROR)
             ld_drop(w->dbg, e);
         dwarf_dealloc_die(c);
@@ -1529,7 +1543,7 @@ static dwexpr_status walk(walker *w, Dwarf_Die parent, const ld_scope *scope, un
         }
         Dwarf_Die next;
         e = NULL;
-        r = dwarf_siblingof_b(w->dbg, c, true, &next, &e);
+        r = ld_sibling(w->dbg, c, &next, &e);
         if (r == DW_DLV_ERROR)
             ld_drop(w->dbg, e);
         dwarf_dealloc_die(c);
