@@ -158,6 +158,86 @@ static inline uint64_t dwx_mask(uint32_t bits)
 {
     return bits >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << bits) - 1);
 }
+/* V (N bits, 1..64) read as signed. */
+static inline int64_t dwx_sext(uint64_t v, uint32_t n)
+{
+    if (n >= 64)
+        return (int64_t)v;
+    uint64_t sign = (uint64_t)1 << (n - 1);
+    v &= dwx_mask(n);
+    return (int64_t)((v ^ sign) - sign);
+}
+
+/* The integer rules of DWARF 5 2.5.1.4/2.5.1.5 on N-bit operands (1..64):
+ * the one definition dwx_value_binary and the fast path (lib/fast.c)
+ * share. GENERIC: the generic type; SGN: a signed type. Comparisons give
+ * 0/1 and compare generic operands as signed; div is signed for generic
+ * and signed operands (MIN / -1 wraps), mod is unsigned for generic ones
+ * (as GDB) and floored for signed ones; a shift count >= N shifts
+ * everything out (0, or all sign bits for shra). *OUT gets the result
+ * masked to N bits. Returns DWEXPR_OK, DWEXPR_E_DIV_ZERO, or
+ * DWEXPR_E_USAGE when X is not a binary operation. */
+static inline dwexpr_status dwx_int_binary(unsigned x, uint64_t ua, uint64_t ub, uint32_t n,
+                                           bool generic, bool sgn, uint64_t *out)
+{
+    const uint64_t m = dwx_mask(n);
+    ua &= m;
+    ub &= m;
+    const int64_t sa = dwx_sext(ua, n), sb = dwx_sext(ub, n);
+    const bool s = generic || sgn;
+    uint64_t ur;
+    switch (x) {
+    case DWEXPR_OP_eq: ur = ua == ub; break;
+    case DWEXPR_OP_ne: ur = ua != ub; break;
+    case DWEXPR_OP_lt: ur = s ? sa < sb : ua < ub; break;
+    case DWEXPR_OP_le: ur = s ? sa <= sb : ua <= ub; break;
+    case DWEXPR_OP_gt: ur = s ? sa > sb : ua > ub; break;
+    case DWEXPR_OP_ge: ur = s ? sa >= sb : ua >= ub; break;
+    case DWEXPR_OP_plus: ur = ua + ub; break;
+    case DWEXPR_OP_minus: ur = ua - ub; break;
+    case DWEXPR_OP_mul: ur = ua * ub; break;
+    case DWEXPR_OP_and: ur = ua & ub; break;
+    case DWEXPR_OP_or: ur = ua | ub; break;
+    case DWEXPR_OP_xor: ur = ua ^ ub; break;
+    case DWEXPR_OP_div:
+        if (ub == 0)
+            return DWEXPR_E_DIV_ZERO;
+        if (s)
+            ur = sb == -1 ? (uint64_t)0 - ua : (uint64_t)(sa / sb);
+        else
+            ur = ua / ub;
+        break;
+    case DWEXPR_OP_mod:
+        if (ub == 0)
+            return DWEXPR_E_DIV_ZERO;
+        if (sgn) {
+            int64_t rem = sb == -1 ? 0 : sa % sb;
+            if (rem != 0 && ((rem < 0) != (sb < 0)))
+                rem += sb;
+            ur = (uint64_t)rem;
+        } else {
+            ur = ua % ub;
+        }
+        break;
+    case DWEXPR_OP_shl:
+    case DWEXPR_OP_shr:
+    case DWEXPR_OP_shra:
+        if (ub >= n)
+            ur = (x == DWEXPR_OP_shra && sa < 0) ? m : 0;
+        else if (x == DWEXPR_OP_shl)
+            ur = ua << ub;
+        else if (x == DWEXPR_OP_shr)
+            ur = ua >> ub;
+        else
+            ur = sa < 0 ? ~((~(uint64_t)sa) >> ub) : ((uint64_t)sa >> ub);
+        break;
+    default:
+        return DWEXPR_E_USAGE;
+    }
+    *out = ur & m;
+    return DWEXPR_OK;
+}
+
 /* Binary arithmetic/logical/relational operation X (an opid) on A, B
  * (B was on top); result in *R. */
 DWX_HIDDEN dwexpr_status dwx_value_binary(dwexpr_ctx *ctx, const dwexpr_unit *u, int x,

@@ -347,21 +347,13 @@ static inline bool arith_generic_inline(dwx_entry *ea, const dwx_entry *eb, unsi
 {
     if (!generic_scalar(ea) || !generic_scalar(eb) || ea->u.v.type.bits != eb->u.v.type.bits)
         return false;
-    const uint32_t n = ea->u.v.type.bits;
-    const uint64_t m = dwx_mask(n), ua = ea->u.v.bits & m, ub = eb->u.v.bits & m;
+    if (x != DWEXPR_OP_plus && x != DWEXPR_OP_minus && x != DWEXPR_OP_mul && x != DWEXPR_OP_and &&
+        x != DWEXPR_OP_or && x != DWEXPR_OP_xor && x != DWEXPR_OP_shl && x != DWEXPR_OP_shr)
+        return false;
     uint64_t ur;
-    switch (x) {
-    case DWEXPR_OP_plus: ur = ua + ub; break;
-    case DWEXPR_OP_minus: ur = ua - ub; break;
-    case DWEXPR_OP_mul: ur = ua * ub; break;
-    case DWEXPR_OP_and: ur = ua & ub; break;
-    case DWEXPR_OP_or: ur = ua | ub; break;
-    case DWEXPR_OP_xor: ur = ua ^ ub; break;
-    case DWEXPR_OP_shl: ur = ub >= n ? 0 : ua << ub; break;
-    case DWEXPR_OP_shr: ur = ub >= n ? 0 : ua >> ub; break;
-    default: return false;
-    }
-    ea->u.v.bits = ur & m;
+    if (dwx_int_binary(x, ea->u.v.bits, eb->u.v.bits, ea->u.v.type.bits, true, false, &ur))
+        return false;
+    ea->u.v.bits = ur;
     ea->n = 0;
     ea->many = NULL;
     return true;

@@ -43,14 +43,6 @@ static bool is_float_type(const dwexpr_type *t)
     return t->encoding == DW_ATE_float && (t->bits == 32 || t->bits == 64);
 }
 
-static int64_t sext(uint64_t v, uint32_t bits)
-{
-    if (bits >= 64)
-        return (int64_t)v;
-    uint64_t sign = (uint64_t)1 << (bits - 1);
-    v &= dwx_mask(bits);
-    return (int64_t)((v ^ sign) - sign);
-}
 
 static double as_double(const dwexpr_value *v)
 {
@@ -154,81 +146,20 @@ dwexpr_status dwx_value_binary(dwexpr_ctx *ctx, const dwexpr_unit *u, int x,
     if (n == 0 || n > 64)
         return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED, "%u-bit integer arithmetic is not supported",
                             (unsigned)n);
-    uint64_t m = dwx_mask(n), ua = a->bits & m, ub = b->bits & m, ur = 0;
     bool generic = t->encoding == DWEXPR_ATE_GENERIC;
-    bool sgn = is_signed_type(t);
-    int64_t sa = sext(ua, n), sb = sext(ub, n);
-
+    uint64_t ur = 0;
+    st = dwx_int_binary((unsigned)x, a->bits, b->bits, n, generic, is_signed_type(t), &ur);
+    if (st == DWEXPR_E_DIV_ZERO)
+        return dwx_ctx_fail(ctx, DWEXPR_E_DIV_ZERO,
+                            x == DWEXPR_OP_div ? "division by zero" : "modulo by zero");
+    if (st)
+        return dwx_ctx_fail(ctx, DWEXPR_E_USAGE, "internal: not a binary operation");
     if (is_cmp) {
-        /* DWARF 5 2.5.1.5: generic operands compare as signed. */
-        bool s = generic || sgn, c;
-        switch (x) {
-        case DWEXPR_OP_eq: c = ua == ub; break;
-        case DWEXPR_OP_ne: c = ua != ub; break;
-        case DWEXPR_OP_lt: c = s ? sa < sb : ua < ub; break;
-        case DWEXPR_OP_le: c = s ? sa <= sb : ua <= ub; break;
-        case DWEXPR_OP_gt: c = s ? sa > sb : ua > ub; break;
-        default: c = s ? sa >= sb : ua >= ub; break;
-        }
-        set_generic_bool(u, r, c);
+        set_generic_bool(u, r, ur != 0);
         return DWEXPR_OK;
     }
-
-    switch (x) {
-    case DWEXPR_OP_plus: ur = ua + ub; break;
-    case DWEXPR_OP_minus: ur = ua - ub; break;
-    case DWEXPR_OP_mul: ur = ua * ub; break;
-    case DWEXPR_OP_and: ur = ua & ub; break;
-    case DWEXPR_OP_or: ur = ua | ub; break;
-    case DWEXPR_OP_xor: ur = ua ^ ub; break;
-    case DWEXPR_OP_div:
-        /* DWARF 5 2.5.1.4: DW_OP_div is signed division; a typed unsigned
-         * operand divides unsigned. */
-        if (ub == 0)
-            return dwx_ctx_fail(ctx, DWEXPR_E_DIV_ZERO, "division by zero");
-        if (generic || sgn) {
-            if (sb == -1)
-                ur = (uint64_t)0 - ua; /* MIN / -1 wraps to MIN */
-            else
-                ur = (uint64_t)(sa / sb);
-        } else {
-            ur = ua / ub;
-        }
-        break;
-    case DWEXPR_OP_mod:
-        /* Decision: generic mod is unsigned (as GDB); a signed type gives
-         * the floored remainder (sign of the divisor, as GDB's BINOP_MOD). */
-        if (ub == 0)
-            return dwx_ctx_fail(ctx, DWEXPR_E_DIV_ZERO, "modulo by zero");
-        if (sgn) {
-            int64_t rem = sb == -1 ? 0 : sa % sb;
-            if (rem != 0 && ((rem < 0) != (sb < 0)))
-                rem += sb;
-            ur = (uint64_t)rem;
-        } else {
-            ur = ua % ub;
-        }
-        break;
-    case DWEXPR_OP_shl:
-    case DWEXPR_OP_shr:
-    case DWEXPR_OP_shra:
-        /* Decision: a count >= the bit width shifts everything out: 0, or
-         * all sign bits for shra. The count is taken as unsigned. */
-        if (ub >= n) {
-            ur = (x == DWEXPR_OP_shra && sa < 0) ? m : 0;
-        } else if (x == DWEXPR_OP_shl) {
-            ur = ua << ub;
-        } else if (x == DWEXPR_OP_shr) {
-            ur = ua >> ub;
-        } else {
-            ur = sa < 0 ? ~((~(uint64_t)sa) >> ub) : ((uint64_t)sa >> ub);
-        }
-        break;
-    default:
-        return dwx_ctx_fail(ctx, DWEXPR_E_USAGE, "internal: not a binary operation");
-    }
     *r = *a;
-    r->bits = ur & m;
+    r->bits = ur;
     return DWEXPR_OK;
 }
 
@@ -267,7 +198,7 @@ dwexpr_status dwx_value_unary(dwexpr_ctx *ctx, int x, const dwexpr_value *a, dwe
     case DWEXPR_OP_not: r->bits = ~ua & m; break;
     case DWEXPR_OP_abs:
         /* Generic and signed operands are signed; MIN stays MIN. */
-        if ((t->encoding == DWEXPR_ATE_GENERIC || is_signed_type(t)) && sext(ua, n) < 0)
+        if ((t->encoding == DWEXPR_ATE_GENERIC || is_signed_type(t)) && dwx_sext(ua, n) < 0)
             r->bits = ((uint64_t)0 - ua) & m;
         break;
     default:
@@ -330,14 +261,14 @@ dwexpr_status dwx_value_convert(dwexpr_ctx *ctx, const dwexpr_value *a, const dw
                                 (unsigned)t->bits);
     } else if (t_float) {
         uint64_t v = a->bits & dwx_mask(f->bits);
-        double d = is_signed_type(f) ? (double)sext(v, f->bits) : (double)v;
+        double d = is_signed_type(f) ? (double)dwx_sext(v, f->bits) : (double)v;
         r->bits = from_double(d, t->bits);
     } else {
         /* Integer to integer: extend by the source's signedness (generic
          * is unsigned here, as GDB's address type), keep the low bits. */
         uint64_t v = a->bits & dwx_mask(f->bits);
         if (is_signed_type(f))
-            v = (uint64_t)sext(v, f->bits);
+            v = (uint64_t)dwx_sext(v, f->bits);
         r->bits = v & dwx_mask(t->bits);
     }
     return DWEXPR_OK;
