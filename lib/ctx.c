@@ -8,6 +8,17 @@
 
 enum { CHUNK_MIN = 16384 };
 
+/* What lib/fold.c needs of a context: see fold_room in lib/evalint.h. */
+static uint32_t fold_room(const dwexpr_limits *l)
+{
+    uint64_t r = l->steps;
+    if (l->stack < r)
+        r = l->stack;
+    if (l->parts < r)
+        r = l->parts;
+    return r > UINT32_MAX ? UINT32_MAX : (uint32_t)r;
+}
+
 /* Fill unset limits with the defaults documented in dwexpr/eval.h. */
 static dwexpr_limits limits_normalize(const dwexpr_limits *in)
 {
@@ -42,6 +53,7 @@ dwexpr_status dwexpr_ctx_new(const dwexpr_limits *limits, dwexpr_ctx **out)
         return DWEXPR_E_NOMEM;
     }
     ctx->heap = true;
+    ctx->fold_room = l.arena_bytes >= 65536 ? fold_room(&l) : 0;
     ctx->err.offset = -1;
     ctx->err.opcode = -1;
     *out = ctx;
@@ -85,6 +97,7 @@ dwexpr_status dwexpr_ctx_init_static(void *mem, size_t size, const dwexpr_limits
     ctx->head = ctx->cur = c;
     ctx->arena_total = c->size;
     ctx->fixed = true;
+    ctx->fold_room = c->size >= 65536 ? fold_room(&l) : 0;
     ctx->err.offset = -1;
     ctx->err.opcode = -1;
     *out = ctx;
@@ -94,7 +107,12 @@ dwexpr_status dwexpr_ctx_init_static(void *mem, size_t size, const dwexpr_limits
 const dwexpr_error *dwexpr_ctx_error(const dwexpr_ctx *ctx)
 {
     static const dwexpr_error none = {DWEXPR_E_USAGE, -1, -1, NULL, "no context"};
-    return ctx ? &ctx->err : &none;
+    /* after a success only the status is written (the fast paths): the
+     * record then reads as no failure */
+    static const dwexpr_error fine = {DWEXPR_OK, -1, -1, NULL, ""};
+    if (!ctx)
+        return &none;
+    return ctx->err.status == DWEXPR_OK ? &fine : &ctx->err;
 }
 
 void *dwx_alloc_slow(dwexpr_ctx *ctx, size_t size)

@@ -884,6 +884,7 @@ dwexpr_status dwx_decode(const uint8_t *bytes, size_t len, const dwexpr_unit *un
     if ((st = decode_prog(bytes, len, &u, insns, ops, alloc, ud, prog, err, 0, false)))
         return st;
     prog->shape = dwx_program_shape(prog);
+    prog->fast = dwx_fast_candidate(prog);
     return DWEXPR_OK;
 }
 
@@ -980,6 +981,7 @@ dwexpr_status dwexpr_program_decode(const uint8_t *bytes, size_t len,
         return st;
     }
     hp->prog.heap = true;
+    dwx_fold(&hp->prog, chain_alloc, &hp->subs);
     *out = &hp->prog;
     return DWEXPR_OK;
 }

@@ -64,6 +64,19 @@ typedef struct dwx_insn {
     struct dwexpr_program *sub;  /* entry_value: the decoded block */
 } dwx_insn;
 
+/* A result folded at decode time (lib/fold.c): handed out by dwexpr_eval
+ * under the conditions written there. */
+#define DWX_FOLD_GUARDS 8
+typedef struct dwx_folded {
+    dwexpr_result res;     /* points into this block */
+    uint32_t need;         /* steps, stack entries and parts are each <= need */
+    uint32_t nguards;
+    struct {
+        uint32_t regno;
+        uint64_t bits;     /* a part of this many bits lives in register regno */
+    } guard[DWX_FOLD_GUARDS];
+} dwx_folded;
+
 struct dwexpr_program {
     dwexpr_unit unit;
     size_t count;
@@ -73,6 +86,8 @@ struct dwexpr_program {
     size_t len;
     bool heap;             /* allocated by dwexpr_program_decode */
     uint8_t shape;         /* dwx_shape: set by dwx_decode for the evaluator */
+    bool fast;             /* made only of what the fast path (lib/fast.c) runs */
+    const dwx_folded *fold; /* its result when it needs no target (lib/fold.c) */
 };
 
 /* Program shapes the evaluator answers without its dispatch loop
@@ -99,12 +114,20 @@ enum dwx_shape {
 /* The shape of a decoded program (lib/eval.c). */
 DWX_HIDDEN uint8_t dwx_program_shape(const struct dwexpr_program *prog);
 
+/* Whether every operation of PROG is one the fast path runs (lib/fast.c). */
+DWX_HIDDEN bool dwx_fast_candidate(const struct dwexpr_program *prog);
+
+typedef void *(*dwx_alloc_fn)(void *ud, size_t size);
+/* Fold PROG (decoded, fast) when it asks the target nothing: its result,
+ * computed now, in storage from ALLOC (lib/fold.c); prog->fold stays NULL
+ * otherwise (also when anything fails: folding is optional). */
+DWX_HIDDEN void dwx_fold(struct dwexpr_program *prog, dwx_alloc_fn alloc, void *ud);
+
 /* Decode into caller-provided storage (no allocation): INSNS and OPS must
  * have room for LEN entries (an operation is at least one byte) plus one.
  * Nested entry_value blocks are decoded with ALLOC(ud, size) (which may
  * return NULL: E_NOSPACE), or left for the evaluator to decode when ALLOC is
  * NULL (sub stays NULL). Fills PROG's fields. */
-typedef void *(*dwx_alloc_fn)(void *ud, size_t size);
 DWX_HIDDEN dwexpr_status dwx_decode(const uint8_t *bytes, size_t len, const dwexpr_unit *unit,
                                     dwx_insn *insns, dwexpr_op *ops,
                                     dwx_alloc_fn alloc, void *ud,

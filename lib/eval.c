@@ -1414,6 +1414,15 @@ static bool eval_bytes_small(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
 
 static const dwexpr_eval_params no_params;
 
+/* The conditions of the fast path (lib/fast.c) on the target and the
+ * parameters: a current-size target without address-space facts, the top
+ * frame, no initial stack, no trace, the result kind unspecified. */
+static inline bool fast_ok(const dwexpr_target *t, const dwexpr_eval_params *p)
+{
+    return t && t->size >= sizeof(dwexpr_target) && !t->aspace_info && p->frame == 0 &&
+           p->initial_count == 0 && !p->trace && p->result_kind == 0;
+}
+
 /* dwexpr_eval of anything but DW_OP_reg* alone (out of line, so that the
  * DW_OP_reg* path keeps a small frame): a shaped path, else the general one. */
 #if defined(__GNUC__)
@@ -1423,23 +1432,88 @@ static dwexpr_status eval_other(dwexpr_ctx *ctx, const dwexpr_program *prog,
                                 const dwexpr_target *target, void *user,
                                 const dwexpr_eval_params *p, dwexpr_result *out)
 {
+    /* a shape first (a producer alone or with stack_value, a piece list:
+     * no interpretation at all), then the fast path, then the loop */
     if (prog->shape != DWX_SHAPE_GENERAL && reg_direct_ok(target, p) && p->result_kind == 0 &&
         shaped_direct(ctx, prog, target, user, p, out))
         return DWEXPR_OK;
+    if (prog->fast && !prog->unit.big_endian && fast_ok(target, p)) {
+        direct_begin(ctx, target, user, p);
+        if (dwx_fast_eval(ctx, prog->bytes, prog->len, &prog->unit, p, out))
+            return DWEXPR_OK;
+    }
     return eval_general(ctx, prog, target, user, p, out);
 }
 
-dwexpr_status dwexpr_eval(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwexpr_target *target,
-                          void *user, const dwexpr_eval_params *params, dwexpr_result *out)
+/* Every register part of F inside its register, by the target's reg_size
+ * (out of line: dwexpr_eval's folded path stays a leaf). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static bool fold_guards_hold(const dwx_folded *f, const dwexpr_target *t, void *user)
+{
+    for (uint32_t i = 0; i < f->nguards; i++) {
+        uint32_t b = 0;
+        if (t->reg_size(user, f->guard[i].regno, &b) != DWEXPR_OK ||
+            f->guard[i].bits > 8 * (uint64_t)b)
+            return false;
+    }
+    return true;
+}
+
+/* Whether the folded result F may stand for this evaluation (lib/fold.c):
+ * a current-size target without address-space facts (fast_ok), default
+ * parameters (no thread recorded in register places), limits and scratch
+ * the program fits in, and every register part inside its register. */
+static inline bool fold_usable(const dwexpr_ctx *ctx, const dwx_folded *f,
+                               const dwexpr_target *t, void *user, const dwexpr_eval_params *p)
+{
+    if (f->need > ctx->fold_room || !t || t->size < sizeof(dwexpr_target) || t->aspace_info)
+        return false;
+    if (p && (p->frame | p->initial_count | (uint64_t)p->result_kind | p->thread |
+              (p->ctx & (DWEXPR_CTX_THREAD | DWEXPR_CTX_FRAME)) | (p->trace != NULL)))
+        return false;
+    return f->nguards == 0 || !t->reg_size || fold_guards_hold(f, t, user);
+}
+
+/* Hand out folded result F (see fold_usable). */
+static inline dwexpr_status use_fold(dwexpr_ctx *ctx, const dwx_folded *f, dwexpr_result *out)
+{
+    *out = f->res;
+    ctx->err.status = DWEXPR_OK; /* what an evaluation leaves (dwexpr_ctx_error) */
+    ctx->sp = 0;
+    return DWEXPR_OK;
+}
+
+/* dwexpr_eval but a folded result: DW_OP_reg* alone, else the rest. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static dwexpr_status eval_unfolded(dwexpr_ctx *ctx, const dwexpr_program *prog,
+                                   const dwexpr_target *target, void *user,
+                                   const dwexpr_eval_params *params, dwexpr_result *out)
 {
     if (!ctx || !prog || !out)
         return DWEXPR_E_USAGE;
+    if (prog->fold && prog->fold->nguards && fold_usable(ctx, prog->fold, target, user, params))
+        return use_fold(ctx, prog->fold, out);
     const dwexpr_eval_params *p = params ? params : &no_params;
     if (prog->shape == DWX_SHAPE_REG && reg_direct_ok(target, p)) {
         reg_direct(ctx, target, user, p, (uint32_t)prog->code[0].a, prog->unit.addr_size, out);
         return DWEXPR_OK;
     }
     return eval_other(ctx, prog, target, user, p, out);
+}
+
+dwexpr_status dwexpr_eval(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwexpr_target *target,
+                          void *user, const dwexpr_eval_params *params, dwexpr_result *out)
+{
+    /* a folded result without register parts to check: no call at all */
+    const dwx_folded *f;
+    if (ctx && prog && out && (f = prog->fold) && f->nguards == 0 &&
+        fold_usable(ctx, f, target, user, params))
+        return use_fold(ctx, f, out);
+    return eval_unfolded(ctx, prog, target, user, params, out);
 }
 
 
@@ -1452,6 +1526,18 @@ static dwexpr_status eval_bytes_general(dwexpr_ctx *ctx, const uint8_t *bytes, s
                                         void *user, const dwexpr_eval_params *params,
                                         dwexpr_result *out)
 {
+    if (unit_fine(unit) && !unit->big_endian && len <= UINT32_MAX && fast_ok(target, params)) {
+        dwexpr_unit u = *unit; /* dwx_unit_normalize */
+        if (!u.addr_size)
+            u.addr_size = 8;
+        if (!u.offset_size)
+            u.offset_size = 4;
+        if (!u.version)
+            u.version = 5;
+        direct_begin(ctx, target, user, params);
+        if (dwx_fast_eval(ctx, bytes, len, &u, params, out))
+            return DWEXPR_OK;
+    }
     /* Short expressions that can have a shape answered directly: up to
      * 4 bytes (a producer, with stack_value), or ending in DW_OP_piece N
      * (N < 128); see eval_bytes_small. */

@@ -57,6 +57,10 @@ struct dwexpr_ctx {
     bool heap;               /* ctx itself was malloc'd */
     uint64_t steps;
     uint32_t depth;          /* nesting of calls, entry values, ... */
+    uint32_t fold_room;      /* programs of at most this many operations may
+                                use their folded result (lib/fold.c): the
+                                smallest of the step, stack and part limits,
+                                0 when the scratch is a small fixed buffer */
     const dwexpr_target *t;  /* the caller's callbacks (or t_copy) */
     dwexpr_target t_copy;    /* a shorter (older) caller's struct, zero-extended */
     void *user;
@@ -133,6 +137,19 @@ static inline void dwx_use_target(dwexpr_ctx *ctx, const dwexpr_target *t, void 
         dwx_set_target(ctx, t, user);
     }
 }
+
+/* The fast path (lib/fast.c): evaluate LEN bytes of a straight-line
+ * expression of the commonest operations in one pass, for UNIT
+ * (normalized, little-endian), parameters P (top frame, no initial stack,
+ * no trace, result kind unspecified) and a current-size target without
+ * address-space facts, all set up on CTX (ctx->t, ctx->user, ctx->p, a
+ * reset arena and error record). True with *OUT filled exactly as the
+ * general path would fill it; false when it declines (anything else, or
+ * any failure): nothing was handed out and the general path must run from
+ * the start. */
+DWX_HIDDEN bool dwx_fast_eval(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
+                              const dwexpr_unit *unit, const dwexpr_eval_params *p,
+                              dwexpr_result *out);
 
 /* Record an error on CTX (offset -1, no operation); returns S. */
 DWX_HIDDEN dwexpr_status dwx_ctx_fail(dwexpr_ctx *ctx, dwexpr_status s, const char *fmt, ...)

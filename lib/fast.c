@@ -1,0 +1,560 @@
+/* lib/fast.c: the evaluator's fast path. One pass over the bytes of a
+ * straight-line expression made of the commonest operations (what real
+ * location expressions are: literals, registers, register-relative and
+ * frame-base addresses, the CFA, entry values, .debug_addr entries, generic
+ * arithmetic, dereferences, stack_value and DW_OP_piece lists), with a
+ * stack of 16-byte entries (a word and its kind) instead of dwx_entry.
+ *
+ * The rule that keeps it honest: it either hands out exactly what the
+ * general dispatch loop (lib/eval.c) gives, in every field, or it declines
+ * (returns false) without handing out anything, and dwexpr_eval /
+ * dwexpr_eval_bytes then run the general path from the start. It declines
+ * on any operation outside its set, any unusual operand, any entry kind it
+ * does not model, and any failure (the general path reports failures, with
+ * the operation and offset). The operations it runs call the same helpers
+ * as the loop where the target is involved (dwx_breg, dwx_fbreg_loc,
+ * dwx_cfa_loc, dwx_entry_value, dwx_debug_addr, dwx_sld_check_range) and
+ * the same integer rules (dwx_int_binary); test/test_fastpath.c and
+ * fuzz_eval compare it with the loop on random programs.
+ *
+ * Entry kinds: a generic value; a memory location in the default address
+ * space at a byte offset (the kind a generic value converts to and from,
+ * seed "Memory Location Description Operations"); a register location of
+ * the top frame; the implicit storage DW_OP_stack_value makes of a generic
+ * value; and one incomplete composite at the bottom of the stack. */
+#include "evalops.h"
+
+enum { FK_VAL, FK_MEM, FK_REG, FK_IMP, FK_COMP, FK_UNDEF };
+
+typedef struct fent {
+    uint64_t v;   /* value bits (masked), byte offset, register number */
+    uint8_t k;    /* FK_* */
+} fent;
+
+enum { FAST_STACK = 16, FAST_PARTS = 16 };
+
+typedef struct fpart {
+    uint64_t bits; /* part size in bits */
+    fent e;        /* its place: FK_MEM, FK_REG, FK_IMP or FK_UNDEF */
+} fpart;
+
+/* A place of the target's (CFA, frame base, breg) that this path models:
+ * a memory location in the default space at a byte offset, created for no
+ * thread, lane or frame (what sld_memory makes). */
+static inline bool plain_memory(const dwexpr_sld *s)
+{
+    return s->kind == DWEXPR_LOC_MEMORY && s->aspace == 0 && s->bit == 0 && s->ctx == 0 &&
+           s->thread == 0 && s->lane == 0 && s->frame == 0 && s->u.ptr.die == 0 &&
+           s->u.ptr.disp == 0 && s->u.ptr.bits == 0;
+}
+
+/* The entry as a generic value (dwx_to_value): a value, or a memory
+ * location's address; false for anything else. */
+static inline bool as_value(const fent *e, uint64_t m, uint64_t *v)
+{
+    if (e->k == FK_VAL) {
+        *v = e->v;
+        return true;
+    }
+    if (e->k == FK_MEM) {
+        *v = e->v & m;
+        return true;
+    }
+    return false;
+}
+
+/* The place an entry stands for, as the general path builds it. IMP
+ * entries get their 8 bytes here (what dwx_stack_value allocates). */
+static bool place_of(dwexpr_ctx *ctx, const fent *e, unsigned asz, dwexpr_sld *s)
+{
+    switch (e->k) {
+    case FK_MEM: *s = sld_memory(0, e->v); return true;
+    case FK_REG: sld_register(s, (uint32_t)e->v, ctx->p); return true;
+    case FK_UNDEF: *s = sld_undefined(); return true;
+    case FK_IMP: {
+        uint8_t *bytes = dwx_alloc(ctx, 8);
+        if (!bytes)
+            return false;
+        memcpy(bytes, &e->v, 8); /* little-endian host (dwx_fast_ok) */
+        *s = sld_implicit(bytes, 8u * asz);
+        return true;
+    }
+    default: return false;
+    }
+}
+
+/* Read N (1..ASZ) bytes of memory at A through the target (dwx_deref of a
+ * plain memory location: fits() in the default space, then one read). */
+static inline bool read_memory(dwexpr_ctx *ctx, uint64_t a, unsigned n, uint64_t m, uint64_t *v)
+{
+    if (a > m || (uint64_t)(n - 1) > m - a || !ctx->t->mem_read)
+        return false;
+    dwexpr_memref r;
+    r.aspace = 0;
+    r.ctx = 0;
+    r.thread = 0;
+    r.lane = 0;
+    r.address = a;
+    uint8_t buf[8] = {0};
+    if (ctx->t->mem_read(ctx->user, &r, buf, n) != DWEXPR_OK)
+        return false;
+    uint64_t w;
+    memcpy(&w, buf, 8);
+    *v = w & (n >= 8 ? ~(uint64_t)0 : (((uint64_t)1 << (8 * n)) - 1)) & m;
+    return true;
+}
+
+/* ULEB128 / SLEB128 at *P (one byte inline, longer ones by lib/leb.c). */
+static inline bool uleb(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+    if (DWX_LIKELY(*p < end && **p < 0x80)) {
+        *v = *(*p)++;
+        return true;
+    }
+    return dwx_read_uleb(p, end, v, NULL) == DWEXPR_OK;
+}
+
+static inline bool sleb(const uint8_t **p, const uint8_t *end, int64_t *v)
+{
+    if (DWX_LIKELY(*p < end && **p < 0x80)) {
+        uint64_t b = *(*p)++;
+        *v = (int64_t)((b & 0x40) ? b | ~(uint64_t)0x7f : b);
+        return true;
+    }
+    return dwx_read_sleb(p, end, v, NULL) == DWEXPR_OK;
+}
+
+/* The binary operations by opcode byte (0: not one); from the table. */
+static unsigned binary_op(unsigned code)
+{
+    switch (code) {
+    case DWX_CODE_and: return DWEXPR_OP_and;
+    case DWX_CODE_div: return DWEXPR_OP_div;
+    case DWX_CODE_minus: return DWEXPR_OP_minus;
+    case DWX_CODE_mod: return DWEXPR_OP_mod;
+    case DWX_CODE_mul: return DWEXPR_OP_mul;
+    case DWX_CODE_or: return DWEXPR_OP_or;
+    case DWX_CODE_plus: return DWEXPR_OP_plus;
+    case DWX_CODE_shl: return DWEXPR_OP_shl;
+    case DWX_CODE_shr: return DWEXPR_OP_shr;
+    case DWX_CODE_shra: return DWEXPR_OP_shra;
+    case DWX_CODE_xor: return DWEXPR_OP_xor;
+    case DWX_CODE_eq: return DWEXPR_OP_eq;
+    case DWX_CODE_ge: return DWEXPR_OP_ge;
+    case DWX_CODE_gt: return DWEXPR_OP_gt;
+    case DWX_CODE_le: return DWEXPR_OP_le;
+    case DWX_CODE_lt: return DWEXPR_OP_lt;
+    case DWX_CODE_ne: return DWEXPR_OP_ne;
+    default: return 0;
+    }
+}
+
+/* Build the composite of PARTS (what dwx_piece / add_part make: capacity
+ * 4 doubling, depth 1, complete because it is the result) in one piece of
+ * scratch; its place goes to *S. */
+static bool build_composite(dwexpr_ctx *ctx, const fpart *parts, uint32_t n, unsigned asz,
+                            dwexpr_sld *s)
+{
+    uint32_t cap = 4;
+    while (cap < n)
+        cap *= 2;
+    const size_t head = (sizeof(dwexpr_composite) + 15) & ~(size_t)15;
+    const size_t psize = (sizeof(dwexpr_part) * cap + 15) & ~(size_t)15;
+    uint8_t *mem = dwx_alloc(ctx, head + psize + sizeof(dwexpr_sld) * n);
+    if (!mem)
+        return false;
+    dwexpr_composite *c = (dwexpr_composite *)mem;
+    dwexpr_part *pp = (dwexpr_part *)(mem + head);
+    dwexpr_sld *slds = (dwexpr_sld *)(mem + head + psize);
+    uint64_t bits = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!place_of(ctx, &parts[i].e, asz, &slds[i]))
+            return false;
+        pp[i].bit_size = parts[i].bits;
+        pp[i].loc.count = 1;
+        pp[i].loc.slds = &slds[i];
+        bits += parts[i].bits;
+    }
+    memset(c, 0, sizeof *c);
+    c->count = n;
+    c->cap = cap;
+    c->complete = true;
+    c->depth = 1;
+    c->bits = bits;
+    c->parts = pp;
+    dwx_sld_clear(s);
+    s->kind = DWEXPR_LOC_COMPOSITE;
+    s->u.comp = c;
+    return true;
+}
+
+/* See lib/dwx.h. Only a hint: dwx_fast_eval checks everything itself. */
+bool dwx_fast_candidate(const dwexpr_program *prog)
+{
+    if (!prog->bytes && prog->len)
+        return false;
+    for (size_t i = 0; i < prog->count; i++) {
+        const dwx_insn *in = &prog->code[i];
+        switch (in->x) {
+        case DWEXPR_OP_lit0: case DWEXPR_OP_reg0: case DWEXPR_OP_breg0: case DWEXPR_OP_addr:
+        case DWEXPR_OP_addrx: case DWEXPR_OP_constx: case DWEXPR_OP_fbreg:
+        case DWEXPR_OP_call_frame_cfa: case DWEXPR_OP_stack_value: case DWEXPR_OP_piece:
+        case DWEXPR_OP_plus_uconst: case DWEXPR_OP_neg: case DWEXPR_OP_not: case DWEXPR_OP_abs:
+        case DWEXPR_OP_dup: case DWEXPR_OP_over: case DWEXPR_OP_pick: case DWEXPR_OP_drop:
+        case DWEXPR_OP_swap: case DWEXPR_OP_rot: case DWEXPR_OP_deref:
+        case DWEXPR_OP_deref_size: case DWEXPR_OP_nop: case DWEXPR_OP_and: case DWEXPR_OP_div:
+        case DWEXPR_OP_minus: case DWEXPR_OP_mod: case DWEXPR_OP_mul: case DWEXPR_OP_or:
+        case DWEXPR_OP_plus: case DWEXPR_OP_shl: case DWEXPR_OP_shr: case DWEXPR_OP_shra:
+        case DWEXPR_OP_xor: case DWEXPR_OP_eq: case DWEXPR_OP_ge: case DWEXPR_OP_gt:
+        case DWEXPR_OP_le: case DWEXPR_OP_lt: case DWEXPR_OP_ne:
+            break;
+        case DWEXPR_OP_entry_value:
+            if (in->blen != 1 || in->blk[0] < DWX_CODE_reg0 || in->blk[0] > DWX_CODE_reg31)
+                return false;
+            break;
+        default:
+            return false;
+        }
+    }
+    return true;
+}
+
+/* See lib/evalint.h. */
+bool dwx_fast_eval(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len, const dwexpr_unit *unit,
+                   const dwexpr_eval_params *p, dwexpr_result *out)
+{
+    const unsigned asz = unit->addr_size;
+    const uint64_t m = dwx_mask(8u * asz);
+    const uint8_t *pc = bytes, *const end = bytes + len;
+    fent st[FAST_STACK];
+    fpart parts[FAST_PARTS];
+    uint32_t sp = 0, nparts = 0;
+    uint64_t comp_bits = 0;
+    const uint32_t stack_max = ctx->lim.stack < FAST_STACK ? ctx->lim.stack : FAST_STACK;
+    dwx_env env;
+    env.unit = *unit;
+    env.frame = 0;
+    env.has_pc = p->has_pc;
+    env.pc = p->pc;
+    env.object = p->object;
+    ctx->addr_size = (uint8_t)asz;
+    ctx->steps = 0;
+    ctx->depth = 0;
+    ctx->sp = 0;
+
+    while (pc < end) {
+        if (++ctx->steps > ctx->lim.steps)
+            return false;
+        const unsigned op = *pc++;
+        fent e;
+        if (op >= DWX_CODE_lit0 && op <= DWX_CODE_lit31) {
+            e.k = FK_VAL;
+            e.v = (op - DWX_CODE_lit0) & m;
+        } else if (op >= DWX_CODE_reg0 && op <= DWX_CODE_reg31) {
+            e.k = FK_REG;
+            e.v = op - DWX_CODE_reg0;
+        } else if (op >= DWX_CODE_breg0 && op <= DWX_CODE_breg31) {
+            /* seed "Memory Location Description Operations" */
+            int64_t off;
+            dwexpr_sld s;
+            ctx->sp = sp;
+            if (!sleb(&pc, end, &off) ||
+                dwx_breg(ctx, &env, op - DWX_CODE_breg0, off, 0, &s) != DWEXPR_OK ||
+                !plain_memory(&s))
+                return false;
+            e.k = FK_MEM;
+            e.v = s.byte_offset;
+        } else {
+            uint64_t a;
+            int64_t sa;
+            unsigned x;
+            switch (op) {
+            case DWX_CODE_const1u: case DWX_CODE_const1s: case DWX_CODE_const2u:
+            case DWX_CODE_const2s: case DWX_CODE_const4u: case DWX_CODE_const4s:
+            case DWX_CODE_const8u: case DWX_CODE_const8s: {
+                /* 1, 2, 4 or 8 bytes, little-endian; the odd opcodes are signed */
+                const unsigned w = 1u << ((op - DWX_CODE_const1u) >> 1);
+                if ((size_t)(end - pc) < w)
+                    return false;
+                a = 0;
+                for (unsigned i = 0; i < w; i++)
+                    a |= (uint64_t)pc[i] << (8 * i);
+                pc += w;
+                if ((op - DWX_CODE_const1u) & 1)
+                    a = (uint64_t)dwx_sext(a, 8 * w);
+                e.k = FK_VAL;
+                e.v = a & m;
+                break;
+            }
+            case DWX_CODE_constu:
+                if (!uleb(&pc, end, &a))
+                    return false;
+                e.k = FK_VAL;
+                e.v = a & m;
+                break;
+            case DWX_CODE_consts:
+                if (!sleb(&pc, end, &sa))
+                    return false;
+                e.k = FK_VAL;
+                e.v = (uint64_t)sa & m;
+                break;
+            case DWX_CODE_addr:
+                if ((size_t)(end - pc) < asz)
+                    return false;
+                a = 0;
+                for (unsigned i = 0; i < asz; i++)
+                    a |= (uint64_t)pc[i] << (8 * i);
+                pc += asz;
+                e.k = FK_MEM;
+                e.v = (a + unit->load_bias) & m;
+                break;
+            case DWX_CODE_addrx: case DWX_CODE_GNU_addr_index:
+            case DWX_CODE_constx: case DWX_CODE_GNU_const_index:
+                /* .debug_addr entries: an address (relocated), or a constant */
+                if (!uleb(&pc, end, &a) || dwx_debug_addr(ctx, &env, a, &a) != DWEXPR_OK)
+                    return false;
+                if (op == DWX_CODE_addrx || op == DWX_CODE_GNU_addr_index) {
+                    e.k = FK_MEM;
+                    e.v = (a + unit->load_bias) & m;
+                } else {
+                    e.k = FK_VAL;
+                    e.v = a & m;
+                }
+                break;
+            case DWX_CODE_regx:
+                if (!uleb(&pc, end, &a) || a > UINT32_MAX)
+                    return false;
+                e.k = FK_REG;
+                e.v = a;
+                break;
+            case DWX_CODE_bregx: {
+                dwexpr_sld s;
+                ctx->sp = sp;
+                if (!uleb(&pc, end, &a) || !sleb(&pc, end, &sa) ||
+                    dwx_breg(ctx, &env, a, sa, 0, &s) != DWEXPR_OK || !plain_memory(&s))
+                    return false;
+                e.k = FK_MEM;
+                e.v = s.byte_offset;
+                break;
+            }
+            case DWX_CODE_fbreg: {
+                dwx_insn in;
+                dwexpr_sld s;
+                if (!sleb(&pc, end, &sa))
+                    return false;
+                memset(&in, 0, sizeof in);
+                in.x = in.id = DWEXPR_OP_fbreg;
+                in.a = (uint64_t)sa;
+                ctx->sp = sp; /* a frame base expression runs above our entries */
+                if (dwx_fbreg_loc(ctx, &env, &in, &s) != DWEXPR_OK || !plain_memory(&s))
+                    return false;
+                e.k = FK_MEM;
+                e.v = s.byte_offset;
+                break;
+            }
+            case DWX_CODE_call_frame_cfa: {
+                dwexpr_sld s;
+                if (dwx_cfa_loc(ctx, &env, &s) != DWEXPR_OK || !plain_memory(&s))
+                    return false;
+                e.k = FK_MEM;
+                e.v = s.byte_offset;
+                break;
+            }
+            case DWX_CODE_entry_value: case DWX_CODE_GNU_entry_value: {
+                /* a block of one DW_OP_reg0..31 byte (the decoder leaves it
+                 * undecoded: nothing to check); the value must be generic */
+                if (end - pc < 2 || pc[0] != 1 || pc[1] < DWX_CODE_reg0 || pc[1] > DWX_CODE_reg31)
+                    return false;
+                dwx_insn in;
+                memset(&in, 0, sizeof in);
+                in.x = DWEXPR_OP_entry_value;
+                in.id = op == DWX_CODE_entry_value ? DWEXPR_OP_entry_value
+                                                   : DWEXPR_OP_GNU_entry_value;
+                in.a = 1;
+                in.blk = pc + 1;
+                in.blen = 1;
+                pc += 2;
+                dwexpr_value v;
+                ctx->sp = sp;
+                if (dwx_entry_value(ctx, &env, &in, &v) != DWEXPR_OK ||
+                    v.type.encoding != DWEXPR_ATE_GENERIC || v.type.bits != 8u * asz ||
+                    v.type.lanes != 1 || v.type.die != 0 || v.type.endian != 0 || v.wide ||
+                    v.is_implicit_pointer || v.ipv_aspace || v.ipv_die || v.ipv_disp ||
+                    (v.bits & ~m))
+                    return false;
+                e.k = FK_VAL;
+                e.v = v.bits;
+                break;
+            }
+            case DWX_CODE_stack_value:
+                /* seed "Implicit Location Description Operations": the
+                 * value's bytes become implicit storage */
+                if (!sp || !as_value(&st[sp - 1], m, &st[sp - 1].v))
+                    return false;
+                st[sp - 1].k = FK_IMP;
+                continue;
+            case DWX_CODE_piece: {
+                /* seed "Composite Location Description Operations" */
+                if (!uleb(&pc, end, &a) || a > UINT64_MAX / 8 || nparts == FAST_PARTS ||
+                    nparts >= ctx->lim.parts)
+                    return false;
+                const uint64_t nb = 8 * a;
+                if (nb > UINT64_MAX - comp_bits ||
+                    (asz < 8 && comp_bits + nb > ((uint64_t)1 << (8 * asz)) * 8))
+                    return false;
+                fpart *pt = &parts[nparts];
+                pt->bits = nb;
+                if (sp == 0 || st[sp - 1].k == FK_COMP) {
+                    /* cases 1 and 2: an undefined part */
+                    pt->e.k = FK_UNDEF;
+                    pt->e.v = 0;
+                    if (sp == 0) {
+                        st[0].k = FK_COMP;
+                        sp = 1;
+                    }
+                } else {
+                    /* case 3: the top (a value converts to memory) */
+                    fent t = st[sp - 1];
+                    if (t.k == FK_VAL)
+                        t.k = FK_MEM;
+                    else if (t.k == FK_COMP)
+                        return false;
+                    dwexpr_sld s;
+                    if (t.k == FK_IMP) {
+                        if (nb > 8u * asz) /* fits() of the implicit storage */
+                            return false;
+                    } else if (!place_of(ctx, &t, asz, &s) ||
+                               dwx_sld_check_range(ctx, &s, nb) != DWEXPR_OK) {
+                        return false;
+                    }
+                    pt->e = t;
+                    sp--;
+                    if (sp == 0) {
+                        st[0].k = FK_COMP;
+                        sp = 1;
+                    } else if (st[sp - 1].k != FK_COMP) {
+                        return false; /* a composite above other entries */
+                    }
+                }
+                nparts++;
+                comp_bits += nb;
+                continue;
+            }
+            case DWX_CODE_plus_uconst:
+                if (!uleb(&pc, end, &a) || !sp || !as_value(&st[sp - 1], m, &st[sp - 1].v))
+                    return false;
+                st[sp - 1].k = FK_VAL;
+                st[sp - 1].v = (st[sp - 1].v + (a & m)) & m;
+                continue;
+            case DWX_CODE_neg: case DWX_CODE_not: case DWX_CODE_abs: {
+                if (!sp)
+                    return false;
+                fent *t = &st[sp - 1];
+                if (!as_value(t, m, &t->v))
+                    return false;
+                t->k = FK_VAL;
+                if (op == DWX_CODE_not)
+                    t->v = ~t->v & m;
+                else if (op == DWX_CODE_neg || dwx_sext(t->v, 8u * asz) < 0)
+                    t->v = ((uint64_t)0 - t->v) & m;
+                continue;
+            }
+            case DWX_CODE_dup: case DWX_CODE_over: case DWX_CODE_pick: {
+                /* seed "Stack Operations": any kind but an incomplete composite */
+                if (op == DWX_CODE_pick) {
+                    if (pc >= end)
+                        return false;
+                    a = *pc++;
+                } else {
+                    a = op == DWX_CODE_over;
+                }
+                if (a >= sp || st[sp - 1 - a].k == FK_COMP)
+                    return false;
+                e = st[sp - 1 - a];
+                break;
+            }
+            case DWX_CODE_drop:
+                if (!sp || st[sp - 1].k == FK_COMP)
+                    return false;
+                sp--;
+                continue;
+            case DWX_CODE_swap:
+                if (sp < 2 || st[sp - 1].k == FK_COMP || st[sp - 2].k == FK_COMP)
+                    return false;
+                e = st[sp - 1];
+                st[sp - 1] = st[sp - 2];
+                st[sp - 2] = e;
+                continue;
+            case DWX_CODE_rot:
+                if (sp < 3 || st[sp - 1].k == FK_COMP || st[sp - 2].k == FK_COMP ||
+                    st[sp - 3].k == FK_COMP)
+                    return false;
+                e = st[sp - 1];
+                st[sp - 1] = st[sp - 2];
+                st[sp - 2] = st[sp - 3];
+                st[sp - 3] = e;
+                continue;
+            case DWX_CODE_deref: case DWX_CODE_deref_size: {
+                /* seed "Special Value Operations": a generic value of the
+                 * address size, or of S bytes zero-extended */
+                unsigned n = asz;
+                if (op == DWX_CODE_deref_size) {
+                    if (pc >= end || *pc == 0 || *pc > asz)
+                        return false;
+                    n = *pc++;
+                }
+                if (!sp)
+                    return false;
+                fent *t = &st[sp - 1];
+                if ((t->k != FK_VAL && t->k != FK_MEM) || !read_memory(ctx, t->v, n, m, &t->v))
+                    return false;
+                t->k = FK_VAL;
+                continue;
+            }
+            case DWX_CODE_nop:
+                continue;
+            default:
+                if (!(x = binary_op(op)) || sp < 2)
+                    return false;
+                /* DWARF 5 2.5.1.4/5 on two generic values */
+                uint64_t ua, ub;
+                if (!as_value(&st[sp - 2], m, &ua) || !as_value(&st[sp - 1], m, &ub) ||
+                    dwx_int_binary(x, ua, ub, 8u * asz, true, false, &a) != DWEXPR_OK)
+                    return false;
+                sp--;
+                st[sp - 1].k = FK_VAL;
+                st[sp - 1].v = a;
+                continue;
+            }
+        }
+        if (sp >= stack_max)
+            return false;
+        st[sp++] = e;
+    }
+
+    /* seed "DWARF Operation Expressions": the result is the top entry;
+     * an empty stack is an undefined location; an incomplete composite
+     * on top is completed. */
+    dwexpr_sld *slot = ctx->result_slot ? ctx->result_slot : &ctx->result_one;
+    if (sp && st[sp - 1].k == FK_VAL) {
+        out->kind = DWEXPR_RESULT_VALUE;
+        out->value = generic_value(unit, st[sp - 1].v);
+        out->loc.count = 0;
+        out->loc.slds = NULL;
+    } else {
+        if (!sp) {
+            *slot = sld_undefined();
+        } else if (st[sp - 1].k == FK_COMP) {
+            if (!build_composite(ctx, parts, nparts, asz, slot))
+                return false;
+        } else if (!place_of(ctx, &st[sp - 1], asz, slot)) {
+            return false;
+        }
+        out->kind = DWEXPR_RESULT_LOCATION;
+        dwx_value_clear(&out->value);
+        out->loc.count = 1;
+        out->loc.slds = slot;
+    }
+    ctx->sp = 0;
+    return true;
+}
