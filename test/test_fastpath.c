@@ -14,17 +14,22 @@
  * record (status, offset, opcode, op_name, message), the same result in
  * every field (wide bytes, composite parts with cap, depth and complete,
  * implicit bytes) and the same stack after a failure. When decoding fails,
- * dwexpr_eval_bytes reports the same decode error.
+ * dwexpr_eval_bytes reports the same decode error. The one allowance: on
+ * a static context (fixed scratch) one path may run out (E_NOSPACE) where
+ * another does not; such comparisons are counted in the summary.
  *
  * Deterministic (a fixed splitmix64 seed); mismatches are counted per
  * check, the first few printed as hex with their variant, then one TAP
  * line per check. A summary shows the outcomes, and minimum counts of
- * every result kind keep the generator honest. */
+ * every result kind keep the generator honest. Two divergences of today's
+ * shortcuts have their own checks marked TODO (expected failures that turn
+ * into unexpected passes, i.e. failures, once fixed): see K_STACK_END and
+ * known_steps. */
 #include <stdlib.h>
 #include "dwexpr.h"
 #include "tap.h"
 
-enum { CASES = 30000, MAX_SHOWN = 20, MAX_EXPR = 160 };
+enum { CASES = 60000, MAX_SHOWN = 20, MAX_EXPR = 160, MIN_KIND = CASES / 60 };
 
 /* ---- the PRNG (splitmix64) ---- */
 static uint64_t rng_state = 0x5eed0fa57ba7c4e5ull;
@@ -757,6 +762,7 @@ enum {
     K_HISTORY,       /* eval after another program on the context */
     K_STACK,         /* the stack after a failing operation */
     K_STACK_END,     /* the stack after the final conversion failed */
+    K_STEPS_KNOWN,   /* a known divergence: steps of a producer's nested evaluation */
     K_LANES,         /* eval_lanes (one lane) vs eval of that lane vs the loop */
     K_COUNT
 };
@@ -768,6 +774,8 @@ static const char *const check_name[K_COUNT] = {
     "dwexpr_eval after another program on the context gives the same",
     "after a failing operation the stack is the same as the general loop's",
     "after the result conversion fails the stack is the same as the general loop's",
+    ("fbreg / entry_value; stack_value under a step limit: the steps of the nested "
+     "evaluation count in the shortcuts as in the loop"),
     "dwexpr_eval_lanes for one lane gives dwexpr_eval of that lane and the loop"};
 static unsigned long mismatches[K_COUNT], checked[K_COUNT];
 static unsigned shown;
@@ -812,9 +820,16 @@ static const char *outcome_text(dwexpr_status st, const dwexpr_ctx *ctx, const d
 
 static void show(const kase *c, int check, const char *got, const char *want)
 {
+    /* the first few cases of each check (once per case), at most
+     * MAX_SHOWN in all */
+    static unsigned cases_shown[K_COUNT], last_case[K_COUNT];
     ++mismatches[check];
-    if (shown >= MAX_SHOWN)
+    if (cases_shown[check] && last_case[check] == c->index)
         return;
+    if (cases_shown[check] >= 5 || shown >= MAX_SHOWN)
+        return;
+    cases_shown[check]++;
+    last_case[check] = c->index;
     ++shown;
     printf("# case %u: %s\n#   bytes:", c->index, check_name[check]);
     for (size_t i = 0; i < c->g.n; i++)
@@ -838,7 +853,10 @@ static void show(const kase *c, int check, const char *got, const char *want)
         printf("#   limits: steps %llu stack %u parts %u implicit %llu",
                (unsigned long long)c->lim.steps, (unsigned)c->lim.stack, (unsigned)c->lim.parts,
                (unsigned long long)c->lim.implicit_bytes);
-    printf("%s%zu\n", c->static_size ? ", static context of " : ", heap context", c->static_size);
+    if (c->static_size)
+        printf(", static contexts of %zu bytes\n", c->static_size);
+    else
+        printf(", heap contexts\n");
     printf("#   got:  %s\n#   want: %s\n", got, want);
 }
 
@@ -854,12 +872,13 @@ static void show_stack(const kase *c, const dwexpr_ctx *got, const dwexpr_ctx *w
 }
 
 /* outcome distribution of the general loop */
-static unsigned long n_ok, n_class[DWEXPR_CLASS_COUNT], n_value, n_loc_kind[8], n_multi,
-    n_decode_fail, n_with_params, n_zero_params;
+static unsigned long n_nospace, n_ok, n_class[DWEXPR_CLASS_COUNT], n_value, n_loc_kind[8], n_multi,
+    n_decode_fail, n_with_params, n_zero_params, n_static;
 
 static void tally(dwexpr_status st, const dwexpr_result *r)
 {
     n_class[dwexpr_status_class(st)]++;
+    n_nospace += st == DWEXPR_E_NOSPACE;
     if (st != DWEXPR_OK)
         return;
     n_ok++;
@@ -1005,8 +1024,10 @@ static int make_contexts(const kase *c, dwexpr_ctx *ctx[4], int *fresh)
     for (int i = 0; i < 4; i++) {
         ctx[i] = NULL;
         if (c->static_size &&
-            dwexpr_ctx_init_static(sbuf[i], c->static_size, lim, &ctx[i]) == DWEXPR_OK)
+            dwexpr_ctx_init_static(sbuf[i], c->static_size, lim, &ctx[i]) == DWEXPR_OK) {
+            n_static += i == 0;
             continue;
+        }
         if (c->static_size) {
             /* too small for these limits: all four on the heap */
             for (int j = 0; j < i; j++)
@@ -1021,6 +1042,44 @@ static int make_contexts(const kase *c, dwexpr_ctx *ctx[4], int *fresh)
             return 0;
     }
     *fresh = !c->static_size;
+    return 1;
+}
+
+/* On a static context the paths use different scratch (dwexpr_eval_bytes
+ * decodes long expressions into it, dwexpr_eval_lanes keeps each lane's
+ * result), so one may run out where another does not: E_NOSPACE on either
+ * side is the one difference allowed there (counted, not hidden). */
+static unsigned long n_nospace_excused;
+static int nospace_excused(const kase *c, dwexpr_status got, dwexpr_status want)
+{
+    if (!c->static_size || (got != DWEXPR_E_NOSPACE && want != DWEXPR_E_NOSPACE))
+        return 0;
+    n_nospace_excused++;
+    return 1;
+}
+
+/* A producer whose operation may evaluate a nested expression (DW_OP_fbreg
+ * with an expression frame base, DW_OP_entry_value evaluated in the
+ * caller frame), then DW_OP_stack_value, under a step limit. */
+static int nested_sv(const kase *c)
+{
+    const uint8_t *b = c->g.b;
+    return !c->lim_default && c->lim.steps && c->g.n >= 2 && b[c->g.n - 1] == 0x9f &&
+           (b[0] == 0x91 || b[0] == 0xa3 || b[0] == 0xf3);
+}
+
+/* The known divergence of K_STEPS_KNOWN (reported to the lead; lib/ is not
+ * ours to fix here): one_direct (lib/eval.c) sets ctx->steps = 2 after the
+ * producer, dropping the steps its nested evaluation used, and does not
+ * check the limit before DW_OP_stack_value; the loop stops with E_STEPS.
+ * Recorded under its own TODO check, not excused. */
+static int known_steps(const kase *c, dwexpr_status got, const dwexpr_ctx *cg,
+                       const dwexpr_result *rg, dwexpr_status want, const dwexpr_ctx *cw,
+                       const dwexpr_result *rw)
+{
+    if (!nested_sv(c) || got != DWEXPR_OK || want != DWEXPR_E_STEPS)
+        return 0;
+    show(c, K_STEPS_KNOWN, outcome_text(got, cg, rg), outcome_text(want, cw, rw));
     return 1;
 }
 
@@ -1052,7 +1111,8 @@ static void run_case(kase *c)
         tally(ds, NULL);
         dwexpr_status sb = dwexpr_eval_bytes(cb, c->g.b, c->g.n, &c->unit, &target, &tv, pa, &rb);
         checked[K_DECODE_BYTES]++;
-        if (sb != ds || !same_error(dwexpr_ctx_error(cb), &derr)) {
+        if ((sb != ds || !same_error(dwexpr_ctx_error(cb), &derr)) &&
+            !nospace_excused(c, sb, ds)) {
             char want[300];
             snprintf(want, sizeof want, "%s at %lld op 0x%x %s: %s", dwexpr_status_name(ds),
                      (long long)derr.offset, (unsigned)derr.opcode,
@@ -1061,6 +1121,9 @@ static void run_case(kase *c)
         }
         goto done;
     }
+
+    if (nested_sv(c))
+        checked[K_STEPS_KNOWN]++;
 
     /* (c) the general loop: the reference */
     memset(&rc, 0x5a, sizeof rc);
@@ -1071,7 +1134,8 @@ static void run_case(kase *c)
     memset(&ra, 0x5a, sizeof ra);
     dwexpr_status sa = dwexpr_eval(ca, prog, &target, &tv, pa, &ra);
     checked[K_EVAL]++;
-    if (!same_outcome(sa, ca, &ra, sc, cc, &rc))
+    if (!same_outcome(sa, ca, &ra, sc, cc, &rc) && !nospace_excused(c, sa, sc) &&
+        !known_steps(c, sa, ca, &ra, sc, cc, &rc))
         show(c, K_EVAL, outcome_text(sa, ca, &ra), outcome_text(sc, cc, &rc));
     if (sc != DWEXPR_OK && sa == sc) {
         checked[dwexpr_ctx_error(cc)->offset < 0 ? K_STACK_END : K_STACK]++;
@@ -1081,14 +1145,16 @@ static void run_case(kase *c)
     memset(&ra, 0xa5, sizeof ra);
     sa = dwexpr_eval(ca, prog, &target, &tv, pa, &ra);
     checked[K_WARM]++;
-    if (!same_outcome(sa, ca, &ra, sc, cc, &rc))
+    if (!same_outcome(sa, ca, &ra, sc, cc, &rc) && !nospace_excused(c, sa, sc) &&
+        !known_steps(c, sa, ca, &ra, sc, cc, &rc))
         show(c, K_WARM, outcome_text(sa, ca, &ra), outcome_text(sc, cc, &rc));
 
     /* (b) from the bytes */
     memset(&rb, 0x5a, sizeof rb);
     dwexpr_status sb = dwexpr_eval_bytes(cb, c->g.b, c->g.n, &c->unit, &target, &tv, pa, &rb);
     checked[K_BYTES]++;
-    if (!same_outcome(sb, cb, &rb, sc, cc, &rc))
+    if (!same_outcome(sb, cb, &rb, sc, cc, &rc) && !nospace_excused(c, sb, sc) &&
+        !known_steps(c, sb, cb, &rb, sc, cc, &rc))
         show(c, K_BYTES, outcome_text(sb, cb, &rb), outcome_text(sc, cc, &rc));
     if (sc != DWEXPR_OK && sb == sc) {
         checked[dwexpr_ctx_error(cc)->offset < 0 ? K_STACK_END : K_STACK]++;
@@ -1105,7 +1171,8 @@ static void run_case(kase *c)
         memset(&ra, 0x3c, sizeof ra);
         sa = dwexpr_eval(ca, prog, &target, &tv, pa, &ra);
         checked[K_HISTORY]++;
-        if (!same_outcome(sa, ca, &ra, sc, cc, &rc))
+        if (!same_outcome(sa, ca, &ra, sc, cc, &rc) && !nospace_excused(c, sa, sc) &&
+        !known_steps(c, sa, ca, &ra, sc, cc, &rc))
             show(c, K_HISTORY, outcome_text(sa, ca, &ra), outcome_text(sc, cc, &rc));
     }
 
@@ -1124,9 +1191,12 @@ static void run_case(kase *c)
         ss = dwexpr_eval(ca, prog, &target, &tv, &lp, &rs);
         sl = dwexpr_eval_lanes(cd, prog, &target, &tv, pa, lane, 1, 1, &rl, stl);
         checked[K_LANES]++;
-        if (!same_outcome(ss, ca, &rs, st, cc, &rt))
+        if (!same_outcome(ss, ca, &rs, st, cc, &rt) && !nospace_excused(c, ss, st) &&
+            !known_steps(c, ss, ca, &rs, st, cc, &rt))
             show(c, K_LANES, outcome_text(ss, ca, &rs), outcome_text(st, cc, &rt));
-        else if (sl != stl[0] || !same_outcome(sl, cd, &rl, st, cc, &rt)) {
+        else if (sl != stl[0] ||
+                 (!same_outcome(sl, cd, &rl, st, cc, &rt) && !nospace_excused(c, sl, st) &&
+                  !known_steps(c, sl, cd, &rl, st, cc, &rt))) {
             char got[400];
             snprintf(got, sizeof got, "eval_lanes %s (lane status %s): %s",
                      dwexpr_status_name(sl), dwexpr_status_name(stl[0]),
@@ -1169,6 +1239,47 @@ static void random_case(kase *c, unsigned index)
     }
     static const size_t ssz[] = {1024, 2048, 4096, 16384};
     c->static_size = chance(8) ? ssz[below(4)] : 0;
+    if (c->static_size && !c->lim.stack) {
+        /* a stack small enough for the buffer (the default 1024 entries
+         * do not fit in 16 KiB) */
+        c->lim_default = 0;
+        c->lim.stack = 4 + below(60);
+    }
+}
+
+/* Fixed cases first: the known step-count divergence (so its TODO line
+ * does not depend on the generator reaching it) and its neighbours. */
+static void fixed_cases(void)
+{
+    static const struct {
+        uint8_t b[6];
+        size_t n;
+        unsigned frame_base, entry;
+        uint64_t steps;
+    } fx[] = {
+        {{0x91, 0x76, 0x9f}, 3, FB_EXPR, M_PRESENT, 2},       /* fbreg -10; stack_value */
+        {{0x91, 0xf6, 0x01, 0x9f}, 4, FB_EXPR, M_PRESENT, 2}, /* two-byte LEB128 */
+        {{0x91, 0x76, 0x9f}, 3, FB_EXPR, M_PRESENT, 3},       /* enough steps */
+        {{0x91, 0x76, 0x9f}, 3, FB_MEMORY, M_PRESENT, 2},     /* no nested expression */
+        {{0xa3, 0x01, 0x55, 0x9f}, 4, FB_MEMORY, M_NOT_FOUND, 2}, /* entry value in the caller */
+        {{0xa3, 0x02, 0x75, 0x08, 0x9f}, 5, FB_MEMORY, M_NOT_FOUND, 2},
+    };
+    static kase c;
+    for (size_t i = 0; i < sizeof fx / sizeof fx[0]; i++) {
+        memset(&c, 0, sizeof c);
+        c.index = CASES + (unsigned)i;
+        c.unit = (dwexpr_unit){.addr_size = 8, .offset_size = 4, .version = 5};
+        c.g.asz = 8;
+        memcpy(c.g.b, fx[i].b, fx[i].n);
+        c.g.n = fx[i].n;
+        c.lim.steps = fx[i].steps;
+        memset(&tv, 0, sizeof tv);
+        tv.reg_size = tv.cfa = tv.debug_addr = M_PRESENT;
+        tv.frame_base = fx[i].frame_base;
+        tv.entry = fx[i].entry;
+        tv.size = sizeof(dwexpr_target);
+        run_case(&c);
+    }
 }
 
 int main(void)
@@ -1177,25 +1288,29 @@ int main(void)
         if (dwexpr_ctx_new(NULL, &hctx[i]) != DWEXPR_OK)
             return 1;
     make_others();
+    fixed_cases();
     static kase c;
     for (unsigned i = 0; i < CASES; i++) {
         random_case(&c, i);
         run_case(&c);
     }
     for (int k = 0; k < K_COUNT; k++) {
-        if (k == K_STACK_END) {
-            /* A known divergence (reported to the lead, lib/ is not ours
-             * to fix here): with a wanted result kind that the entry
-             * cannot be converted to (e.g. "DW_OP_lit25 DW_OP_stack_value"
-             * or "DW_OP_reg25" with DWEXPR_RESULT_VALUE), eval_shaped's
-             * finish_entry fails with the stack empty, the loop's finish
-             * with the entry on it. A TAP TODO: an expected failure while
-             * it lasts, an unexpected pass (a failure) once it is fixed,
-             * which is when this marker goes. */
+        if (k == K_STACK_END || k == K_STEPS_KNOWN) {
+            /* Known divergences (reported to the lead, lib/ is not ours
+             * to fix here). K_STACK_END: with a wanted result kind that
+             * the entry cannot be converted to (e.g. "DW_OP_lit25
+             * DW_OP_stack_value" or "DW_OP_reg25" with
+             * DWEXPR_RESULT_VALUE), eval_shaped's finish_entry fails with
+             * the stack empty, the loop's finish with the entry on it.
+             * K_STEPS_KNOWN: see known_steps. A TAP TODO: an expected
+             * failure while it lasts, an unexpected pass (a failure) once
+             * it is fixed, which is when its marker goes. */
             int good = mismatches[k] == 0 && checked[k] > 0;
-            printf("%s %d - %s (%lu checked, %lu differ) # TODO eval_shaped leaves the stack "
-                   "empty when the result conversion fails\n", good ? "ok" : "not ok", ++tap_n,
-                   check_name[k], checked[k], mismatches[k]);
+            printf("%s %d - %s (%lu checked, %lu differ) # TODO %s\n", good ? "ok" : "not ok",
+                   ++tap_n, check_name[k], checked[k], mismatches[k],
+                   k == K_STACK_END
+                       ? "eval_shaped leaves the stack empty when the result conversion fails"
+                       : "one_direct drops the nested steps and skips the step check");
             continue;
         }
         TAP_OK(mismatches[k] == 0 && checked[k] > 0, "%s (%lu checked, %lu differ)",
@@ -1203,6 +1318,8 @@ int main(void)
     }
     printf("# %u cases (%lu all-zero params, %lu with params): %lu ok, %lu decode failures\n",
            CASES, n_zero_params, n_with_params, n_ok, n_decode_fail);
+    printf("# %lu cases on static contexts: %lu ended E_NOSPACE in the loop, %lu comparisons "
+           "excused by E_NOSPACE on one side\n", n_static, n_nospace, n_nospace_excused);
     printf("# errors by class:");
     for (int k = 1; k < DWEXPR_CLASS_COUNT; k++)
         printf(" %s %lu", dwexpr_class_name((dwexpr_class)k), n_class[k]);
@@ -1213,21 +1330,21 @@ int main(void)
            n_loc_kind[DWEXPR_LOC_COMPOSITE], n_loc_kind[DWEXPR_LOC_UNDEFINED], n_multi);
     /* the generator reaches successful evaluations of every kind, and
      * errors of the classes the fast paths must report alike */
-    TAP_OK(n_value >= 500, "at least 500 value results (%lu)", n_value);
-    TAP_OK(n_loc_kind[DWEXPR_LOC_MEMORY] >= 500, "at least 500 memory locations (%lu)",
+    TAP_OK(n_value >= MIN_KIND, "at least %d value results (%lu)", MIN_KIND, n_value);
+    TAP_OK(n_loc_kind[DWEXPR_LOC_MEMORY] >= MIN_KIND, "at least %d memory locations (%lu)", MIN_KIND,
            n_loc_kind[DWEXPR_LOC_MEMORY]);
-    TAP_OK(n_loc_kind[DWEXPR_LOC_REGISTER] >= 500, "at least 500 register locations (%lu)",
+    TAP_OK(n_loc_kind[DWEXPR_LOC_REGISTER] >= MIN_KIND, "at least %d register locations (%lu)", MIN_KIND,
            n_loc_kind[DWEXPR_LOC_REGISTER]);
-    TAP_OK(n_loc_kind[DWEXPR_LOC_IMPLICIT] >= 500, "at least 500 implicit locations (%lu)",
+    TAP_OK(n_loc_kind[DWEXPR_LOC_IMPLICIT] >= MIN_KIND, "at least %d implicit locations (%lu)", MIN_KIND,
            n_loc_kind[DWEXPR_LOC_IMPLICIT]);
-    TAP_OK(n_loc_kind[DWEXPR_LOC_COMPOSITE] >= 500, "at least 500 composite locations (%lu)",
+    TAP_OK(n_loc_kind[DWEXPR_LOC_COMPOSITE] >= MIN_KIND, "at least %d composite locations (%lu)", MIN_KIND,
            n_loc_kind[DWEXPR_LOC_COMPOSITE]);
     TAP_OK(n_ok >= CASES / 4, "at least a quarter of the cases succeed (%lu)", n_ok);
     static const dwexpr_class need[] = {DWEXPR_CLASS_DECODE, DWEXPR_CLASS_ILL_FORMED,
                                         DWEXPR_CLASS_EVALUATION, DWEXPR_CLASS_CONTEXT,
                                         DWEXPR_CLASS_LIMIT, DWEXPR_CLASS_TARGET};
     for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
-        TAP_OK(n_class[need[i]] >= 100, "at least 100 %s errors (%lu)",
+        TAP_OK(n_class[need[i]] >= MIN_KIND / 5, "at least %d %s errors (%lu)", MIN_KIND / 5,
                dwexpr_class_name(need[i]), n_class[need[i]]);
     for (int i = 0; i < 6; i++)
         dwexpr_program_free(others[i]);
