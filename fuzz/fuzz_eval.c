@@ -12,7 +12,8 @@
  *   h0  unit byte (fz_unit); bit 7: AMDGPU-shaped target
  *   h1  0-1 result kind (none/value/location/none), 2-3 lane mode (none,
  *       64 lanes, 32 lanes, lane without lane count), 4 pc given, 5-6 frame
- *       (3 = no frame element), 7 thread given
+ *       (3 = no frame element), 7 thread given; h1 = 0x60 with h6 bits 0-5
+ *       clear: all-zero evaluation params
  *   h2  limits: 0-1 steps, 2-3 stack, 4-5 calls, 6-7 composite parts
  *   h3 h4  callbacks left out (bit i = callback i absent, see CB_*)
  *   h5  hash seed
@@ -1126,6 +1127,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FZ_CHECK(st == st2 && b1.n == b2.n && memcmp(b1.b, b2.b, b1.n) == 0,
              "evaluating twice differs: %s then %s", dwexpr_status_name(st),
              dwexpr_status_name(st2));
+
+    /* another program (with all-zero params), then this one again: the
+     * outcome does not depend on what the context evaluated before */
+    {
+        static const uint8_t other_code[4][12] = {
+            {0x50, 0x93, 0x04, 0x35, 0x9f, 0x93, 0x02, 0x93, 0x08}, /* reg0 piece; lit5 sv piece; piece */
+            {0x9e, 0x09, 1, 2, 3, 4, 5, 6, 7, 8, 9},                  /* implicit_value 9 bytes */
+            {0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x22},         /* a deep stack left */
+            {0x31, 0x30, 0x1b},                                       /* division by zero */
+        };
+        static const size_t other_len[4] = {9, 11, 8, 3};
+        unsigned k = (unsigned)(m.seed >> 8) & 3;
+        dwexpr_program *other = NULL;
+        if (dwexpr_program_decode(other_code[k], other_len[k], &m.unit, &other, NULL) ==
+            DWEXPR_OK) {
+            dwexpr_eval_params zp;
+            memset(&zp, 0, sizeof zp);
+            (void)eval_checked(ctx, other, NULL, 0, &t, &m, &zp, &res);
+            dwexpr_program_free(other);
+        }
+        st2 = eval_checked(ctx, prog, NULL, 0, &t, &m, &pp, &res);
+        put_outcome(&b2, st2, ctx, &res);
+        FZ_CHECK(st == st2 && b1.n == b2.n && memcmp(b1.b, b2.b, b1.n) == 0,
+                 "after another program the outcome differs: %s then %s",
+                 dwexpr_status_name(st), dwexpr_status_name(st2));
+    }
 
     /* with a trace hook that inspects the stack: the same outcome, and
      * at most the step limit of operations */
