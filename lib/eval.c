@@ -985,8 +985,11 @@ static dwexpr_status eval_shaped(dwexpr_ctx *ctx, const dwexpr_program *prog,
         put_result(ctx, &e, out); /* unspecified: the entry as it is */
         return DWEXPR_OK;
     }
-    if ((st = finish_entry(ctx, env, ctx->p->result_kind, &e, &r)))
+    if ((st = finish_entry(ctx, env, ctx->p->result_kind, &e, &r))) {
+        ctx->stack[0] = e; /* the stack as the loop leaves it */
+        ctx->sp = 1;
         return st;
+    }
     put_result(ctx, &r, out);
     return DWEXPR_OK;
 }
@@ -1329,8 +1332,9 @@ static bool one_direct(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwexpr
     if (produce(ctx, &env, prog->code, &e) != DWEXPR_OK)
         return false;
     if (prog->shape == DWX_SHAPE_ONE_SV) {
-        ctx->steps = 2;
-        if (dwx_stack_value(ctx, &env, &e) != DWEXPR_OK)
+        /* the producer's nested evaluations (frame base, entry value)
+         * counted their steps too */
+        if (++ctx->steps > ctx->lim.steps || dwx_stack_value(ctx, &env, &e) != DWEXPR_OK)
             return false;
     }
     put_result(ctx, &e, out);

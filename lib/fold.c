@@ -91,6 +91,15 @@ void dwx_fold(dwexpr_program *prog, dwx_alloc_fn alloc, void *ud)
     const dwexpr_composite *c =
         top && top->kind == DWEXPR_LOC_COMPOSITE ? top->u.comp : NULL;
     uint32_t nparts = c ? c->count : 0, nguards = 0;
+    /* every part the program made must be in the result, so that every
+     * register part's range check becomes a guard */
+    size_t npieces = 0;
+    for (size_t i = 0; i < prog->count; i++)
+        npieces += prog->code[i].x == DWEXPR_OP_piece;
+    if (npieces != nparts) {
+        dwexpr_ctx_free(ctx);
+        return;
+    }
     size_t size = sizeof(dwx_folded) + sizeof(dwexpr_sld) + (top ? extra_of(top) : 0);
     if (c) {
         size += sizeof(dwexpr_composite) + nparts * (sizeof(dwexpr_part) + sizeof(dwexpr_sld));

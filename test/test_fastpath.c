@@ -21,10 +21,9 @@
  * Deterministic (a fixed splitmix64 seed); mismatches are counted per
  * check, the first few printed as hex with their variant, then one TAP
  * line per check. A summary shows the outcomes, and minimum counts of
- * every result kind keep the generator honest. Two divergences of today's
- * shortcuts have their own checks marked TODO (expected failures that turn
- * into unexpected passes, i.e. failures, once fixed): see K_STACK_END and
- * known_steps. */
+ * every result kind keep the generator honest. Two divergences it found
+ * (now fixed in lib/eval.c) keep checks of their own: K_STACK_END (the
+ * stack after a failed result conversion) and known_steps. */
 #include <stdlib.h>
 #include "dwexpr.h"
 #include "tap.h"
@@ -1074,11 +1073,11 @@ static int nested_sv(const kase *c)
            (b[0] == 0x91 || b[0] == 0xa3 || b[0] == 0xf3);
 }
 
-/* The known divergence of K_STEPS_KNOWN (reported to the lead; lib/ is not
- * ours to fix here): one_direct (lib/eval.c) sets ctx->steps = 2 after the
- * producer, dropping the steps its nested evaluation used, and does not
- * check the limit before DW_OP_stack_value; the loop stops with E_STEPS.
- * Recorded under its own TODO check, not excused. */
+/* K_STEPS_KNOWN: a divergence this test found and lib/eval.c fixed
+ * (one_direct set ctx->steps = 2 after the producer, dropping the steps
+ * its nested evaluation used, and did not check the limit before
+ * DW_OP_stack_value; the loop stops with E_STEPS). Recorded under its own
+ * check as well as the main ones; it excuses nothing. */
 static int known_steps(const kase *c, dwexpr_status got, const dwexpr_ctx *cg,
                        const dwexpr_result *rg, dwexpr_status want, const dwexpr_ctx *cw,
                        const dwexpr_result *rw)
@@ -1086,7 +1085,7 @@ static int known_steps(const kase *c, dwexpr_status got, const dwexpr_ctx *cg,
     if (!nested_sv(c) || got != DWEXPR_OK || want != DWEXPR_E_STEPS)
         return 0;
     show(c, K_STEPS_KNOWN, outcome_text(got, cg, rg), outcome_text(want, cw, rw));
-    return 1;
+    return 0;
 }
 
 static void run_case(kase *c)
@@ -1253,7 +1252,7 @@ static void random_case(kase *c, unsigned index)
     }
 }
 
-/* Fixed cases first: the known step-count divergence (so its TODO line
+/* Fixed cases first: the known step-count divergence (so its own check
  * does not depend on the generator reaching it) and its neighbours. */
 static void fixed_cases(void)
 {
@@ -1308,24 +1307,6 @@ int main(void)
         run_case(&c);
     }
     for (int k = 0; k < K_COUNT; k++) {
-        if (k == K_STACK_END || k == K_STEPS_KNOWN) {
-            /* Known divergences (reported to the lead, lib/ is not ours
-             * to fix here). K_STACK_END: with a wanted result kind that
-             * the entry cannot be converted to (e.g. "DW_OP_lit25
-             * DW_OP_stack_value" or "DW_OP_reg25" with
-             * DWEXPR_RESULT_VALUE), eval_shaped's finish_entry fails with
-             * the stack empty, the loop's finish with the entry on it.
-             * K_STEPS_KNOWN: see known_steps. A TAP TODO: an expected
-             * failure while it lasts, an unexpected pass (a failure) once
-             * it is fixed, which is when its marker goes. */
-            int good = mismatches[k] == 0 && checked[k] > 0;
-            printf("%s %d - %s (%lu checked, %lu differ) # TODO %s\n", good ? "ok" : "not ok",
-                   ++tap_n, check_name[k], checked[k], mismatches[k],
-                   k == K_STACK_END
-                       ? "eval_shaped leaves the stack empty when the result conversion fails"
-                       : "one_direct drops the nested steps and skips the step check");
-            continue;
-        }
         TAP_OK(mismatches[k] == 0 && checked[k] > 0, "%s (%lu checked, %lu differ)",
                check_name[k], checked[k], mismatches[k]);
     }
