@@ -942,6 +942,28 @@ static void chain_free(chunk *c)
     }
 }
 
+/* Room kept right after the program header for a folded result of one
+ * place (lib/fold.c), so that a warm evaluation of it touches one piece
+ * of memory; composites and longer expressions go to the chain. */
+#define FOLD_INLINE (sizeof(dwx_folded) + sizeof(dwexpr_sld) + 16)
+
+typedef struct fold_room {
+    uint8_t *room;         /* FOLD_INLINE bytes, or NULL once used */
+    chunk **chain;
+} fold_room;
+
+/* dwx_alloc_fn for dwx_fold: the inline room when it is big enough. */
+static void *fold_alloc(void *ud, size_t size)
+{
+    fold_room *r = ud;
+    if (r->room && size <= FOLD_INLINE) {
+        void *p = r->room;
+        r->room = NULL;
+        return p;
+    }
+    return chain_alloc(r->chain, size);
+}
+
 /* Decode into one malloc'ed program (see include/dwexpr/eval.h). */
 dwexpr_status dwexpr_program_decode(const uint8_t *bytes, size_t len,
                                     const dwexpr_unit *unit,
@@ -961,13 +983,14 @@ dwexpr_status dwexpr_program_decode(const uint8_t *bytes, size_t len,
         return dwx_fail(err, DWEXPR_E_NOMEM, -1, DWEXPR_OP_COUNT, "expression too large");
     size_t isz = align_up(n * sizeof(dwx_insn));
     size_t osz = n * sizeof(dwexpr_op);
-    uint8_t *mem = malloc(head + isz + osz);
+    size_t fsz = len <= 64 ? align_up(FOLD_INLINE) : 0;
+    uint8_t *mem = malloc(head + fsz + isz + osz);
     if (!mem)
         return dwx_fail(err, DWEXPR_E_NOMEM, -1, DWEXPR_OP_COUNT, "out of memory");
     heap_prog *hp = (heap_prog *)mem;
     hp->subs = NULL;
-    dwx_insn *insns = (dwx_insn *)(mem + head);
-    dwexpr_op *ops = (dwexpr_op *)(mem + head + isz);
+    dwx_insn *insns = (dwx_insn *)(mem + head + fsz);
+    dwexpr_op *ops = (dwexpr_op *)(mem + head + fsz + isz);
     dwexpr_status st = dwx_decode(bytes, len, unit, insns, ops, chain_alloc, &hp->subs,
                                   &hp->prog, err);
     if (st != DWEXPR_OK) {
@@ -981,7 +1004,8 @@ dwexpr_status dwexpr_program_decode(const uint8_t *bytes, size_t len,
         return st;
     }
     hp->prog.heap = true;
-    dwx_fold(&hp->prog, chain_alloc, &hp->subs);
+    fold_room fr = {fsz ? mem + head : NULL, &hp->subs};
+    dwx_fold(&hp->prog, fold_alloc, &fr);
     *out = &hp->prog;
     return DWEXPR_OK;
 }

@@ -68,9 +68,9 @@ typedef struct dwx_insn {
  * under the conditions written there. */
 #define DWX_FOLD_GUARDS 8
 typedef struct dwx_folded {
-    dwexpr_result res;     /* points into this block */
     uint32_t need;         /* steps, stack entries and parts are each <= need */
     uint32_t nguards;
+    dwexpr_result res;     /* points into this block */
     struct {
         uint32_t regno;
         uint64_t bits;     /* a part of this many bits lives in register regno */

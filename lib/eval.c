@@ -1269,19 +1269,13 @@ static inline void reg_direct(dwexpr_ctx *ctx, const dwexpr_target *target, void
                               const dwexpr_eval_params *p, uint32_t regno, uint8_t addr_size,
                               dwexpr_result *out)
 {
-    dwx_arena_reset(ctx);
-    ctx->t = target;
-    ctx->user = user;
-    ctx->p = p;
+    /* nothing is allocated or asked: only what an evaluation leaves
+     * (dwexpr_ctx_error reads a status of OK as no failure) */
+    (void)target;
+    (void)user;
+    (void)addr_size;
     ctx->err.status = DWEXPR_OK;
-    ctx->err.offset = -1;
-    ctx->err.opcode = -1;
-    ctx->err.op_name = NULL;
-    ctx->err.message[0] = 0;
-    ctx->depth = 0;
     ctx->sp = 0;
-    ctx->steps = 1;
-    ctx->addr_size = addr_size;
     sld_register(&ctx->result_one, regno, p);
     out->kind = DWEXPR_RESULT_LOCATION;
     dwx_value_clear(&out->value);
@@ -1301,11 +1295,9 @@ static inline void direct_begin(dwexpr_ctx *ctx, const dwexpr_target *target, vo
     ctx->t = target;
     ctx->user = user;
     ctx->p = p;
+    /* only the status of the error record: a shortcut that meets a failure
+     * declines, and the general path resets the whole record */
     ctx->err.status = DWEXPR_OK;
-    ctx->err.offset = -1;
-    ctx->err.opcode = -1;
-    ctx->err.op_name = NULL;
-    ctx->err.message[0] = 0;
     ctx->depth = 0;
     ctx->sp = 0;
     ctx->steps = 0;
@@ -1423,8 +1415,8 @@ static const dwexpr_eval_params no_params;
  * frame, no initial stack, no trace, the result kind unspecified. */
 static inline bool fast_ok(const dwexpr_target *t, const dwexpr_eval_params *p)
 {
-    return t && t->size >= sizeof(dwexpr_target) && !t->aspace_info && p->frame == 0 &&
-           p->initial_count == 0 && !p->trace && p->result_kind == 0;
+    return t && t->size >= sizeof(dwexpr_target) && !t->aspace_info &&
+           (p->frame | p->initial_count | (uint64_t)p->result_kind | (p->trace != NULL)) == 0;
 }
 
 /* dwexpr_eval of anything but DW_OP_reg* alone (out of line, so that the
@@ -1436,16 +1428,11 @@ static dwexpr_status eval_other(dwexpr_ctx *ctx, const dwexpr_program *prog,
                                 const dwexpr_target *target, void *user,
                                 const dwexpr_eval_params *p, dwexpr_result *out)
 {
-    /* a shape first (a producer alone or with stack_value, a piece list:
-     * no interpretation at all), then the fast path, then the loop */
+    /* a shape (targets with address spaces, declined fast paths), else
+     * the loop */
     if (prog->shape != DWX_SHAPE_GENERAL && reg_direct_ok(target, p) && p->result_kind == 0 &&
         shaped_direct(ctx, prog, target, user, p, out))
         return DWEXPR_OK;
-    if (prog->fast && !prog->unit.big_endian && fast_ok(target, p)) {
-        direct_begin(ctx, target, user, p);
-        if (dwx_fast_eval(ctx, prog->bytes, prog->len, &prog->unit, p, out))
-            return DWEXPR_OK;
-    }
     return eval_general(ctx, prog, target, user, p, out);
 }
 
@@ -1499,10 +1486,26 @@ static dwexpr_status eval_unfolded(dwexpr_ctx *ctx, const dwexpr_program *prog,
 {
     if (!ctx || !prog || !out)
         return DWEXPR_E_USAGE;
-    if (prog->fold && prog->fold->nguards && fold_usable(ctx, prog->fold, target, user, params))
-        return use_fold(ctx, prog->fold, out);
     const dwexpr_eval_params *p = params ? params : &no_params;
-    if (prog->shape == DWX_SHAPE_REG && reg_direct_ok(target, p)) {
+    if (fast_ok(target, p)) {
+        /* a folded result with register parts to check; DW_OP_reg* alone;
+         * the fast path (a producer alone or with stack_value from its
+         * decoded operation, else one pass over the bytes) */
+        if (prog->fold && prog->fold->nguards && fold_usable(ctx, prog->fold, target, user, p))
+            return use_fold(ctx, prog->fold, out);
+        if (prog->shape == DWX_SHAPE_REG) {
+            reg_direct(ctx, target, user, p, (uint32_t)prog->code[0].a, prog->unit.addr_size,
+                       out);
+            return DWEXPR_OK;
+        }
+        if (prog->fast && !prog->unit.big_endian && prog->shape != DWX_SHAPE_PIECES) {
+            direct_begin(ctx, target, user, p);
+            if (prog->shape == DWX_SHAPE_ONE || prog->shape == DWX_SHAPE_ONE_SV
+                    ? dwx_fast_one(ctx, prog, p, out)
+                    : dwx_fast_eval(ctx, prog->bytes, prog->len, &prog->unit, p, out))
+                return DWEXPR_OK;
+        }
+    } else if (prog->shape == DWX_SHAPE_REG && reg_direct_ok(target, p)) {
         reg_direct(ctx, target, user, p, (uint32_t)prog->code[0].a, prog->unit.addr_size, out);
         return DWEXPR_OK;
     }
@@ -1530,18 +1533,6 @@ static dwexpr_status eval_bytes_general(dwexpr_ctx *ctx, const uint8_t *bytes, s
                                         void *user, const dwexpr_eval_params *params,
                                         dwexpr_result *out)
 {
-    if (unit_fine(unit) && !unit->big_endian && len <= UINT32_MAX && fast_ok(target, params)) {
-        dwexpr_unit u = *unit; /* dwx_unit_normalize */
-        if (!u.addr_size)
-            u.addr_size = 8;
-        if (!u.offset_size)
-            u.offset_size = 4;
-        if (!u.version)
-            u.version = 5;
-        direct_begin(ctx, target, user, params);
-        if (dwx_fast_eval(ctx, bytes, len, &u, params, out))
-            return DWEXPR_OK;
-    }
     /* Short expressions that can have a shape answered directly: up to
      * 4 bytes (a producer, with stack_value), or ending in DW_OP_piece N
      * (N < 128); see eval_bytes_small. */
@@ -1570,6 +1561,44 @@ static dwexpr_status eval_bytes_general(dwexpr_ctx *ctx, const uint8_t *bytes, s
 }
 
 
+/* dwexpr_eval_bytes through the fast path (lib/fast.c) when its
+ * conditions hold; false when they do not or it declines. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static bool eval_bytes_fast(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
+                            const dwexpr_unit *unit, const dwexpr_target *target, void *user,
+                            const dwexpr_eval_params *p, dwexpr_result *out)
+{
+    if (!unit_fine(unit) || unit->big_endian || len > UINT32_MAX || !fast_ok(target, p))
+        return false;
+    dwexpr_unit u = *unit; /* dwx_unit_normalize */
+    if (!u.addr_size)
+        u.addr_size = 8;
+    if (!u.offset_size)
+        u.offset_size = 4;
+    if (!u.version)
+        u.version = 5;
+    direct_begin(ctx, target, user, p);
+    return dwx_fast_eval(ctx, bytes, len, &u, p, out);
+}
+
+/* dwexpr_eval_bytes of anything but a lone DW_OP_reg0..31 byte: the fast
+ * path, else the general one (out of line, so that the DW_OP_reg* path
+ * saves no registers). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static dwexpr_status eval_bytes_rest(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
+                                     const dwexpr_unit *unit, const dwexpr_target *target,
+                                     void *user, const dwexpr_eval_params *p,
+                                     dwexpr_result *out)
+{
+    if (eval_bytes_fast(ctx, bytes, len, unit, target, user, p, out))
+        return DWEXPR_OK;
+    return eval_bytes_general(ctx, bytes, len, unit, target, user, p, out);
+}
+
 dwexpr_status dwexpr_eval_bytes(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
                                 const dwexpr_unit *unit, const dwexpr_target *target, void *user,
                                 const dwexpr_eval_params *params, dwexpr_result *out)
@@ -1585,7 +1614,7 @@ dwexpr_status dwexpr_eval_bytes(dwexpr_ctx *ctx, const uint8_t *bytes, size_t le
                    unit->addr_size ? unit->addr_size : 8, out);
         return DWEXPR_OK;
     }
-    return eval_bytes_general(ctx, bytes, len, unit, target, user, p, out);
+    return eval_bytes_rest(ctx, bytes, len, unit, target, user, p, out);
 }
 
 dwexpr_status dwexpr_eval_lanes(dwexpr_ctx *ctx, const dwexpr_program *prog,

@@ -151,6 +151,13 @@ DWX_HIDDEN bool dwx_fast_eval(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
                               const dwexpr_unit *unit, const dwexpr_eval_params *p,
                               dwexpr_result *out);
 
+/* The fast path for DWX_SHAPE_ONE / DWX_SHAPE_ONE_SV programs (lib/fast.c)
+ * from their decoded producer, under dwx_fast_eval's conditions and set-up
+ * (the unit is the program's). Same contract: true with *OUT filled
+ * exactly as the general path would, or false and nothing handed out. */
+DWX_HIDDEN bool dwx_fast_one(dwexpr_ctx *ctx, const dwexpr_program *prog,
+                             const dwexpr_eval_params *p, dwexpr_result *out);
+
 /* Record an error on CTX (offset -1, no operation); returns S. */
 DWX_HIDDEN dwexpr_status dwx_ctx_fail(dwexpr_ctx *ctx, dwexpr_status s, const char *fmt, ...)
 #if defined(__GNUC__)

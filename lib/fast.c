@@ -48,6 +48,16 @@ static inline bool plain_memory(const dwexpr_sld *s)
            s->u.ptr.disp == 0 && s->u.ptr.bits == 0;
 }
 
+/* A value of the generic type as the fast path keeps it (masked bits, no
+ * vector, not an implicit pointer). */
+static inline bool plain_generic(const dwexpr_value *v, unsigned asz, uint64_t m)
+{
+    return v->type.encoding == DWEXPR_ATE_GENERIC && v->type.bits == 8u * asz &&
+           v->type.lanes == 1 && v->type.die == 0 && v->type.endian == 0 && !v->wide &&
+           !v->is_implicit_pointer && !v->ipv_aspace && !v->ipv_die && !v->ipv_disp &&
+           !(v->bits & ~m);
+}
+
 /* The entry as a generic value (dwx_to_value): a value, or a memory
  * location's address; false for anything else. */
 static inline bool as_value(const fent *e, uint64_t m, uint64_t *v)
@@ -104,6 +114,48 @@ static inline bool read_memory(dwexpr_ctx *ctx, uint64_t a, unsigned n, uint64_t
     return true;
 }
 
+/* DW_OP_breg* / DW_OP_bregx in the top frame and default space: dwx_breg's
+ * common case (the register holds at least an address, read through
+ * reg_read as the loop reads it: same callbacks, same arguments); false
+ * sends the evaluation to the loop, which handles every other case. */
+static inline bool breg(dwexpr_ctx *ctx, const dwexpr_eval_params *p, uint64_t regno, int64_t off,
+                        unsigned asz, uint64_t m, uint64_t *addr)
+{
+    const dwexpr_target *t = ctx->t;
+    if (regno > UINT32_MAX || !t->reg_read)
+        return false;
+    if (t->reg_size) {
+        uint32_t rb = 0;
+        if (t->reg_size(ctx->user, (uint32_t)regno, &rb) != DWEXPR_OK || rb < asz)
+            return false;
+    }
+    dwexpr_regref r;
+    r.thread = p->thread;
+    r.frame = 0;
+    r.regno = (uint32_t)regno;
+    r.ctx = (uint16_t)(p->ctx & (DWEXPR_CTX_THREAD | DWEXPR_CTX_FRAME));
+    uint64_t v = 0; /* little-endian host (dwx_fast_eval's callers check) */
+    if (t->reg_read(ctx->user, &r, 0, &v, asz) != DWEXPR_OK)
+        return false;
+    *addr = (v + (uint64_t)off) & m;
+    return true;
+}
+
+/* The environment the loop evaluates in (eval_program), made on first use. */
+static inline const dwx_env *set_env(dwx_env *env, bool *have, const dwexpr_unit *unit,
+                                     const dwexpr_eval_params *p)
+{
+    if (!*have) {
+        env->unit = *unit;
+        env->frame = 0;
+        env->has_pc = p->has_pc;
+        env->pc = p->pc;
+        env->object = p->object;
+        *have = true;
+    }
+    return env;
+}
+
 /* ULEB128 / SLEB128 at *P (one byte inline, longer ones by lib/leb.c). */
 static inline bool uleb(const uint8_t **p, const uint8_t *end, uint64_t *v)
 {
@@ -147,6 +199,30 @@ static unsigned binary_op(unsigned code)
     case DWX_CODE_ne: return DWEXPR_OP_ne;
     default: return 0;
     }
+}
+
+/* Hand out entry E (not a composite) as the result, as put_result does:
+ * a value, or a location whose single place lives in the context. */
+static inline bool hand_out(dwexpr_ctx *ctx, const fent *e, const dwexpr_unit *unit,
+                            dwexpr_result *out)
+{
+    if (e->k == FK_VAL) {
+        out->kind = DWEXPR_RESULT_VALUE;
+        out->value = generic_value(unit, e->v);
+        out->loc.count = 0;
+        out->loc.slds = NULL;
+    } else {
+        dwexpr_sld *slot = ctx->result_slot ? ctx->result_slot : &ctx->result_one;
+        if (!place_of(ctx, e, unit->addr_size, slot))
+            return false;
+        out->kind = DWEXPR_RESULT_LOCATION;
+        dwx_value_clear(&out->value);
+        out->loc.count = 1;
+        out->loc.slds = slot;
+    }
+    ctx->err.status = DWEXPR_OK;
+    ctx->sp = 0;
+    return true;
 }
 
 /* Build the composite of PARTS (what dwx_piece / add_part make: capacity
@@ -231,12 +307,8 @@ bool dwx_fast_eval(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len, const dwex
     uint32_t sp = 0, nparts = 0;
     uint64_t comp_bits = 0;
     const uint32_t stack_max = ctx->lim.stack < FAST_STACK ? ctx->lim.stack : FAST_STACK;
-    dwx_env env;
-    env.unit = *unit;
-    env.frame = 0;
-    env.has_pc = p->has_pc;
-    env.pc = p->pc;
-    env.object = p->object;
+    dwx_env env; /* for the helpers that ask the target (set_env) */
+    bool have_env = false;
     ctx->addr_size = (uint8_t)asz;
     ctx->steps = 0;
     ctx->depth = 0;
@@ -256,14 +328,9 @@ bool dwx_fast_eval(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len, const dwex
         } else if (op >= DWX_CODE_breg0 && op <= DWX_CODE_breg31) {
             /* seed "Memory Location Description Operations" */
             int64_t off;
-            dwexpr_sld s;
-            ctx->sp = sp;
-            if (!sleb(&pc, end, &off) ||
-                dwx_breg(ctx, &env, op - DWX_CODE_breg0, off, 0, &s) != DWEXPR_OK ||
-                !plain_memory(&s))
+            if (!sleb(&pc, end, &off) || !breg(ctx, p, op - DWX_CODE_breg0, off, asz, m, &e.v))
                 return false;
             e.k = FK_MEM;
-            e.v = s.byte_offset;
         } else {
             uint64_t a;
             int64_t sa;
@@ -311,7 +378,7 @@ bool dwx_fast_eval(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len, const dwex
             case DWX_CODE_addrx: case DWX_CODE_GNU_addr_index:
             case DWX_CODE_constx: case DWX_CODE_GNU_const_index:
                 /* .debug_addr entries: an address (relocated), or a constant */
-                if (!uleb(&pc, end, &a) || dwx_debug_addr(ctx, &env, a, &a) != DWEXPR_OK)
+                if (!uleb(&pc, end, &a) || dwx_debug_addr(ctx, set_env(&env, &have_env, unit, p), a, &a) != DWEXPR_OK)
                     return false;
                 if (op == DWX_CODE_addrx || op == DWX_CODE_GNU_addr_index) {
                     e.k = FK_MEM;
@@ -327,16 +394,12 @@ bool dwx_fast_eval(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len, const dwex
                 e.k = FK_REG;
                 e.v = a;
                 break;
-            case DWX_CODE_bregx: {
-                dwexpr_sld s;
-                ctx->sp = sp;
+            case DWX_CODE_bregx:
                 if (!uleb(&pc, end, &a) || !sleb(&pc, end, &sa) ||
-                    dwx_breg(ctx, &env, a, sa, 0, &s) != DWEXPR_OK || !plain_memory(&s))
+                    !breg(ctx, p, a, sa, asz, m, &e.v))
                     return false;
                 e.k = FK_MEM;
-                e.v = s.byte_offset;
                 break;
-            }
             case DWX_CODE_fbreg: {
                 dwx_insn in;
                 dwexpr_sld s;
@@ -346,7 +409,7 @@ bool dwx_fast_eval(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len, const dwex
                 in.x = in.id = DWEXPR_OP_fbreg;
                 in.a = (uint64_t)sa;
                 ctx->sp = sp; /* a frame base expression runs above our entries */
-                if (dwx_fbreg_loc(ctx, &env, &in, &s) != DWEXPR_OK || !plain_memory(&s))
+                if (dwx_fbreg_loc(ctx, set_env(&env, &have_env, unit, p), &in, &s) != DWEXPR_OK || !plain_memory(&s))
                     return false;
                 e.k = FK_MEM;
                 e.v = s.byte_offset;
@@ -354,7 +417,7 @@ bool dwx_fast_eval(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len, const dwex
             }
             case DWX_CODE_call_frame_cfa: {
                 dwexpr_sld s;
-                if (dwx_cfa_loc(ctx, &env, &s) != DWEXPR_OK || !plain_memory(&s))
+                if (dwx_cfa_loc(ctx, set_env(&env, &have_env, unit, p), &s) != DWEXPR_OK || !plain_memory(&s))
                     return false;
                 e.k = FK_MEM;
                 e.v = s.byte_offset;
@@ -376,11 +439,8 @@ bool dwx_fast_eval(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len, const dwex
                 pc += 2;
                 dwexpr_value v;
                 ctx->sp = sp;
-                if (dwx_entry_value(ctx, &env, &in, &v) != DWEXPR_OK ||
-                    v.type.encoding != DWEXPR_ATE_GENERIC || v.type.bits != 8u * asz ||
-                    v.type.lanes != 1 || v.type.die != 0 || v.type.endian != 0 || v.wide ||
-                    v.is_implicit_pointer || v.ipv_aspace || v.ipv_die || v.ipv_disp ||
-                    (v.bits & ~m))
+                if (dwx_entry_value(ctx, set_env(&env, &have_env, unit, p), &in, &v) != DWEXPR_OK ||
+                    !plain_generic(&v, asz, m))
                     return false;
                 e.k = FK_VAL;
                 e.v = v.bits;
@@ -536,25 +596,100 @@ bool dwx_fast_eval(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len, const dwex
      * an empty stack is an undefined location; an incomplete composite
      * on top is completed. */
     dwexpr_sld *slot = ctx->result_slot ? ctx->result_slot : &ctx->result_one;
-    if (sp && st[sp - 1].k == FK_VAL) {
-        out->kind = DWEXPR_RESULT_VALUE;
-        out->value = generic_value(unit, st[sp - 1].v);
-        out->loc.count = 0;
-        out->loc.slds = NULL;
-    } else {
-        if (!sp) {
-            *slot = sld_undefined();
-        } else if (st[sp - 1].k == FK_COMP) {
-            if (!build_composite(ctx, parts, nparts, asz, slot))
-                return false;
-        } else if (!place_of(ctx, &st[sp - 1], asz, slot)) {
+    if (sp && st[sp - 1].k == FK_COMP) {
+        if (!build_composite(ctx, parts, nparts, asz, slot))
             return false;
-        }
         out->kind = DWEXPR_RESULT_LOCATION;
         dwx_value_clear(&out->value);
         out->loc.count = 1;
         out->loc.slds = slot;
+        ctx->err.status = DWEXPR_OK;
+        ctx->sp = 0;
+        return true;
     }
-    ctx->sp = 0;
-    return true;
+    if (!sp) {
+        fent u = {0, FK_UNDEF};
+        return hand_out(ctx, &u, unit, out);
+    }
+    return hand_out(ctx, &st[sp - 1], unit, out);
+}
+
+/* See lib/evalint.h. The producer comes decoded (prog->code[0]); it runs
+ * the same code as dwx_fast_eval's cases for it. */
+bool dwx_fast_one(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwexpr_eval_params *p,
+                  dwexpr_result *out)
+{
+    const dwx_insn *in = prog->code;
+    const dwexpr_unit *unit = &prog->unit;
+    const unsigned asz = unit->addr_size;
+    const uint64_t m = dwx_mask(8u * asz);
+    const bool sv = prog->shape == DWX_SHAPE_ONE_SV;
+    dwx_env env;
+    bool have_env = false;
+    dwexpr_sld s;
+    dwexpr_value v;
+    fent e;
+    if (ctx->lim.steps < 1)
+        return false;
+    ctx->addr_size = (uint8_t)asz;
+    ctx->steps = 1;
+    switch (in->x) {
+    case DWEXPR_OP_lit0:
+        e.k = FK_VAL;
+        e.v = in->a & m;
+        break;
+    case DWEXPR_OP_addr:
+        e.k = FK_MEM;
+        e.v = (in->a + unit->load_bias) & m;
+        break;
+    case DWEXPR_OP_addrx:
+    case DWEXPR_OP_constx:
+        if (dwx_debug_addr(ctx, set_env(&env, &have_env, unit, p), in->a, &e.v) != DWEXPR_OK)
+            return false;
+        e.k = in->x == DWEXPR_OP_addrx ? FK_MEM : FK_VAL;
+        e.v = in->x == DWEXPR_OP_addrx ? (e.v + unit->load_bias) & m : e.v & m;
+        break;
+    case DWEXPR_OP_reg0:
+        if (in->a > UINT32_MAX)
+            return false;
+        e.k = FK_REG;
+        e.v = in->a;
+        break;
+    case DWEXPR_OP_breg0:
+        if (!breg(ctx, p, in->a, (int64_t)in->b, asz, m, &e.v))
+            return false;
+        e.k = FK_MEM;
+        break;
+    case DWEXPR_OP_fbreg:
+        if (dwx_fbreg_loc(ctx, set_env(&env, &have_env, unit, p), in, &s) != DWEXPR_OK ||
+            !plain_memory(&s))
+            return false;
+        e.k = FK_MEM;
+        e.v = s.byte_offset;
+        break;
+    case DWEXPR_OP_call_frame_cfa:
+        if (dwx_cfa_loc(ctx, set_env(&env, &have_env, unit, p), &s) != DWEXPR_OK ||
+            !plain_memory(&s))
+            return false;
+        e.k = FK_MEM;
+        e.v = s.byte_offset;
+        break;
+    case DWEXPR_OP_entry_value:
+        if (dwx_entry_value(ctx, set_env(&env, &have_env, unit, p), in, &v) != DWEXPR_OK ||
+            !plain_generic(&v, asz, m))
+            return false;
+        e.k = FK_VAL;
+        e.v = v.bits;
+        break;
+    default:
+        return false;
+    }
+    if (sv) {
+        /* DW_OP_stack_value: one more step (after the producer's nested
+         * ones, if any) */
+        if (++ctx->steps > ctx->lim.steps || !as_value(&e, m, &e.v))
+            return false;
+        e.k = FK_IMP;
+    }
+    return hand_out(ctx, &e, unit, out);
 }
