@@ -1561,31 +1561,10 @@ static dwexpr_status eval_bytes_general(dwexpr_ctx *ctx, const uint8_t *bytes, s
 }
 
 
-/* dwexpr_eval_bytes through the fast path (lib/fast.c) when its
- * conditions hold; false when they do not or it declines. */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
-static bool eval_bytes_fast(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
-                            const dwexpr_unit *unit, const dwexpr_target *target, void *user,
-                            const dwexpr_eval_params *p, dwexpr_result *out)
-{
-    if (!unit_fine(unit) || unit->big_endian || len > UINT32_MAX || !fast_ok(target, p))
-        return false;
-    dwexpr_unit u = *unit; /* dwx_unit_normalize */
-    if (!u.addr_size)
-        u.addr_size = 8;
-    if (!u.offset_size)
-        u.offset_size = 4;
-    if (!u.version)
-        u.version = 5;
-    direct_begin(ctx, target, user, p);
-    return dwx_fast_eval(ctx, bytes, len, &u, p, out);
-}
-
 /* dwexpr_eval_bytes of anything but a lone DW_OP_reg0..31 byte: the fast
- * path, else the general one (out of line, so that the DW_OP_reg* path
- * saves no registers). */
+ * path (lib/fast.c) when its conditions hold, else (or when it declines)
+ * the general one; out of line, so that the DW_OP_reg* path saves no
+ * registers. */
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
@@ -1594,8 +1573,18 @@ static dwexpr_status eval_bytes_rest(dwexpr_ctx *ctx, const uint8_t *bytes, size
                                      void *user, const dwexpr_eval_params *p,
                                      dwexpr_result *out)
 {
-    if (eval_bytes_fast(ctx, bytes, len, unit, target, user, p, out))
-        return DWEXPR_OK;
+    if (unit_fine(unit) && !unit->big_endian && len <= UINT32_MAX && fast_ok(target, p)) {
+        dwexpr_unit u = *unit; /* dwx_unit_normalize */
+        if (!u.addr_size)
+            u.addr_size = 8;
+        if (!u.offset_size)
+            u.offset_size = 4;
+        if (!u.version)
+            u.version = 5;
+        direct_begin(ctx, target, user, p);
+        if (dwx_fast_eval(ctx, bytes, len, &u, p, out))
+            return DWEXPR_OK;
+    }
     return eval_bytes_general(ctx, bytes, len, unit, target, user, p, out);
 }
 

@@ -225,6 +225,29 @@ static inline bool hand_out(dwexpr_ctx *ctx, const fent *e, const dwexpr_unit *u
     return true;
 }
 
+/* dwx_sld_check_range (fits() in lib/loc.c) of the place an entry stands
+ * for, from offset 0, holding NB bits (seed "Composite Location
+ * Description Operations": a part must lie inside its storage); false also
+ * where fits() would report a failure. */
+static inline bool part_fits(dwexpr_ctx *ctx, const fent *e, uint64_t nb, unsigned asz, uint64_t m)
+{
+    switch (e->k) {
+    case FK_MEM: /* the default space (no address-space facts): addresses of ASZ bytes */
+        return nb == 0 ? e->v <= m : e->v <= m && (nb - 1) / 8 <= m - e->v;
+    case FK_REG: {
+        if (!ctx->t->reg_size)
+            return true; /* a size the target cannot tell */
+        uint32_t rb = 0;
+        return ctx->t->reg_size(ctx->user, (uint32_t)e->v, &rb) == DWEXPR_OK &&
+               nb <= 8 * (uint64_t)rb;
+    }
+    case FK_IMP:
+        return nb <= 8u * asz;
+    default:
+        return false;
+    }
+}
+
 /* Build the composite of PARTS (what dwx_piece / add_part make: capacity
  * 4 doubling, depth 1, complete because it is the result) in one piece of
  * scratch; its place goes to *S. */
@@ -479,14 +502,8 @@ bool dwx_fast_eval(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len, const dwex
                         t.k = FK_MEM;
                     else if (t.k == FK_COMP)
                         return false;
-                    dwexpr_sld s;
-                    if (t.k == FK_IMP) {
-                        if (nb > 8u * asz) /* fits() of the implicit storage */
-                            return false;
-                    } else if (!place_of(ctx, &t, asz, &s) ||
-                               dwx_sld_check_range(ctx, &s, nb) != DWEXPR_OK) {
+                    if (!part_fits(ctx, &t, nb, asz, m))
                         return false;
-                    }
                     pt->e = t;
                     sp--;
                     if (sp == 0) {

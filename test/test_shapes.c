@@ -544,6 +544,122 @@ static void test_generic_arith(void)
               "plus on a memory location (its address)");
 }
 
+
+/* Assemble and decode TEXT for a generic64 unit (the bytes are static:
+ * programs borrow block operands). */
+static dwexpr_program *decode_text(const char *text, uint8_t *bytes, size_t cap)
+{
+    dwexpr_unit unit = {.addr_size = 8, .offset_size = 4, .version = 5};
+    size_t len = 0;
+    dwexpr_error err;
+    dwexpr_program *prog = NULL;
+    if (dwexpr_asm(text, &unit, NULL, bytes, cap, &len, &err) != DWEXPR_OK ||
+        dwexpr_program_decode(bytes, len, &unit, &prog, &err) != DWEXPR_OK)
+        return NULL;
+    return prog;
+}
+
+/* Folded results (lib/fold.c) live in the program: they outlive later
+ * evaluations on the same context, and are what the loop computes. */
+static void test_fold(void)
+{
+    static uint8_t b1[64], b2[64];
+    dwexpr_program *folded = decode_text("DW_OP_reg3 DW_OP_piece 8 DW_OP_lit7 DW_OP_stack_value "
+                                         "DW_OP_piece 4 DW_OP_addr 0x1000 DW_OP_piece 2", b1,
+                                         sizeof b1);
+    dwexpr_program *other = decode_text("DW_OP_breg7 16 DW_OP_lit9 DW_OP_plus DW_OP_stack_value",
+                                        b2, sizeof b2);
+    TAP_OK(folded && other, "both programs decode");
+    if (!folded || !other)
+        return;
+    dwexpr_result r, o, loop;
+    dwexpr_status st = dwexpr_eval(ctx_a, folded, &target, NULL, NULL, &r);
+    CHECK_U64(st, DWEXPR_OK, "a target-free piece list evaluates");
+    dwexpr_eval_params traced = {.trace = let_run};
+    CHECK_U64(dwexpr_eval(ctx_c, folded, &target, NULL, &traced, &loop), DWEXPR_OK,
+              "the loop evaluates it too");
+    TAP_OK(same_result(&r, &loop), "the folded result is the loop's");
+    CHECK_U64(dwexpr_eval(ctx_a, other, &target, NULL, NULL, &o), DWEXPR_OK,
+              "another program on the same context");
+    TAP_OK(same_result(&r, &loop) && part(&r, 1) &&
+               part(&r, 1)->loc.slds[0].u.imp.data[0] == 7 && part(&r, 2) &&
+               part(&r, 2)->loc.slds[0].byte_offset == 0x1000,
+           "the first result is intact after another evaluation (it points into the program)");
+
+    /* a thread given: register places record it, so the fold is not used */
+    dwexpr_eval_params th = {.ctx = DWEXPR_CTX_THREAD, .thread = 5};
+    CHECK_U64(dwexpr_eval(ctx_a, folded, &target, NULL, &th, &r), DWEXPR_OK, "with a thread");
+    TAP_OK(part(&r, 0) && part(&r, 0)->loc.slds[0].thread == 5 &&
+               part(&r, 0)->loc.slds[0].ctx == DWEXPR_CTX_THREAD,
+           "the register part records thread 5");
+
+    /* a register part too large for its register (reg_size of 40 is 2):
+     * the guard sends the evaluation to the loop, which reports it */
+    static uint8_t b3[16];
+    dwexpr_program *big = decode_text("DW_OP_regx 40 DW_OP_piece 4", b3, sizeof b3);
+    CHECK_U64(big ? dwexpr_eval(ctx_a, big, &target, NULL, NULL, &r) : DWEXPR_E_USAGE,
+              DWEXPR_E_PIECE_RANGE, "a 4-byte part of a 2-byte register is refused");
+    TAP_OK(dwexpr_ctx_error(ctx_a)->offset == 2, "at the DW_OP_piece (offset 2)");
+    dwexpr_program_free(big);
+
+    /* a context with a small fixed scratch does not use folds; same result */
+    static _Alignas(16) unsigned char mem[48 << 10];
+    dwexpr_ctx *small = NULL;
+    dwexpr_limits lim = {.stack = 8};
+    CHECK_U64(dwexpr_ctx_init_static(mem, sizeof mem, &lim, &small), DWEXPR_OK,
+              "a 48 KiB static context");
+    if (small) {
+        CHECK_U64(dwexpr_eval(small, folded, &target, NULL, NULL, &r), DWEXPR_OK,
+                  "the piece list on it");
+        TAP_OK(same_result(&r, &loop) && (const unsigned char *)r.loc.slds >= mem &&
+                   (const unsigned char *)r.loc.slds < mem + sizeof mem,
+               "the same result, built in the context's scratch");
+    }
+    dwexpr_program_free(folded);
+    dwexpr_program_free(other);
+}
+
+/* After a failure, a success through any shortcut leaves an error record
+ * that reads as no failure (status OK, offset -1, no operation, empty
+ * message), as the loop leaves it. */
+static void test_error_record(void)
+{
+    static uint8_t bytes[4][32];
+    const char *texts[4] = {"DW_OP_reg5", "DW_OP_lit3 DW_OP_stack_value", "DW_OP_breg7 8",
+                            "DW_OP_breg7 8 DW_OP_lit1 DW_OP_and DW_OP_stack_value"};
+    const char *why[4] = {"a folded DW_OP_reg", "a folded literal", "the producer fast path",
+                          "the byte fast path"};
+    dwexpr_program *bad = decode_text("DW_OP_lit1 DW_OP_plus", bytes[0] + 16, 16);
+    for (int i = 0; i < 4; i++) {
+        dwexpr_program *prog = decode_text(texts[i], bytes[i], 16);
+        dwexpr_result r;
+        for (int bytes_path = 0; bytes_path < 2; bytes_path++) {
+            dwexpr_status sb = bad ? dwexpr_eval(ctx_a, bad, &target, NULL, NULL, &r)
+                                   : DWEXPR_E_USAGE;
+            dwexpr_status st;
+            if (bytes_path) {
+                dwexpr_unit unit = {.addr_size = 8, .offset_size = 4, .version = 5};
+                uint8_t code[32];
+                size_t len = 0;
+                dwexpr_error e;
+                st = dwexpr_asm(texts[i], &unit, NULL, code, sizeof code, &len, &e);
+                if (st == DWEXPR_OK)
+                    st = dwexpr_eval_bytes(ctx_a, code, len, &unit, &target, NULL, NULL, &r);
+            } else {
+                st = prog ? dwexpr_eval(ctx_a, prog, &target, NULL, NULL, &r) : DWEXPR_E_USAGE;
+            }
+            const dwexpr_error *e = dwexpr_ctx_error(ctx_a);
+            TAP_OK(sb == DWEXPR_E_STACK_EMPTY && st == DWEXPR_OK && e->status == DWEXPR_OK &&
+                       e->offset == -1 && e->opcode == -1 && e->op_name == NULL &&
+                       e->message[0] == 0,
+                   "%s%s after a failure: the error record reads as no failure", why[i],
+                   bytes_path ? " (from the bytes)" : "");
+        }
+        dwexpr_program_free(prog);
+    }
+    dwexpr_program_free(bad);
+}
+
 int main(void)
 {
     if (dwexpr_ctx_new(NULL, &ctx_a) || dwexpr_ctx_new(NULL, &ctx_b) ||
@@ -555,6 +671,8 @@ int main(void)
     test_limits();
     test_quick_decode();
     test_generic_arith();
+    test_fold();
+    test_error_record();
     dwexpr_ctx_free(ctx_a);
     dwexpr_ctx_free(ctx_b);
     dwexpr_ctx_free(ctx_c);

@@ -10,8 +10,11 @@
  *    reset, not freed, between evaluations); a context made with
  *    dwexpr_ctx_init_static never allocates at all and reports E_NOSPACE.
  *  - Results (values wider than 64 bits, location descriptions, composite
- *    parts) point into the context and stay valid until the next
- *    evaluation on that context or its destruction.
+ *    parts) point into the context, or into the program for a result
+ *    computed once at decode time (a program that needs nothing from the
+ *    target, e.g. DW_OP_reg5 or a DW_OP_piece list of registers); use a
+ *    result until the next evaluation on that context, and neither after
+ *    the context's destruction nor after the program's.
  *  - A context is used by one thread at a time; distinct contexts are
  *    independent. */
 #ifndef DWEXPR_EVAL_H
@@ -48,7 +51,9 @@ DWEXPR_API void dwexpr_ctx_free(dwexpr_ctx *ctx);
 DWEXPR_API dwexpr_status dwexpr_ctx_init_static(void *mem, size_t size,
                                                 const dwexpr_limits *limits,
                                                 dwexpr_ctx **out);
-/* Details of the last failure on CTX. Never NULL. */
+/* Details of the last failure on CTX; after a successful evaluation a
+ * record with status DWEXPR_OK, offset -1, no operation and an empty
+ * message. Never NULL. */
 DWEXPR_API const dwexpr_error *dwexpr_ctx_error(const dwexpr_ctx *ctx);
 
 /* One decoded operation (a view for disassemblers and tools). */
@@ -66,7 +71,13 @@ typedef struct dwexpr_op {
  * offset size, version, DW_OP_LLVM_* encoding). On failure ERR (may be NULL)
  * tells the class, byte offset and operation. Branch targets are checked
  * here: a target outside the expression or inside an operation is
- * E_BAD_BRANCH (ill-formed). Nested blocks (entry_value) are decoded too. */
+ * E_BAD_BRANCH (ill-formed). Nested blocks (entry_value) are decoded too.
+ * A program that asks the target nothing (literals, DW_OP_addr, registers
+ * as locations, generic arithmetic, stack operations, DW_OP_stack_value,
+ * DW_OP_piece) is also evaluated here, once, and dwexpr_eval hands that
+ * result out whenever it is what an evaluation would give (default
+ * parameters, a target without address-space facts, every register part
+ * inside its register by reg_size). */
 DWEXPR_API dwexpr_status dwexpr_program_decode(const uint8_t *bytes, size_t len,
                                                const dwexpr_unit *unit,
                                                dwexpr_program **out, dwexpr_error *err);
