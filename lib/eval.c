@@ -1276,6 +1276,7 @@ static inline void reg_direct(dwexpr_ctx *ctx, const dwexpr_target *target, void
     (void)addr_size;
     ctx->err.status = DWEXPR_OK;
     ctx->sp = 0;
+    ctx->steps = 1;
     sld_register(&ctx->result_one, regno, p);
     out->kind = DWEXPR_RESULT_LOCATION;
     dwx_value_clear(&out->value);
@@ -1473,6 +1474,7 @@ static inline dwexpr_status use_fold(dwexpr_ctx *ctx, const dwx_folded *f, dwexp
     *out = f->res;
     ctx->err.status = DWEXPR_OK; /* what an evaluation leaves (dwexpr_ctx_error) */
     ctx->sp = 0;
+    ctx->steps = f->need; /* straight-line: one step per operation */
     return DWEXPR_OK;
 }
 

@@ -75,7 +75,7 @@ static inline bool as_value(const fent *e, uint64_t m, uint64_t *v)
 
 /* The place an entry stands for, as the general path builds it. IMP
  * entries get their 8 bytes here (what dwx_stack_value allocates). */
-static bool place_of(dwexpr_ctx *ctx, const fent *e, unsigned asz, dwexpr_sld *s)
+static inline bool place_of(dwexpr_ctx *ctx, const fent *e, unsigned asz, dwexpr_sld *s)
 {
     switch (e->k) {
     case FK_MEM: *s = sld_memory(0, e->v); return true;
