@@ -20,16 +20,24 @@
  * Entry kinds: a generic value; a memory location in the default address
  * space at a byte offset (the kind a generic value converts to and from,
  * seed "Memory Location Description Operations"); a register location of
- * the top frame; the implicit storage DW_OP_stack_value makes of a generic
- * value; and one incomplete composite at the bottom of the stack. */
+ * the top frame; a value of a base type of at most 64 bits (DW_OP_convert,
+ * DW_OP_reinterpret; the arithmetic runs only on generic values); the
+ * implicit storage DW_OP_stack_value makes of a value; and one incomplete
+ * composite at the bottom of the stack. */
 #include "evalops.h"
 
-enum { FK_VAL, FK_MEM, FK_REG, FK_IMP, FK_COMP, FK_UNDEF };
+/* FK_TVAL: a value of a base type, made by DW_OP_convert /
+ * DW_OP_reinterpret; v indexes the evaluation's typed values. */
+enum { FK_VAL, FK_MEM, FK_REG, FK_IMP, FK_COMP, FK_UNDEF, FK_TVAL };
 
 typedef struct fent {
-    uint64_t v;   /* value bits (masked), byte offset, register number */
-    uint8_t k;    /* FK_* */
+    uint64_t v;     /* value bits (masked), byte offset, register number,
+                       typed value index */
+    uint8_t k;      /* FK_* */
+    uint32_t nbits; /* FK_IMP: bits of the implicit storage */
 } fent;
+
+enum { FAST_TYPED = 4 }; /* typed values per evaluation */
 
 enum { FAST_STACK = 16, FAST_PARTS = 16 };
 
@@ -86,7 +94,7 @@ static inline bool place_of(dwexpr_ctx *ctx, const fent *e, unsigned asz, dwexpr
         if (!bytes)
             return false;
         memcpy(bytes, &e->v, 8); /* little-endian host (dwx_fast_ok) */
-        *s = sld_implicit(bytes, 8u * asz);
+        *s = sld_implicit(bytes, e->nbits);
         return true;
     }
     default: return false;
@@ -203,10 +211,15 @@ static unsigned binary_op(unsigned code)
 
 /* Hand out entry E (not a composite) as the result, as put_result does:
  * a value, or a location whose single place lives in the context. */
-static inline bool hand_out(dwexpr_ctx *ctx, const fent *e, const dwexpr_unit *unit,
-                            dwexpr_result *out)
+static inline bool hand_out(dwexpr_ctx *ctx, const fent *e, const dwexpr_value *typed,
+                            const dwexpr_unit *unit, dwexpr_result *out)
 {
-    if (e->k == FK_VAL) {
+    if (e->k == FK_TVAL) {
+        out->kind = DWEXPR_RESULT_VALUE;
+        out->value = typed[e->v];
+        out->loc.count = 0;
+        out->loc.slds = NULL;
+    } else if (e->k == FK_VAL) {
         out->kind = DWEXPR_RESULT_VALUE;
         out->value = generic_value(unit, e->v);
         out->loc.count = 0;
@@ -242,7 +255,7 @@ static inline bool part_fits(dwexpr_ctx *ctx, const fent *e, uint64_t nb, unsign
                nb <= 8 * (uint64_t)rb;
     }
     case FK_IMP:
-        return nb <= 8u * asz;
+        return nb <= e->nbits;
     default:
         return false;
     }
@@ -311,6 +324,8 @@ bool dwx_fast_candidate(const dwexpr_program *prog)
             if (in->blen != 1 || in->blk[0] < DWX_CODE_reg0 || in->blk[0] > DWX_CODE_reg31)
                 return false;
             break;
+        case DWEXPR_OP_convert: case DWEXPR_OP_reinterpret:
+            break;
         default:
             return false;
         }
@@ -327,7 +342,8 @@ bool dwx_fast_eval(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len, const dwex
     const uint8_t *pc = bytes, *const end = bytes + len;
     fent st[FAST_STACK];
     fpart parts[FAST_PARTS];
-    uint32_t sp = 0, nparts = 0;
+    dwexpr_value typed[FAST_TYPED];
+    uint32_t sp = 0, nparts = 0, ntyped = 0;
     uint64_t comp_bits = 0;
     const uint32_t stack_max = ctx->lim.stack < FAST_STACK ? ctx->lim.stack : FAST_STACK;
     dwx_env env; /* for the helpers that ask the target (set_env) */
@@ -472,10 +488,51 @@ bool dwx_fast_eval(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len, const dwex
             case DWX_CODE_stack_value:
                 /* seed "Implicit Location Description Operations": the
                  * value's bytes become implicit storage */
-                if (!sp || !as_value(&st[sp - 1], m, &st[sp - 1].v))
+                if (!sp)
                     return false;
+                if (st[sp - 1].k == FK_TVAL) {
+                    /* dwx_stack_value's common case: at most 64 bits,
+                     * stored little-endian */
+                    const dwexpr_value *tv = &typed[st[sp - 1].v];
+                    if (tv->wide || tv->is_implicit_pointer || dwx_type_big(unit, &tv->type) ||
+                        dwx_value_bits(tv) > 64)
+                        return false;
+                    st[sp - 1].v = tv->bits;
+                    st[sp - 1].nbits = (uint32_t)dwx_value_bits(tv);
+                } else if (as_value(&st[sp - 1], m, &st[sp - 1].v)) {
+                    st[sp - 1].nbits = 8u * asz;
+                } else {
+                    return false;
+                }
                 st[sp - 1].k = FK_IMP;
                 continue;
+            case DWX_CODE_convert: case DWX_CODE_GNU_convert:
+            case DWX_CODE_reinterpret: case DWX_CODE_GNU_reinterpret: {
+                /* DWARF 5 2.5.1.6: the base type (0: generic), the value
+                 * converted or reinterpreted by the loop's own code */
+                dwexpr_type t;
+                dwexpr_value in, r;
+                if (!uleb(&pc, end, &a) || !sp || ntyped == FAST_TYPED ||
+                    dwx_base_type(ctx, set_env(&env, &have_env, unit, p), a, true, &t) !=
+                        DWEXPR_OK)
+                    return false;
+                fent *top = &st[sp - 1];
+                if (top->k == FK_TVAL)
+                    in = typed[top->v];
+                else if (as_value(top, m, &a))
+                    in = generic_value(unit, a);
+                else
+                    return false;
+                if (dwx_value_convert(ctx, &in, &t,
+                                      op == DWX_CODE_reinterpret || op == DWX_CODE_GNU_reinterpret,
+                                      &r) != DWEXPR_OK ||
+                    r.wide)
+                    return false;
+                typed[ntyped] = r;
+                top->k = FK_TVAL;
+                top->v = ntyped++;
+                continue;
+            }
             case DWX_CODE_piece: {
                 /* seed "Composite Location Description Operations" */
                 if (!uleb(&pc, end, &a) || a > UINT64_MAX / 8 || nparts == FAST_PARTS ||
@@ -625,10 +682,10 @@ bool dwx_fast_eval(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len, const dwex
         return true;
     }
     if (!sp) {
-        fent u = {0, FK_UNDEF};
-        return hand_out(ctx, &u, unit, out);
+        fent u = {0, FK_UNDEF, 0};
+        return hand_out(ctx, &u, NULL, unit, out);
     }
-    return hand_out(ctx, &st[sp - 1], unit, out);
+    return hand_out(ctx, &st[sp - 1], typed, unit, out);
 }
 
 /* See lib/evalint.h. The producer comes decoded (prog->code[0]); it runs
@@ -707,6 +764,7 @@ bool dwx_fast_one(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwexpr_eval
         if (++ctx->steps > ctx->lim.steps || !as_value(&e, m, &e.v))
             return false;
         e.k = FK_IMP;
+        e.nbits = 8u * asz;
     }
-    return hand_out(ctx, &e, unit, out);
+    return hand_out(ctx, &e, NULL, unit, out);
 }

@@ -495,7 +495,9 @@ static void emit_operation(gen *g)
     } else if (k < 82) {
         put1(g, 0x96); /* nop */
     } else if (k < 86) {
-        put1(g, 0xa8); /* convert */
+        /* convert, reinterpret, and their GNU spellings */
+        static const uint8_t conv[4] = {0xa8, 0xa9, 0xf7, 0xf9};
+        put1(g, chance(70) ? 0xa8 : conv[below(4)]);
         uleb(g, die_ref());
     } else if (k < 88) {
         put1(g, 0xa6); /* deref_type */
