@@ -209,6 +209,19 @@ static unsigned binary_op(unsigned code)
     }
 }
 
+/* Hand out the place in SLOT (the context's result place) as a location
+ * result, as put_result does, and leave the context as a success does. */
+static inline bool hand_out_place(dwexpr_ctx *ctx, const dwexpr_sld *slot, dwexpr_result *out)
+{
+    out->kind = DWEXPR_RESULT_LOCATION;
+    dwx_value_clear(&out->value);
+    out->loc.count = 1;
+    out->loc.slds = slot;
+    ctx->err.status = DWEXPR_OK;
+    ctx->sp = 0;
+    return true;
+}
+
 /* Hand out entry E (not a composite) as the result, as put_result does:
  * a value, or a location whose single place lives in the context. */
 static inline bool hand_out(dwexpr_ctx *ctx, const fent *e, const dwexpr_value *typed,
@@ -226,12 +239,7 @@ static inline bool hand_out(dwexpr_ctx *ctx, const fent *e, const dwexpr_value *
         out->loc.slds = NULL;
     } else {
         dwexpr_sld *slot = ctx->result_slot ? ctx->result_slot : &ctx->result_one;
-        if (!place_of(ctx, e, unit->addr_size, slot))
-            return false;
-        out->kind = DWEXPR_RESULT_LOCATION;
-        dwx_value_clear(&out->value);
-        out->loc.count = 1;
-        out->loc.slds = slot;
+        return place_of(ctx, e, unit->addr_size, slot) && hand_out_place(ctx, slot, out);
     }
     ctx->err.status = DWEXPR_OK;
     ctx->sp = 0;
@@ -671,15 +679,7 @@ bool dwx_fast_eval(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len, const dwex
      * on top is completed. */
     dwexpr_sld *slot = ctx->result_slot ? ctx->result_slot : &ctx->result_one;
     if (sp && st[sp - 1].k == FK_COMP) {
-        if (!build_composite(ctx, parts, nparts, asz, slot))
-            return false;
-        out->kind = DWEXPR_RESULT_LOCATION;
-        dwx_value_clear(&out->value);
-        out->loc.count = 1;
-        out->loc.slds = slot;
-        ctx->err.status = DWEXPR_OK;
-        ctx->sp = 0;
-        return true;
+        return build_composite(ctx, parts, nparts, asz, slot) && hand_out_place(ctx, slot, out);
     }
     if (!sp) {
         fent u = {0, FK_UNDEF, 0};
