@@ -322,7 +322,8 @@ bool dwx_fast_candidate(const dwexpr_program *prog)
         case DWEXPR_OP_plus_uconst: case DWEXPR_OP_neg: case DWEXPR_OP_not: case DWEXPR_OP_abs:
         case DWEXPR_OP_dup: case DWEXPR_OP_over: case DWEXPR_OP_pick: case DWEXPR_OP_drop:
         case DWEXPR_OP_swap: case DWEXPR_OP_rot: case DWEXPR_OP_deref:
-        case DWEXPR_OP_deref_size: case DWEXPR_OP_nop: case DWEXPR_OP_and: case DWEXPR_OP_div:
+        case DWEXPR_OP_deref_size: case DWEXPR_OP_nop: case DWEXPR_OP_GNU_uninit:
+        case DWEXPR_OP_and: case DWEXPR_OP_div:
         case DWEXPR_OP_minus: case DWEXPR_OP_mod: case DWEXPR_OP_mul: case DWEXPR_OP_or:
         case DWEXPR_OP_plus: case DWEXPR_OP_shl: case DWEXPR_OP_shr: case DWEXPR_OP_shra:
         case DWEXPR_OP_xor: case DWEXPR_OP_eq: case DWEXPR_OP_ge: case DWEXPR_OP_gt:
@@ -654,6 +655,7 @@ bool dwx_fast_eval(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len, const dwex
                 continue;
             }
             case DWX_CODE_nop:
+            case DWX_CODE_GNU_uninit: /* a marker for the consumer; no effect (as the loop) */
                 continue;
             default:
                 if (!(x = binary_op(op)) || sp < 2)

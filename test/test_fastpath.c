@@ -494,7 +494,7 @@ static void emit_operation(gen *g)
         put1(g, 0x94); /* deref_size */
         put1(g, chance(85) ? 1 + below(8) : (chance(50) ? 0 : 9 + below(247)));
     } else if (k < 82) {
-        put1(g, 0x96); /* nop */
+        put1(g, chance(50) ? 0x96 : 0xf0); /* nop, GNU_uninit */
     } else if (k < 86) {
         /* convert, reinterpret, and their GNU spellings */
         static const uint8_t conv[4] = {0xa8, 0xa9, 0xf7, 0xf9};
