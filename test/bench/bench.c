@@ -151,10 +151,10 @@ static dwexpr_status m_die(void *u, const dwexpr_unit *unit, uint64_t off, bool 
     out->kind = DWEXPR_DIE_NONE; /* call*: no location, no effect */
     return DWEXPR_OK;
 }
-static const expr *cur; /* the line whose bt= table answers base types */
+/* USER is the corpus line (expr *) whose bt= table answers base types. */
 static dwexpr_status m_base_type(void *u, const dwexpr_unit *unit, uint64_t die, dwexpr_type *t)
 {
-    (void)u;
+    const expr *cur = u;
     for (unsigned i = 0; i < cur->ntypes; i++) {
         const bt *b = &cur->types[i];
         if (b->off != die)
@@ -278,37 +278,32 @@ static size_t pass(dwexpr_ctx *ctx, expr *es, size_t n, enum kind k, summary *ou
     size_t errors = 0;
     dwexpr_result r;
     if (!out && k == COLD) {
-        for (size_t i = 0; i < n; i++) {
-            cur = &es[i];
-            errors += dwexpr_eval_bytes(ctx, es[i].bytes, es[i].len, &es[i].unit, &mock, NULL,
+        for (size_t i = 0; i < n; i++)
+            errors += dwexpr_eval_bytes(ctx, es[i].bytes, es[i].len, &es[i].unit, &mock, &es[i],
                                         &params, &r) != DWEXPR_OK;
-        }
         return errors;
     }
     if (!out && k == WARM) {
-        for (size_t i = 0; i < n; i++) {
-            cur = &es[i];
-            errors += (es[i].prog ? dwexpr_eval(ctx, es[i].prog, &mock, NULL, &params, &r)
+        for (size_t i = 0; i < n; i++)
+            errors += (es[i].prog ? dwexpr_eval(ctx, es[i].prog, &mock, &es[i], &params, &r)
                                   : dwexpr_eval_bytes(ctx, es[i].bytes, es[i].len, &es[i].unit,
-                                                      &mock, NULL, &params, &r)) != DWEXPR_OK;
-        }
+                                                      &mock, &es[i], &params, &r)) != DWEXPR_OK;
         return errors;
     }
     for (size_t i = 0; i < n; i++) {
-        cur = &es[i];
         dwexpr_status st;
         if (k == COLD)
-            st = dwexpr_eval_bytes(ctx, es[i].bytes, es[i].len, &es[i].unit, &mock, NULL,
+            st = dwexpr_eval_bytes(ctx, es[i].bytes, es[i].len, &es[i].unit, &mock, &es[i],
                                    &params, &r);
         else if (!es[i].prog)
-            st = dwexpr_eval_bytes(ctx, es[i].bytes, es[i].len, &es[i].unit, &mock, NULL,
+            st = dwexpr_eval_bytes(ctx, es[i].bytes, es[i].len, &es[i].unit, &mock, &es[i],
                                    &params, &r); /* its decode error */
         else if (k == WARM)
-            st = dwexpr_eval(ctx, es[i].prog, &mock, NULL, &params, &r);
+            st = dwexpr_eval(ctx, es[i].prog, &mock, &es[i], &params, &r);
         else if (k == GENERAL)
-            st = dwexpr_eval(ctx, es[i].prog, &mock, NULL, &traced, &r);
+            st = dwexpr_eval(ctx, es[i].prog, &mock, &es[i], &traced, &r);
         else
-            dwexpr_eval_lanes(ctx, es[i].prog, &mock, NULL, &params, 0, 1, 1, &r, &st);
+            dwexpr_eval_lanes(ctx, es[i].prog, &mock, &es[i], &params, 0, 1, 1, &r, &st);
         errors += st != DWEXPR_OK;
         if (out)
             out[i] = summarize(st, &r);
@@ -482,8 +477,7 @@ int main(int argc, char **argv)
         static const dwexpr_eval_params params;
         dwexpr_result r;
         for (size_t i = 0; i < n; i++) {
-            cur = &es[i];
-            if (dwexpr_eval_bytes(ctx, es[i].bytes, es[i].len, &es[i].unit, &mock, NULL,
+            if (dwexpr_eval_bytes(ctx, es[i].bytes, es[i].len, &es[i].unit, &mock, &es[i],
                                   &params, &r) == DWEXPR_OK)
                 continue;
             const dwexpr_error *e = dwexpr_ctx_error(ctx);
