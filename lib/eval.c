@@ -1644,15 +1644,21 @@ dwexpr_status dwexpr_eval_lanes(dwexpr_ctx *ctx, const dwexpr_program *prog,
         }
         lp.lane = lane_first + i;
         ctx->result_slot = &places[i];
+        const dwx_mark mark = dwx_arena_mark(ctx);
         dwexpr_status st;
         if (direct && lane_part(ctx, prog, &env, &results[i]))
             st = DWEXPR_OK; /* the lane part, without eval_program's set-up */
         else
             st = eval_program(ctx, prog, &results[i]);
         statuses[i] = st;
-        if (st != DWEXPR_OK && first == DWEXPR_OK) {
-            first = st;
-            first_err = ctx->err;
+        if (st != DWEXPR_OK) {
+            /* a failed lane keeps no result: its scratch goes back, so that
+             * later lanes have what a single evaluation would have */
+            dwx_arena_rollback(ctx, mark);
+            if (first == DWEXPR_OK) {
+                first = st;
+                first_err = ctx->err;
+            }
         }
         /* what eval_begin resets between evaluations, but the arena: the
          * earlier lanes' results live there */

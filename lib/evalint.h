@@ -125,6 +125,26 @@ static inline void dwx_arena_reset(dwexpr_ctx *ctx)
         c->used = 0;
     ctx->cur = ctx->head;
 }
+/* A point in the arena to come back to (dwexpr_eval_lanes: a failing
+ * lane leaves nothing behind). Chunks after the current one are unused. */
+typedef struct dwx_mark {
+    dwx_chunk *chunk; /* ctx->cur then; NULL: nothing allocated yet */
+    size_t used;
+} dwx_mark;
+static inline dwx_mark dwx_arena_mark(const dwexpr_ctx *ctx)
+{
+    dwx_mark m = {ctx->cur, ctx->cur ? ctx->cur->used : 0};
+    return m;
+}
+static inline void dwx_arena_rollback(dwexpr_ctx *ctx, dwx_mark m)
+{
+    dwx_chunk *c = m.chunk ? m.chunk : ctx->head;
+    if (c)
+        c->used = m.chunk ? m.used : 0;
+    for (dwx_chunk *n = c ? c->next : NULL; n; n = n->next)
+        n->used = 0;
+    ctx->cur = c;
+}
 /* Copy the caller's target (its own `size` bytes at most). */
 DWX_HIDDEN void dwx_set_target(dwexpr_ctx *ctx, const dwexpr_target *t, void *user);
 /* The same, with the common case (a current-size struct, used in place) inline. */

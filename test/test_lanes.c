@@ -195,6 +195,40 @@ int main(void)
     CHECK_U64(dwexpr_eval_lanes(ctx, NULL, &target, NULL, &params, 0, 4, 0xf, res, st),
               DWEXPR_E_USAGE, "no program is a usage error");
 
+    /* A failing lane gives its scratch back: each lane pushes 500
+     * implicit values (16 bytes of scratch each, 8,000 in all) and then
+     * overflows a 500-entry stack; with 16 KiB of scratch a single
+     * evaluation reaches the stack limit, and so does every lane of a
+     * batch (without the rollback the third lane ran out of scratch). */
+    {
+        dwexpr_limits lim = {.stack = 500, .arena_bytes = 16384};
+        dwexpr_ctx *small = NULL;
+        CHECK_U64(dwexpr_ctx_new(&lim, &small), DWEXPR_OK, "a context with 16 KiB of scratch");
+        static uint8_t code[1002];
+        for (size_t i = 0; i < sizeof code; i += 2) {
+            code[i] = 0x31;     /* DW_OP_lit1 */
+            code[i + 1] = 0x9f; /* DW_OP_stack_value */
+        }
+        const dwexpr_unit unit = {.addr_size = 8, .offset_size = 4, .version = 5};
+        dwexpr_program *deep = NULL;
+        dwexpr_error err;
+        CHECK_U64(dwexpr_program_decode(code, sizeof code, &unit, &deep, &err), DWEXPR_OK,
+                  "501 implicit values decode");
+        if (small && deep) {
+            CHECK_U64(dwexpr_eval(small, deep, &target, NULL, &params, &one), DWEXPR_E_STACK_LIMIT,
+                      "a single evaluation reaches the stack limit");
+            CHECK_U64(dwexpr_eval_lanes(small, deep, &target, NULL, &params, 0, 4, 0xf, res, st),
+                      DWEXPR_E_STACK_LIMIT, "the batch reports the first lane's stack limit");
+            TAP_OK(st[0] == DWEXPR_E_STACK_LIMIT && st[1] == DWEXPR_E_STACK_LIMIT &&
+                       st[2] == DWEXPR_E_STACK_LIMIT && st[3] == DWEXPR_E_STACK_LIMIT,
+                   "every lane reaches the stack limit, none runs out of scratch (%s %s %s %s)",
+                   dwexpr_status_name(st[0]), dwexpr_status_name(st[1]),
+                   dwexpr_status_name(st[2]), dwexpr_status_name(st[3]));
+        }
+        dwexpr_program_free(deep);
+        dwexpr_ctx_free(small);
+    }
+
     dwexpr_ctx_free(ctx);
     for (int i = 0; i < nprogs; i++) {
         dwexpr_program_free(progs[i]);

@@ -153,7 +153,10 @@ DWEXPR_API dwexpr_status dwexpr_eval_bytes(dwexpr_ctx *ctx, const uint8_t *bytes
  * with PARAMS (may be NULL) whose lane is replaced and DWEXPR_CTX_LANE
  * added. The program is decoded once (it is), the context is set up once
  * and its stack reused; results are exactly those of COUNT single-lane
- * dwexpr_eval calls. RESULTS[i] and STATUSES[i] get lane LANE_FIRST + i's
+ * dwexpr_eval calls, with one exception: the scratch a successful lane's
+ * evaluation used stays in the context until the batch ends (its result
+ * points into it), so a later lane may fail with E_NOSPACE where a single
+ * evaluation would not (a failing lane's scratch is given back). RESULTS[i] and STATUSES[i] get lane LANE_FIRST + i's
  * result and status; a lane outside the mask is not evaluated: its result
  * is zeroed (kind 0) and its status DWEXPR_E_NO_CONTEXT. Every result
  * points into CTX and stays valid until the next evaluation on CTX.
