@@ -2,8 +2,9 @@
  * straight-line expression made of the commonest operations (what real
  * location expressions are: literals, registers, register-relative and
  * frame-base addresses, the CFA, entry values, .debug_addr entries, generic
- * arithmetic, dereferences, stack_value and DW_OP_piece lists), with a
- * stack of 16-byte entries (a word and its kind) instead of dwx_entry.
+ * arithmetic, dereferences, conversions, stack_value and DW_OP_piece
+ * lists), with a stack of 16-byte entries (a word and its kind) instead of
+ * dwx_entry.
  *
  * The rule that keeps it honest: it either hands out exactly what the
  * general dispatch loop (lib/eval.c) gives, in every field, or it declines
@@ -11,11 +12,13 @@
  * dwexpr_eval_bytes then run the general path from the start. It declines
  * on any operation outside its set, any unusual operand, any entry kind it
  * does not model, and any failure (the general path reports failures, with
- * the operation and offset). The operations it runs call the same helpers
- * as the loop where the target is involved (dwx_breg, dwx_fbreg_loc,
- * dwx_cfa_loc, dwx_entry_value, dwx_debug_addr, dwx_sld_check_range) and
- * the same integer rules (dwx_int_binary); test/test_fastpath.c and
- * fuzz_eval compare it with the loop on random programs.
+ * the operation and offset). Where the target is involved it calls the
+ * loop's own helpers (dwx_fbreg_loc, dwx_cfa_loc, dwx_entry_value,
+ * dwx_debug_addr, dwx_base_type, dwx_value_convert) or repeats their common
+ * case with the same callbacks and arguments (breg: dwx_breg's register
+ * read; part_fits: fits()'s range check of a part), and it uses the same
+ * integer rules (dwx_int_binary); test/test_fastpath.c and fuzz_eval
+ * compare it with the loop on random programs.
  *
  * Entry kinds: a generic value; a memory location in the default address
  * space at a byte offset (the kind a generic value converts to and from,
