@@ -1257,23 +1257,19 @@ static dwexpr_status eval_general(dwexpr_ctx *ctx, const dwexpr_program *prog,
 /* DW_OP_reg* / DW_OP_regx alone (DWX_SHAPE_REG) in the top frame, no
  * initial stack, no trace, no value wanted, a current-size target: the
  * register's location is the result (a location converts to itself).
- * reg_direct() does what eval_begin, produce() and finish do, without a
- * call; dwexpr_eval and dwexpr_eval_bytes use it. */
+ * reg_direct() hands out what eval_begin, produce() and finish give,
+ * without a call; dwexpr_eval and dwexpr_eval_bytes use it. */
 static inline bool reg_direct_ok(const dwexpr_target *target, const dwexpr_eval_params *p)
 {
     return target && target->size >= sizeof(dwexpr_target) && p->frame == 0 &&
            p->initial_count == 0 && !p->trace && p->result_kind != DWEXPR_RESULT_VALUE;
 }
 
-static inline void reg_direct(dwexpr_ctx *ctx, const dwexpr_target *target, void *user,
-                              const dwexpr_eval_params *p, uint32_t regno, uint8_t addr_size,
+static inline void reg_direct(dwexpr_ctx *ctx, const dwexpr_eval_params *p, uint32_t regno,
                               dwexpr_result *out)
 {
     /* nothing is allocated or asked: only what an evaluation leaves
      * (dwexpr_ctx_error reads a status of OK as no failure) */
-    (void)target;
-    (void)user;
-    (void)addr_size;
     ctx->err.status = DWEXPR_OK;
     ctx->sp = 0;
     ctx->steps = 1;
@@ -1496,8 +1492,7 @@ static dwexpr_status eval_unfolded(dwexpr_ctx *ctx, const dwexpr_program *prog,
         if (prog->fold && prog->fold->nguards && fold_usable(ctx, prog->fold, target, user, p))
             return use_fold(ctx, prog->fold, out);
         if (prog->shape == DWX_SHAPE_REG) {
-            reg_direct(ctx, target, user, p, (uint32_t)prog->code[0].a, prog->unit.addr_size,
-                       out);
+            reg_direct(ctx, p, (uint32_t)prog->code[0].a, out);
             return DWEXPR_OK;
         }
         if (prog->fast && !prog->unit.big_endian && prog->shape != DWX_SHAPE_PIECES) {
@@ -1508,7 +1503,7 @@ static dwexpr_status eval_unfolded(dwexpr_ctx *ctx, const dwexpr_program *prog,
                 return DWEXPR_OK;
         }
     } else if (prog->shape == DWX_SHAPE_REG && reg_direct_ok(target, p)) {
-        reg_direct(ctx, target, user, p, (uint32_t)prog->code[0].a, prog->unit.addr_size, out);
+        reg_direct(ctx, p, (uint32_t)prog->code[0].a, out);
         return DWEXPR_OK;
     }
     return eval_other(ctx, prog, target, user, p, out);
@@ -1601,8 +1596,7 @@ dwexpr_status dwexpr_eval_bytes(dwexpr_ctx *ctx, const uint8_t *bytes, size_t le
      * from the byte (the opcodes come from the DWEXPR_OPS table). */
     if (len == 1 && bytes[0] >= DWX_CODE_reg0 && bytes[0] <= DWX_CODE_reg31 && unit_fine(unit) &&
         reg_direct_ok(target, p)) {
-        reg_direct(ctx, target, user, p, (uint32_t)(bytes[0] - DWX_CODE_reg0),
-                   unit->addr_size ? unit->addr_size : 8, out);
+        reg_direct(ctx, p, (uint32_t)(bytes[0] - DWX_CODE_reg0), out);
         return DWEXPR_OK;
     }
     return eval_bytes_rest(ctx, bytes, len, unit, target, user, p, out);
