@@ -43,6 +43,14 @@ VOLATILE = [0, 1, 2, 4, 5, 8, 9, 10, 11] + list(range(17, 33))
 GDB_SCRIPT = r'''
 import gdb, json, re, struct
 
+# The dump must not run code in the inferior: GDB takes the address of an
+# array that is not in memory (an optimized-out global, say) by copying it
+# into memory malloc'd in the inferior, an inferior call; on some kernels
+# the registers it restores afterwards are not the ones the program had
+# (xmm0 came back stale), so the core and the live process dwexpr reads
+# would no longer be the state GDB printed.
+gdb.execute('set may-call-functions off')
+
 OUT = %(out)r
 PROBE = %(probe)r
 REGS = %(regs)r
