@@ -1486,11 +1486,9 @@ static dwexpr_status eval_unfolded(dwexpr_ctx *ctx, const dwexpr_program *prog,
         return DWEXPR_E_USAGE;
     const dwexpr_eval_params *p = params ? params : &no_params;
     if (fast_ok(target, p)) {
-        /* a folded result with register parts to check; DW_OP_reg* alone;
-         * the fast path (a producer alone or with stack_value from its
-         * decoded operation, else one pass over the bytes) */
-        if (prog->fold && prog->fold->nguards && fold_usable(ctx, prog->fold, target, user, p))
-            return use_fold(ctx, prog->fold, out);
+        /* DW_OP_reg* alone; the fast path (a producer alone or with
+         * stack_value from its decoded operation, else one pass over the
+         * bytes) */
         if (prog->shape == DWX_SHAPE_REG) {
             reg_direct(ctx, p, (uint32_t)prog->code[0].a, out);
             return DWEXPR_OK;
@@ -1509,14 +1507,55 @@ static dwexpr_status eval_unfolded(dwexpr_ctx *ctx, const dwexpr_program *prog,
     return eval_other(ctx, prog, target, user, p, out);
 }
 
+/* dwexpr_eval of a producer alone or with DW_OP_stack_value: the fast
+ * path from the decoded producer (dwx_fast_one), else the rest. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static dwexpr_status eval_one(dwexpr_ctx *ctx, const dwexpr_program *prog,
+                              const dwexpr_target *target, void *user,
+                              const dwexpr_eval_params *params, dwexpr_result *out)
+{
+    const dwexpr_eval_params *p = params ? params : &no_params;
+    if (prog->fast && !prog->unit.big_endian && fast_ok(target, p)) {
+        direct_begin(ctx, target, user, p);
+        if (dwx_fast_one(ctx, prog, p, out))
+            return DWEXPR_OK;
+    }
+    return eval_other(ctx, prog, target, user, p, out); /* the shape, else the loop */
+}
+
+/* dwexpr_eval of a folded result with register parts: the guards, else
+ * the rest. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static dwexpr_status eval_guarded(dwexpr_ctx *ctx, const dwexpr_program *prog,
+                                  const dwexpr_target *target, void *user,
+                                  const dwexpr_eval_params *params, dwexpr_result *out)
+{
+    if (fold_usable(ctx, prog->fold, target, user, params))
+        return use_fold(ctx, prog->fold, out);
+    return eval_unfolded(ctx, prog, target, user, params, out);
+}
+
 dwexpr_status dwexpr_eval(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwexpr_target *target,
                           void *user, const dwexpr_eval_params *params, dwexpr_result *out)
 {
-    /* a folded result without register parts to check: no call at all */
+    /* a folded result without register parts to check: no call at all;
+     * with parts to check: their reg_size calls, out of line */
     const dwx_folded *f;
-    if (ctx && prog && out && (f = prog->fold) && f->nguards == 0 &&
-        fold_usable(ctx, f, target, user, params))
-        return use_fold(ctx, f, out);
+    if (ctx && prog && out && (f = prog->fold)) {
+        if (f->nguards == 0) {
+            if (fold_usable(ctx, f, target, user, params))
+                return use_fold(ctx, f, out);
+        } else {
+            return eval_guarded(ctx, prog, target, user, params, out);
+        }
+    } else if (ctx && prog && out &&
+               (prog->shape == DWX_SHAPE_ONE || prog->shape == DWX_SHAPE_ONE_SV)) {
+        return eval_one(ctx, prog, target, user, params, out);
+    }
     return eval_unfolded(ctx, prog, target, user, params, out);
 }
 
