@@ -13,17 +13,6 @@ dwexpr_sld *dwx_own_slds(dwexpr_ctx *ctx, const dwx_entry *e)
     return p;
 }
 
-dwexpr_frameref dwx_frameref(const dwexpr_ctx *ctx, const dwx_env *env, uint32_t frame)
-{
-    dwexpr_frameref f;
-    f.thread = ctx->p->thread;
-    f.lane = ctx->p->lane;
-    f.frame = frame;
-    f.ctx = (uint16_t)((ctx->p->ctx & (DWEXPR_CTX_THREAD | DWEXPR_CTX_LANE)) | DWEXPR_CTX_FRAME);
-    (void)env;
-    return f;
-}
-
 /* Implicit conversion to a value (seed "Memory Location Description
  * Operations"): only a location with one memory location description in
  * the default address space at a byte offset converts, to its address. */

@@ -144,7 +144,6 @@ DWX_HIDDEN dwexpr_status dwx_eval_nested(dwexpr_ctx *ctx, const uint8_t *expr, s
                                  const dwexpr_program *pre, int *last_x);
 DWX_HIDDEN dwexpr_status dwx_find_die(dwexpr_ctx *ctx, const dwx_env *env, uint64_t off, bool section,
                               dwexpr_die *d);
-DWX_HIDDEN dwexpr_frameref dwx_frameref(const dwexpr_ctx *ctx, const dwx_env *env, uint32_t frame);
 DWX_HIDDEN dwexpr_status dwx_need_integral(dwexpr_ctx *ctx, const dwexpr_value *v, const char *what);
 DWX_HIDDEN void dwx_nest_error(dwexpr_ctx *ctx, const char *what);
 DWX_HIDDEN dwexpr_sld *dwx_own_slds(dwexpr_ctx *ctx, const dwx_entry *e);
@@ -205,5 +204,19 @@ DWX_HIDDEN dwexpr_status dwx_op_stack_value(dwexpr_ctx *ctx, const dwx_env *env,
 DWX_HIDDEN dwexpr_status dwx_stack_value(dwexpr_ctx *ctx, const dwx_env *env, dwx_entry *e);
 DWX_HIDDEN dwexpr_status dwx_piece(dwexpr_ctx *ctx, const dwx_env *env, uint32_t base, uint64_t nbits,
                            bool has_off, uint64_t bit_off);
+
+/* The frame FRAME of the evaluation's thread and lane as the target's
+ * callbacks see it (frame base, CFA, entry values, ...). */
+static inline dwexpr_frameref dwx_frameref(const dwexpr_ctx *ctx, const dwx_env *env,
+                                           uint32_t frame)
+{
+    dwexpr_frameref f;
+    f.thread = ctx->p->thread;
+    f.lane = ctx->p->lane;
+    f.frame = frame;
+    f.ctx = (uint16_t)((ctx->p->ctx & (DWEXPR_CTX_THREAD | DWEXPR_CTX_LANE)) | DWEXPR_CTX_FRAME);
+    (void)env;
+    return f;
+}
 
 #endif

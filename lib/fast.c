@@ -13,10 +13,11 @@
  * on any operation outside its set, any unusual operand, any entry kind it
  * does not model, and any failure (the general path reports failures, with
  * the operation and offset). Where the target is involved it calls the
- * loop's own helpers (dwx_fbreg_loc, dwx_cfa_loc, dwx_entry_value,
- * dwx_debug_addr, dwx_base_type, dwx_value_convert) or repeats their common
- * case with the same callbacks and arguments (breg: dwx_breg's register
- * read; part_fits: fits()'s range check of a part), and it uses the same
+ * loop's own helpers (dwx_cfa_loc, dwx_entry_value, dwx_debug_addr,
+ * dwx_base_type, dwx_value_convert) or repeats their common case with the
+ * same callbacks and arguments (breg: dwx_breg's register read; fbreg:
+ * dwx_fbreg_loc's ready memory frame base; part_fits: fits()'s range check
+ * of a part), and it uses the same
  * integer rules (dwx_int_binary); test/test_fastpath.c and fuzz_eval
  * compare it with the loop on random programs.
  *
@@ -149,6 +150,40 @@ static inline bool breg(dwexpr_ctx *ctx, const dwexpr_eval_params *p, uint64_t r
     if (t->reg_read(ctx->user, &r, 0, &v, asz) != DWEXPR_OK)
         return false;
     *addr = (v + (uint64_t)off) & m;
+    return true;
+}
+
+/* DW_OP_fbreg OFF in the top frame: dwx_fbreg_loc's common case (the
+ * target's frame base is a plain memory location, not an expression),
+ * asked with the same callback and arguments; the offset moves the
+ * address as dwx_sld_add_offset does and must leave it inside the default
+ * address space (seed "Memory Location Description Operations"); false
+ * sends the evaluation to the loop, which handles every other case. */
+static inline bool fbreg(dwexpr_ctx *ctx, int64_t off, uint64_t m, uint64_t *addr)
+{
+    const dwexpr_target *t = ctx->t;
+    if (!t->frame_base)
+        return false;
+    dwexpr_frameref f = dwx_frameref(ctx, NULL, 0);
+    dwexpr_frame_base fb;
+    memset(&fb, 0, sizeof fb);
+    if (t->frame_base(ctx->user, &f, &fb) != DWEXPR_OK || fb.expr || !plain_memory(&fb.loc))
+        return false;
+    const uint64_t b = fb.loc.byte_offset;
+    uint64_t n;
+    if (off >= 0) {
+        if (b > UINT64_MAX - (uint64_t)off)
+            return false;
+        n = b + (uint64_t)off;
+    } else {
+        const uint64_t back = (uint64_t)(-(off + 1)) + 1; /* |off|, also for INT64_MIN */
+        if (back > b)
+            return false;
+        n = b - back;
+    }
+    if (n > m)
+        return false;
+    *addr = n;
     return true;
 }
 
@@ -452,18 +487,9 @@ bool dwx_fast_eval(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len, const dwex
                 e.k = FK_MEM;
                 break;
             case DWX_CODE_fbreg: {
-                dwx_insn in;
-                dwexpr_sld s;
-                if (!sleb(&pc, end, &sa))
-                    return false;
-                memset(&in, 0, sizeof in);
-                in.x = in.id = DWEXPR_OP_fbreg;
-                in.a = (uint64_t)sa;
-                ctx->sp = sp; /* a frame base expression runs above our entries */
-                if (dwx_fbreg_loc(ctx, set_env(&env, &have_env, unit, p), &in, &s) != DWEXPR_OK || !plain_memory(&s))
+                if (!sleb(&pc, end, &sa) || !fbreg(ctx, sa, m, &e.v))
                     return false;
                 e.k = FK_MEM;
-                e.v = s.byte_offset;
                 break;
             }
             case DWX_CODE_call_frame_cfa: {
@@ -740,11 +766,9 @@ bool dwx_fast_one(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwexpr_eval
         e.k = FK_MEM;
         break;
     case DWEXPR_OP_fbreg:
-        if (dwx_fbreg_loc(ctx, set_env(&env, &have_env, unit, p), in, &s) != DWEXPR_OK ||
-            !plain_memory(&s))
+        if (!fbreg(ctx, (int64_t)in->a, m, &e.v))
             return false;
         e.k = FK_MEM;
-        e.v = s.byte_offset;
         break;
     case DWEXPR_OP_call_frame_cfa:
         if (dwx_cfa_loc(ctx, set_env(&env, &have_env, unit, p), &s) != DWEXPR_OK ||

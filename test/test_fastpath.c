@@ -70,6 +70,7 @@ typedef struct variant {
     unsigned mem_fail;      /* some addresses cannot be read */
     unsigned aspace;        /* aspace_info present */
     unsigned frame_base;    /* FB_* */
+    unsigned fb_base;       /* FB_MEMORY: an index into fb_bases (0: the usual one) */
     unsigned cfa;           /* M_ABSENT / M_PRESENT / M_FAIL */
     unsigned entry;         /* M_* */
     unsigned debug_addr;    /* M_* */
@@ -215,6 +216,14 @@ static dwexpr_status t_debug_addr(void *u, const dwexpr_unit *unit, uint64_t i, 
     return DWEXPR_OK;
 }
 
+/* FB_MEMORY frame bases: the usual one, the ends of 2-, 4- and 8-byte
+ * address spaces (so that DW_OP_fbreg's offset can leave them either way),
+ * and two that are not plain memory (a bit offset, another address space). */
+static const uint64_t fb_bases[] = {0x7fff0000u, 0, 0x10, 0xffff, 0xfffffff0u, 0xffffffffu,
+                                    0x100000000ull, 0xfffffffffffffff8ull, 0xffffffffffffffffull,
+                                    0x7fff0000u, 0x7fff0000u};
+enum { FB_BIT = 9, FB_ASPACE = 10 };
+
 static dwexpr_status t_frame_base(void *u, const dwexpr_frameref *f, dwexpr_frame_base *out)
 {
     const variant *v = u;
@@ -231,7 +240,9 @@ static dwexpr_status t_frame_base(void *u, const dwexpr_frameref *f, dwexpr_fram
     case FB_FAIL: return DWEXPR_E_TARGET;
     default:
         out->loc.kind = DWEXPR_LOC_MEMORY;
-        out->loc.byte_offset = 0x7fff0000u;
+        out->loc.byte_offset = fb_bases[v->fb_base];
+        out->loc.bit = v->fb_base == FB_BIT ? 3 : 0;
+        out->loc.aspace = v->fb_base == FB_ASPACE ? 1 : 0;
         return DWEXPR_OK;
     }
 }
@@ -280,6 +291,7 @@ static void random_variant(variant *v)
     v->mem_fail = chance(15);
     v->aspace = chance(12);
     v->frame_base = chance(55) ? FB_MEMORY : (unsigned)below(5);
+    v->fb_base = chance(60) ? 0 : (unsigned)below(sizeof fb_bases / sizeof fb_bases[0]);
     v->cfa = chance(75) ? M_PRESENT : chance(50) ? M_ABSENT : M_FAIL;
     v->entry = chance(55) ? M_PRESENT : (unsigned)below(4);
     v->debug_addr = chance(75) ? M_PRESENT : chance(50) ? M_ABSENT : M_NOT_FOUND;
@@ -770,8 +782,9 @@ static void show(const kase *c, int check, const char *got, const char *want)
            c->unit.big_endian ? "big endian" : "little endian",
            (unsigned long long)c->unit.load_bias, (unsigned)c->unit.offset_size);
     printf("#   target: size %zu reg_size %u reg_read_fail %u mem_fail %u aspace %u "
-           "frame_base %u cfa %u entry %u debug_addr %u base_type %u tls %u\n",
-           tv.size, tv.reg_size, tv.reg_read_fail, tv.mem_fail, tv.aspace, tv.frame_base, tv.cfa,
+           "frame_base %u/%u cfa %u entry %u debug_addr %u base_type %u tls %u\n",
+           tv.size, tv.reg_size, tv.reg_read_fail, tv.mem_fail, tv.aspace, tv.frame_base,
+           tv.fb_base, tv.cfa,
            tv.entry, tv.debug_addr, tv.base_type, tv.tls);
     printf("#   params%s: kind %d ctx 0x%x thread %llu lane %u frame %u pc %d/0x%llx object %d "
            "initial %zu\n", c->params_null ? " (NULL)" : "", (int)c->p.result_kind,
