@@ -68,6 +68,9 @@ struct dwexpr_ctx {
     uint8_t addr_size;       /* default address space size of the top-level unit */
     dwexpr_sld result_one;   /* the result's place when it has one ... */
     dwexpr_sld *result_slot; /* ... or where dwexpr_eval_lanes wants it (NULL: result_one) */
+    uint64_t result_bytes;   /* the implicit storage of result_one when the fast path
+                                makes it from a value (lib/fast.c hand_out); the
+                                same lifetime as result_one, no scratch taken */
     dwx_insn small_code[DWX_SMALL_PROGRAM + 1]; /* dwexpr_eval_bytes of short expressions */
 };
 

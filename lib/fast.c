@@ -275,6 +275,12 @@ static inline bool hand_out(dwexpr_ctx *ctx, const fent *e, const dwexpr_value *
         out->value = generic_value(unit, e->v);
         out->loc.count = 0;
         out->loc.slds = NULL;
+    } else if (e->k == FK_IMP && !ctx->result_slot) {
+        /* the value's bytes next to result_one (dwx_stack_value puts them
+         * in scratch: the same bytes, kept as long) */
+        memcpy(&ctx->result_bytes, &e->v, 8); /* little-endian host (dwx_fast_ok) */
+        ctx->result_one = sld_implicit((const uint8_t *)&ctx->result_bytes, e->nbits);
+        return hand_out_place(ctx, &ctx->result_one, out);
     } else {
         dwexpr_sld *slot = ctx->result_slot ? ctx->result_slot : &ctx->result_one;
         return place_of(ctx, e, unit->addr_size, slot) && hand_out_place(ctx, slot, out);
