@@ -209,7 +209,10 @@ static inline bool uleb(const uint8_t **p, const uint8_t *end, uint64_t *v)
         *v = *(*p)++;
         return true;
     }
-    return dwx_read_uleb(p, end, v, NULL) == DWEXPR_OK;
+    const uint8_t *q = *p; /* so that the caller's position stays in a register */
+    const bool ok = dwx_read_uleb(&q, end, v, NULL) == DWEXPR_OK;
+    *p = q;
+    return ok;
 }
 
 static inline bool sleb(const uint8_t **p, const uint8_t *end, int64_t *v)
@@ -219,7 +222,10 @@ static inline bool sleb(const uint8_t **p, const uint8_t *end, int64_t *v)
         *v = (int64_t)((b & 0x40) ? b | ~(uint64_t)0x7f : b);
         return true;
     }
-    return dwx_read_sleb(p, end, v, NULL) == DWEXPR_OK;
+    const uint8_t *q = *p;
+    const bool ok = dwx_read_sleb(&q, end, v, NULL) == DWEXPR_OK;
+    *p = q;
+    return ok;
 }
 
 /* The binary operations by opcode byte (0: not one); from the table. */
