@@ -964,7 +964,11 @@ static void *fold_alloc(void *ud, size_t size)
     return chain_alloc(r->chain, size);
 }
 
-/* Decode into one malloc'ed program (see include/dwexpr/eval.h). */
+/* Decode into one malloc'ed program (see include/dwexpr/eval.h): first
+ * into scratch with room for LEN operations (each is at least one byte),
+ * then into a block of exactly the program's size (header, the room for
+ * a folded result when it may have one, operations, public view), so that
+ * pre-decoded programs take little memory. */
 dwexpr_status dwexpr_program_decode(const uint8_t *bytes, size_t len,
                                     const dwexpr_unit *unit,
                                     dwexpr_program **out, dwexpr_error *err)
@@ -975,35 +979,52 @@ dwexpr_status dwexpr_program_decode(const uint8_t *bytes, size_t len,
     if (len > UINT32_MAX)
         return dwx_fail(err, DWEXPR_E_TOO_BIG, -1, DWEXPR_OP_COUNT,
                         "expression of %zu bytes is too large", len);
-    /* room for LEN operations (each is at least one byte) plus the end
-     * marker; the extra 64 bytes per entry cover alignment padding */
-    size_t n = len + 1;
-    size_t head = align_up(sizeof(heap_prog));
-    if (n > (SIZE_MAX - head) / (sizeof(dwx_insn) + sizeof(dwexpr_op) + 64))
-        return dwx_fail(err, DWEXPR_E_NOMEM, -1, DWEXPR_OP_COUNT, "expression too large");
-    size_t isz = align_up(n * sizeof(dwx_insn));
-    size_t osz = n * sizeof(dwexpr_op);
-    size_t fsz = len <= 64 ? align_up(FOLD_INLINE) : 0;
-    uint8_t *mem = malloc(head + fsz + isz + osz);
-    if (!mem)
-        return dwx_fail(err, DWEXPR_E_NOMEM, -1, DWEXPR_OP_COUNT, "out of memory");
-    heap_prog *hp = (heap_prog *)mem;
-    hp->subs = NULL;
-    dwx_insn *insns = (dwx_insn *)(mem + head + fsz);
-    dwexpr_op *ops = (dwexpr_op *)(mem + head + fsz + isz);
-    dwexpr_status st = dwx_decode(bytes, len, unit, insns, ops, chain_alloc, &hp->subs,
-                                  &hp->prog, err);
+    enum { LOCAL = 24 }; /* scratch on the stack for expressions of up to LOCAL bytes */
+    dwx_insn local_insns[LOCAL + 1];
+    dwexpr_op local_ops[LOCAL + 1];
+    dwx_insn *ti = local_insns;
+    dwexpr_op *to = local_ops;
+    void *tmp = NULL;
+    const size_t n = len + 1;
+    if (n > LOCAL + 1) {
+        if (n > SIZE_MAX / (sizeof(dwx_insn) + sizeof(dwexpr_op)))
+            return dwx_fail(err, DWEXPR_E_NOMEM, -1, DWEXPR_OP_COUNT, "expression too large");
+        tmp = malloc(n * (sizeof(dwx_insn) + sizeof(dwexpr_op)));
+        if (!tmp)
+            return dwx_fail(err, DWEXPR_E_NOMEM, -1, DWEXPR_OP_COUNT, "out of memory");
+        ti = tmp;
+        to = (dwexpr_op *)(ti + n);
+    }
+    chunk *subs = NULL;
+    struct dwexpr_program p;
+    dwexpr_status st = dwx_decode(bytes, len, unit, ti, to, chain_alloc, &subs, &p, err);
     if (st != DWEXPR_OK) {
         if (st == DWEXPR_E_NOSPACE) {
             st = DWEXPR_E_NOMEM;
             if (err)
                 err->status = st;
         }
-        chain_free(hp->subs);
-        free(mem);
+        chain_free(subs);
+        free(tmp);
         return st;
     }
+    const size_t head = align_up(sizeof(heap_prog));
+    const size_t fsz = len <= 64 && dwx_foldable(&p) ? align_up(FOLD_INLINE) : 0;
+    const size_t isz = align_up((p.count + 1) * sizeof(dwx_insn));
+    const size_t osz = p.count * sizeof(dwexpr_op);
+    uint8_t *mem = malloc(head + fsz + isz + osz);
+    if (!mem) {
+        chain_free(subs);
+        free(tmp);
+        return dwx_fail(err, DWEXPR_E_NOMEM, -1, DWEXPR_OP_COUNT, "out of memory");
+    }
+    heap_prog *hp = (heap_prog *)mem;
+    hp->subs = subs;
+    hp->prog = p;
+    hp->prog.code = memcpy(mem + head + fsz, ti, (p.count + 1) * sizeof(dwx_insn));
+    hp->prog.ops = memcpy(mem + head + fsz + isz, to, osz);
     hp->prog.heap = true;
+    free(tmp);
     fold_room fr = {fsz ? mem + head : NULL, &hp->subs};
     dwx_fold(&hp->prog, fold_alloc, &fr);
     *out = &hp->prog;

@@ -69,12 +69,12 @@ typedef struct dwx_insn {
 #define DWX_FOLD_GUARDS 8
 typedef struct dwx_folded {
     uint32_t need;         /* steps, stack entries and parts are each <= need */
-    uint32_t nguards;
+    uint32_t nguards;      /* at most DWX_FOLD_GUARDS */
     dwexpr_result res;     /* points into this block */
     struct {
         uint32_t regno;
         uint64_t bits;     /* a part of this many bits lives in register regno */
-    } guard[DWX_FOLD_GUARDS];
+    } guard[];             /* nguards of them */
 } dwx_folded;
 
 struct dwexpr_program {
@@ -122,6 +122,8 @@ typedef void *(*dwx_alloc_fn)(void *ud, size_t size);
  * computed now, in storage from ALLOC (lib/fold.c); prog->fold stays NULL
  * otherwise (also when anything fails: folding is optional). */
 DWX_HIDDEN void dwx_fold(struct dwexpr_program *prog, dwx_alloc_fn alloc, void *ud);
+/* Whether dwx_fold may fold PROG (it may still fail to). */
+DWX_HIDDEN bool dwx_foldable(const struct dwexpr_program *prog);
 
 /* Decode into caller-provided storage (no allocation): INSNS and OPS must
  * have room for LEN entries (an operation is at least one byte) plus one.

@@ -64,10 +64,17 @@ static void copy_place(dwexpr_sld *d, const dwexpr_sld *s, uint8_t **bytes)
 }
 
 /* See lib/dwx.h. */
+bool dwx_foldable(const dwexpr_program *prog)
+{
+    return prog->fast && !prog->unit.big_endian && prog->count <= UINT32_MAX &&
+           target_free(prog);
+}
+
+/* See lib/dwx.h. */
 void dwx_fold(dwexpr_program *prog, dwx_alloc_fn alloc, void *ud)
 {
     prog->fold = NULL;
-    if (!prog->fast || prog->unit.big_endian || prog->count > UINT32_MAX || !target_free(prog))
+    if (!dwx_foldable(prog))
         return;
     dwexpr_ctx *ctx = NULL;
     dwexpr_limits lim; /* what the fast path can use at most */
@@ -101,7 +108,7 @@ void dwx_fold(dwexpr_program *prog, dwx_alloc_fn alloc, void *ud)
         dwexpr_ctx_free(ctx);
         return;
     }
-    size_t size = sizeof(dwx_folded) + sizeof(dwexpr_sld) + (top ? extra_of(top) : 0);
+    size_t size = sizeof(dwexpr_sld) + (top ? extra_of(top) : 0);
     if (c) {
         size += sizeof(dwexpr_composite) + nparts * (sizeof(dwexpr_part) + sizeof(dwexpr_sld));
         for (uint32_t i = 0; i < nparts; i++) {
@@ -113,6 +120,8 @@ void dwx_fold(dwexpr_program *prog, dwx_alloc_fn alloc, void *ud)
             return;
         }
     }
+    const size_t head = sizeof(dwx_folded) + nguards * sizeof(((dwx_folded *)0)->guard[0]);
+    size += head;
     uint8_t *mem = alloc(ud, size);
     if (!mem) {
         dwexpr_ctx_free(ctx);
@@ -122,7 +131,7 @@ void dwx_fold(dwexpr_program *prog, dwx_alloc_fn alloc, void *ud)
     memset(f, 0, sizeof *f);
     f->need = (uint32_t)prog->count;
     f->res = r;
-    uint8_t *next = mem + sizeof *f;
+    uint8_t *next = mem + head;
     if (top) {
         dwexpr_sld *place = (dwexpr_sld *)next;
         next += sizeof *place;

@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <malloc.h>
 #include <string.h>
 #include <time.h>
 #include "dwexpr.h"
@@ -19,10 +20,25 @@ extern void *__libc_calloc(size_t, size_t);
 extern void *__libc_realloc(void *, size_t);
 extern void __libc_free(void *);
 static unsigned long long n_allocs;
-void *malloc(size_t n) { n_allocs++; return __libc_malloc(n); }
-void *calloc(size_t a, size_t b) { n_allocs++; return __libc_calloc(a, b); }
-void *realloc(void *p, size_t n) { n_allocs++; return __libc_realloc(p, n); }
-void free(void *p) { __libc_free(p); }
+static long long live_bytes; /* heap in use, as malloc_usable_size counts it */
+static void *counted(void *p)
+{
+    live_bytes += p ? (long long)malloc_usable_size(p) : 0;
+    return p;
+}
+void *malloc(size_t n) { n_allocs++; return counted(__libc_malloc(n)); }
+void *calloc(size_t a, size_t b) { n_allocs++; return counted(__libc_calloc(a, b)); }
+void *realloc(void *p, size_t n)
+{
+    n_allocs++;
+    live_bytes -= p ? (long long)malloc_usable_size(p) : 0;
+    return counted(__libc_realloc(p, n));
+}
+void free(void *p)
+{
+    live_bytes -= p ? (long long)malloc_usable_size(p) : 0;
+    __libc_free(p);
+}
 
 /* ---- the corpus ---- */
 typedef struct bt { uint64_t off; unsigned ate, size; } bt;
@@ -432,11 +448,15 @@ int main(int argc, char **argv)
     fclose(f);
 
     size_t ops = 0;
+    const long long heap_before = live_bytes;
     for (size_t i = 0; i < n; i++) {
         dwexpr_error err;
         if (dwexpr_program_decode(es[i].bytes, es[i].len, &es[i].unit, &es[i].prog, &err) == 0)
             ops += dwexpr_program_count(es[i].prog);
     }
+    /* what the pre-decoded programs take (malloc's usable sizes, not its
+     * per-block header): the memory a warm pass reads from */
+    const double program_bytes = (double)(live_bytes - heap_before) / (double)n;
     dwexpr_ctx *ctx = NULL;
     if (dwexpr_ctx_new(NULL, &ctx))
         return 2;
@@ -520,6 +540,7 @@ int main(int argc, char **argv)
            warm_ns, warm_ns * n / ops, 1e9 / warm_ns, errors, n);
     printf("dwexpr-lanes ns_per_eval=%.1f ns_per_op=%.2f evals_per_s=%.0f errors=%zu n=%d\n",
            lane_ns, lane_ns / 5, 1e9 / lane_ns, lane_errors, LANES);
+    printf("dwexpr-programs bytes_per_program=%.1f n=%zu\n", program_bytes, n);
     printf("dwexpr-check ops=%zu cold_warm_mismatches=%zu cold_lane_mismatches=%zu "
            "cold_general_mismatches=%zu lanes_vs_single_mismatches=%zu "
            "allocs_after_first_pass=%llu\n",
