@@ -1000,17 +1000,12 @@ static bool lane_part(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwx_env
         return false;
     dwx_entry e;
     ctx->steps = 1;
-    /* a register of the top frame: produce()'s place (dwx_reg_loc) without the calls */
+    /* a register of the top frame: produce()'s place (dwx_reg_loc) without
+     * the calls, made once its offset is known */
     const bool top_reg = c[0].x == DWEXPR_OP_reg0 && env->frame == 0 && c[0].a <= UINT32_MAX;
-    if (top_reg) {
-        e.is_loc = 1;
-        e.n = 1;
-        e.many = NULL;
-        sld_register(&e.u.one, (uint32_t)c[0].a, p);
-    } else if (produce(ctx, env, c, &e) != DWEXPR_OK || !e.is_loc || e.n != 1 ||
-               ctx->steps > ctx->lim.steps - 4) {
+    if (!top_reg && (produce(ctx, env, c, &e) != DWEXPR_OK || !e.is_loc || e.n != 1 ||
+                     ctx->steps > ctx->lim.steps - 4))
         return false;
-    }
     ctx->steps += 4;
     /* generic values (generic_value's truncation), their wrapping product
      * (dwx_value_binary), read as signed (dwx_signed_of of a generic value) */
@@ -1029,10 +1024,28 @@ static bool lane_part(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwx_env
                 (uint64_t)d >= rb)
                 return false;
         }
-        e.u.one.byte_offset = (uint64_t)d;
-    } else if (dwx_sld_add_offset(ctx, &e.u.one, d, 0) != DWEXPR_OK) {
-        return false;
+        if (p->result_kind == 0) {
+            /* put_result, the place made in its slot */
+            dwexpr_sld *slot = ctx->result_slot ? ctx->result_slot : &ctx->result_one;
+            sld_register(slot, (uint32_t)c[0].a, p);
+            slot->byte_offset = (uint64_t)d;
+            out->kind = DWEXPR_RESULT_LOCATION;
+            dwx_value_clear(&out->value);
+            out->loc.count = 1;
+            out->loc.slds = slot;
+            return true;
+        }
     }
+    if (top_reg) {
+        e.is_loc = 1;
+        e.n = 1;
+        e.many = NULL;
+        sld_register(&e.u.one, (uint32_t)c[0].a, p);
+    }
+    if (top_reg && d >= 0)
+        e.u.one.byte_offset = (uint64_t)d;
+    else if (dwx_sld_add_offset(ctx, &e.u.one, d, 0) != DWEXPR_OK)
+        return false;
     dwx_entry r;
     if (p->result_kind == 0) {
         put_result(ctx, &e, out);
