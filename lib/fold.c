@@ -81,18 +81,20 @@ void dwx_fold(dwexpr_program *prog, dwx_alloc_fn alloc, void *ud)
     memset(&lim, 0, sizeof lim);
     lim.stack = 16;
     lim.parts = 16;
-    if (dwexpr_ctx_new(&lim, &ctx) != DWEXPR_OK)
-        return; /* out of memory: no fold, nothing lost */
+    /* a context in a buffer here: no allocation; its scratch holds a
+     * composite of 16 parts with their implicit bytes (the fast path's
+     * most), else the fast path declines and there is no fold */
+    _Alignas(16) unsigned char scratch[8192];
+    if (dwexpr_ctx_init_static(scratch, sizeof scratch, &lim, &ctx) != DWEXPR_OK)
+        return;
     static const dwexpr_target none = {.size = sizeof(dwexpr_target)};
     static const dwexpr_eval_params params;
     dwexpr_result r;
     ctx->t = &none;
     ctx->user = NULL;
     ctx->p = &params;
-    if (!dwx_fast_eval(ctx, prog->bytes, prog->len, &prog->unit, &params, &r)) {
-        dwexpr_ctx_free(ctx); /* an error: the evaluation reports it */
-        return;
-    }
+    if (!dwx_fast_eval(ctx, prog->bytes, prog->len, &prog->unit, &params, &r))
+        return; /* an error: the evaluation reports it */
     /* the storage: the fold, the result's place, a composite's parts and
      * places, implicit bytes */
     const dwexpr_sld *top = r.kind == DWEXPR_RESULT_LOCATION ? &r.loc.slds[0] : NULL;
@@ -104,10 +106,8 @@ void dwx_fold(dwexpr_program *prog, dwx_alloc_fn alloc, void *ud)
     size_t npieces = 0;
     for (size_t i = 0; i < prog->count; i++)
         npieces += prog->code[i].x == DWEXPR_OP_piece;
-    if (npieces != nparts) {
-        dwexpr_ctx_free(ctx);
+    if (npieces != nparts)
         return;
-    }
     size_t size = sizeof(dwexpr_sld) + (top ? extra_of(top) : 0);
     if (c) {
         size += sizeof(dwexpr_composite) + nparts * (sizeof(dwexpr_part) + sizeof(dwexpr_sld));
@@ -115,18 +115,14 @@ void dwx_fold(dwexpr_program *prog, dwx_alloc_fn alloc, void *ud)
             size += extra_of(c->parts[i].loc.slds);
             nguards += c->parts[i].loc.slds[0].kind == DWEXPR_LOC_REGISTER;
         }
-        if (nguards > DWX_FOLD_GUARDS) {
-            dwexpr_ctx_free(ctx);
+        if (nguards > DWX_FOLD_GUARDS)
             return;
-        }
     }
     const size_t head = sizeof(dwx_folded) + nguards * sizeof(((dwx_folded *)0)->guard[0]);
     size += head;
     uint8_t *mem = alloc(ud, size);
-    if (!mem) {
-        dwexpr_ctx_free(ctx);
+    if (!mem)
         return;
-    }
     dwx_folded *f = (dwx_folded *)mem;
     memset(f, 0, sizeof *f);
     f->need = (uint32_t)prog->count;
@@ -163,5 +159,4 @@ void dwx_fold(dwexpr_program *prog, dwx_alloc_fn alloc, void *ud)
         f->res.loc.slds = place;
     }
     prog->fold = f;
-    dwexpr_ctx_free(ctx);
 }

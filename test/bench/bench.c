@@ -426,7 +426,8 @@ static double measure(dwexpr_ctx *ctx, expr *es, size_t n, enum kind kind, doubl
 int main(int argc, char **argv)
 {
     const char *path = argc > 1 ? argv[1] : "../shared/bench/corpus.txt";
-    /* time | errors | cold1 | cold3 | warm1 | warm3 (callgrind passes) */
+    /* time | errors | cold1 | cold3 | warm1 | warm3 | lanes1 | lanes3 | decode1 | decode3
+     * (callgrind passes) */
     const char *mode = argc > 2 ? argv[2] : "time";
     double seconds = getenv("BENCH_SECONDS") ? atof(getenv("BENCH_SECONDS")) : 2.0;
     FILE *f = fopen(path, "r");
@@ -478,6 +479,19 @@ int main(int argc, char **argv)
         int passes = atoi(mode + 4);
         for (int k = 0; k < passes; k++)
             pass(ctx, es, n, mode[0] == 'w' ? WARM : COLD, NULL);
+        printf("passes=%d n=%zu\n", passes, n);
+        return 0;
+    }
+    if (strncmp(mode, "decode", 6) == 0) {
+        /* dwexpr_program_decode + dwexpr_program_free of every expression */
+        int passes = atoi(mode + 6);
+        for (int k = 0; k < passes; k++)
+            for (size_t i = 0; i < n; i++) {
+                dwexpr_program *pr = NULL;
+                dwexpr_error err;
+                if (dwexpr_program_decode(es[i].bytes, es[i].len, &es[i].unit, &pr, &err) == 0)
+                    dwexpr_program_free(pr);
+            }
         printf("passes=%d n=%zu\n", passes, n);
         return 0;
     }

@@ -5,7 +5,8 @@
 # by the evaluations of two passes, so setup (reading the corpus,
 # decoding the warm programs) cancels out.
 #   test/bench/callgrind.sh [BUILD_DIR [CORPUS]]
-# prints: dwexpr-cold instructions_per_eval=...  (and warm, lanes per lane)
+# prints: dwexpr-cold instructions_per_eval=...  (and warm, lanes per lane,
+# decode per dwexpr_program_decode + dwexpr_program_free)
 set -eu
 build=${1:-build}
 corpus=${2:-../shared/bench/corpus.txt}
@@ -19,7 +20,7 @@ total() { # mode -> instructions of the whole run
 }
 
 n=$(grep -c '^[0-9]' "$corpus")
-for kind in cold warm lanes; do
+for kind in cold warm lanes decode; do
     one=$(total "${kind}1")
     three=$(total "${kind}3")
     per=$n
