@@ -406,6 +406,38 @@ static size_t check_lanes(dwexpr_ctx *ctx, const dwexpr_program *prog, size_t *e
     return bad;
 }
 
+/* Decode and free every expression once; returns failures. */
+static size_t decode_pass(expr *es, size_t n)
+{
+    size_t failures = 0;
+    for (size_t i = 0; i < n; i++) {
+        dwexpr_program *pr = NULL;
+        dwexpr_error err;
+        if (dwexpr_program_decode(es[i].bytes, es[i].len, &es[i].unit, &pr, &err) == 0)
+            dwexpr_program_free(pr);
+        else
+            failures++;
+    }
+    return failures;
+}
+
+/* Median ns per dwexpr_program_decode + dwexpr_program_free over 5 runs. */
+static double measure_decode(expr *es, size_t n, double seconds)
+{
+    double runs[5];
+    for (int k = 0; k < 5; k++) {
+        double t0 = now(), t;
+        size_t progs = 0;
+        do {
+            decode_pass(es, n);
+            progs += n;
+        } while ((t = now()) - t0 < seconds);
+        runs[k] = (t - t0) * 1e9 / (double)progs;
+    }
+    qsort(runs, 5, sizeof runs[0], cmp_double);
+    return runs[2];
+}
+
 /* Median ns per evaluation over 5 runs of >= SECONDS each. */
 static double measure(dwexpr_ctx *ctx, expr *es, size_t n, enum kind kind, double seconds)
 {
@@ -486,12 +518,7 @@ int main(int argc, char **argv)
         /* dwexpr_program_decode + dwexpr_program_free of every expression */
         int passes = atoi(mode + 6);
         for (int k = 0; k < passes; k++)
-            for (size_t i = 0; i < n; i++) {
-                dwexpr_program *pr = NULL;
-                dwexpr_error err;
-                if (dwexpr_program_decode(es[i].bytes, es[i].len, &es[i].unit, &pr, &err) == 0)
-                    dwexpr_program_free(pr);
-            }
+            decode_pass(es, n);
         printf("passes=%d n=%zu\n", passes, n);
         return 0;
     }
@@ -548,12 +575,16 @@ int main(int argc, char **argv)
     double cold_ns = measure(ctx, es, n, COLD, seconds);
     double warm_ns = measure(ctx, es, n, WARM, seconds);
     double lane_ns = measure_lanes(ctx, lane_prog, seconds);
+    size_t decode_failures = decode_pass(es, n);
+    double decode_ns = measure_decode(es, n, seconds);
     printf("dwexpr-cold ns_per_eval=%.1f ns_per_op=%.2f evals_per_s=%.0f errors=%zu n=%zu\n",
            cold_ns, cold_ns * n / ops, 1e9 / cold_ns, errors, n);
     printf("dwexpr-warm ns_per_eval=%.1f ns_per_op=%.2f evals_per_s=%.0f errors=%zu n=%zu\n",
            warm_ns, warm_ns * n / ops, 1e9 / warm_ns, errors, n);
     printf("dwexpr-lanes ns_per_eval=%.1f ns_per_op=%.2f evals_per_s=%.0f errors=%zu n=%d\n",
            lane_ns, lane_ns / 5, 1e9 / lane_ns, lane_errors, LANES);
+    printf("dwexpr-decode ns_per_program=%.1f ns_per_op=%.2f programs_per_s=%.0f errors=%zu "
+           "n=%zu\n", decode_ns, decode_ns * n / ops, 1e9 / decode_ns, decode_failures, n);
     printf("dwexpr-programs bytes_per_program=%.1f n=%zu\n", program_bytes, n);
     printf("dwexpr-check ops=%zu cold_warm_mismatches=%zu cold_lane_mismatches=%zu "
            "cold_general_mismatches=%zu lanes_vs_single_mismatches=%zu "
