@@ -87,7 +87,9 @@ dwexpr_status dwexpr_ctx_init_static(void *mem, size_t size, const dwexpr_limits
         return DWEXPR_E_NOSPACE;
     unsigned char *m = mem;
     dwexpr_ctx *ctx = (dwexpr_ctx *)m;
-    memset(ctx, 0, sizeof *ctx);
+    /* all but the scratch for short programs, which is written before it
+     * is read (most of the context) */
+    memset(ctx, 0, offsetof(dwexpr_ctx, small_code));
     ctx->lim = l;
     ctx->stack = (dwx_entry *)(m + need);
     dwx_chunk *c = (dwx_chunk *)(m + need + stack_bytes);

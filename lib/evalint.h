@@ -71,7 +71,9 @@ struct dwexpr_ctx {
     uint64_t result_bytes;   /* the implicit storage of result_one when the fast path
                                 makes it from a value (lib/fast.c hand_out); the
                                 same lifetime as result_one, no scratch taken */
-    dwx_insn small_code[DWX_SMALL_PROGRAM + 1]; /* dwexpr_eval_bytes of short expressions */
+    dwx_insn small_code[DWX_SMALL_PROGRAM + 1]; /* dwexpr_eval_bytes of short expressions
+                                                   (scratch: last, not zeroed by
+                                                   dwexpr_ctx_init_static) */
 };
 
 /* Zero a place field by field: a memset of it where its alignment is not
