@@ -1009,7 +1009,8 @@ dwexpr_status dwexpr_program_decode(const uint8_t *bytes, size_t len,
         return st;
     }
     const size_t head = align_up(sizeof(heap_prog));
-    const size_t fsz = len <= 64 && dwx_foldable(&p) ? align_up(FOLD_INLINE) : 0;
+    const bool foldable = dwx_foldable(&p);
+    const size_t fsz = len <= 64 && foldable ? align_up(FOLD_INLINE) : 0;
     const size_t isz = align_up((p.count + 1) * sizeof(dwx_insn));
     const size_t osz = p.count * sizeof(dwexpr_op);
     uint8_t *mem = malloc(head + fsz + isz + osz);
@@ -1025,8 +1026,11 @@ dwexpr_status dwexpr_program_decode(const uint8_t *bytes, size_t len,
     hp->prog.ops = memcpy(mem + head + fsz + isz, to, osz);
     hp->prog.heap = true;
     free(tmp);
-    fold_room fr = {fsz ? mem + head : NULL, &hp->subs};
-    dwx_fold(&hp->prog, fold_alloc, &fr);
+    hp->prog.fold = NULL;
+    if (foldable) {
+        fold_room fr = {fsz ? mem + head : NULL, &hp->subs};
+        dwx_fold(&hp->prog, fold_alloc, &fr);
+    }
     *out = &hp->prog;
     return DWEXPR_OK;
 }

@@ -118,11 +118,12 @@ DWX_HIDDEN uint8_t dwx_program_shape(const struct dwexpr_program *prog);
 DWX_HIDDEN bool dwx_fast_candidate(const struct dwexpr_program *prog);
 
 typedef void *(*dwx_alloc_fn)(void *ud, size_t size);
-/* Fold PROG (decoded, fast) when it asks the target nothing: its result,
- * computed now, in storage from ALLOC (lib/fold.c); prog->fold stays NULL
- * otherwise (also when anything fails: folding is optional). */
+/* Fold PROG, for which dwx_foldable holds: its result, computed now, in
+ * storage from ALLOC (lib/fold.c); prog->fold stays NULL when anything
+ * fails (folding is optional). */
 DWX_HIDDEN void dwx_fold(struct dwexpr_program *prog, dwx_alloc_fn alloc, void *ud);
-/* Whether dwx_fold may fold PROG (it may still fail to). */
+/* Whether PROG asks the target nothing and is one dwx_fold may fold
+ * (decoded, fast, little-endian); it may still fail to. */
 DWX_HIDDEN bool dwx_foldable(const struct dwexpr_program *prog);
 
 /* Decode into caller-provided storage (no allocation): INSNS and OPS must

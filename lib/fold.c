@@ -74,8 +74,6 @@ bool dwx_foldable(const dwexpr_program *prog)
 void dwx_fold(dwexpr_program *prog, dwx_alloc_fn alloc, void *ud)
 {
     prog->fold = NULL;
-    if (!dwx_foldable(prog))
-        return;
     dwexpr_ctx *ctx = NULL;
     dwexpr_limits lim; /* what the fast path can use at most */
     memset(&lim, 0, sizeof lim);
