@@ -30,6 +30,16 @@
  * composite at the bottom of the stack. */
 #include "evalops.h"
 
+/* The 32 case labels of an opcode family (DW_OP_lit*, DW_OP_reg*,
+ * DW_OP_breg*) starting at B, so that one switch dispatches every byte. */
+#define DWX_CASE32(b)                                                                  \
+    case (b) + 0: case (b) + 1: case (b) + 2: case (b) + 3: case (b) + 4: case (b) + 5:    \
+    case (b) + 6: case (b) + 7: case (b) + 8: case (b) + 9: case (b) + 10: case (b) + 11:  \
+    case (b) + 12: case (b) + 13: case (b) + 14: case (b) + 15: case (b) + 16:            \
+    case (b) + 17: case (b) + 18: case (b) + 19: case (b) + 20: case (b) + 21:            \
+    case (b) + 22: case (b) + 23: case (b) + 24: case (b) + 25: case (b) + 26:            \
+    case (b) + 27: case (b) + 28: case (b) + 29: case (b) + 30: case (b) + 31
+
 /* FK_TVAL: a value of a base type, made by DW_OP_convert /
  * DW_OP_reinterpret; v indexes the evaluation's typed values. */
 enum { FK_VAL, FK_MEM, FK_REG, FK_IMP, FK_COMP, FK_UNDEF, FK_TVAL };
@@ -417,300 +427,302 @@ bool dwx_fast_eval(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len, const dwex
             return false;
         const unsigned op = *pc++;
         fent e;
-        if (op >= DWX_CODE_lit0 && op <= DWX_CODE_lit31) {
+        uint64_t a;
+        int64_t sa;
+        unsigned x;
+        switch (op) {
+        DWX_CASE32(DWX_CODE_lit0):
             e.k = FK_VAL;
             e.v = (op - DWX_CODE_lit0) & m;
-        } else if (op >= DWX_CODE_reg0 && op <= DWX_CODE_reg31) {
+            break;
+        DWX_CASE32(DWX_CODE_reg0):
             e.k = FK_REG;
             e.v = op - DWX_CODE_reg0;
-        } else if (op >= DWX_CODE_breg0 && op <= DWX_CODE_breg31) {
+            break;
+        DWX_CASE32(DWX_CODE_breg0): {
             /* seed "Memory Location Description Operations" */
             int64_t off;
             if (!sleb(&pc, end, &off) || !breg(ctx, p, op - DWX_CODE_breg0, off, asz, m, &e.v))
                 return false;
             e.k = FK_MEM;
-        } else {
-            uint64_t a;
-            int64_t sa;
-            unsigned x;
-            switch (op) {
-            case DWX_CODE_const1u: case DWX_CODE_const1s: case DWX_CODE_const2u:
-            case DWX_CODE_const2s: case DWX_CODE_const4u: case DWX_CODE_const4s:
-            case DWX_CODE_const8u: case DWX_CODE_const8s: {
-                /* 1, 2, 4 or 8 bytes, little-endian; the odd opcodes are signed */
-                const unsigned w = 1u << ((op - DWX_CODE_const1u) >> 1);
-                if ((size_t)(end - pc) < w)
-                    return false;
-                a = 0;
-                for (unsigned i = 0; i < w; i++)
-                    a |= (uint64_t)pc[i] << (8 * i);
-                pc += w;
-                if ((op - DWX_CODE_const1u) & 1)
-                    a = (uint64_t)dwx_sext(a, 8 * w);
-                e.k = FK_VAL;
-                e.v = a & m;
-                break;
-            }
-            case DWX_CODE_constu:
-                if (!uleb(&pc, end, &a))
-                    return false;
-                e.k = FK_VAL;
-                e.v = a & m;
-                break;
-            case DWX_CODE_consts:
-                if (!sleb(&pc, end, &sa))
-                    return false;
-                e.k = FK_VAL;
-                e.v = (uint64_t)sa & m;
-                break;
-            case DWX_CODE_addr:
-                if ((size_t)(end - pc) < asz)
-                    return false;
-                a = 0;
-                for (unsigned i = 0; i < asz; i++)
-                    a |= (uint64_t)pc[i] << (8 * i);
-                pc += asz;
+            break;
+        }
+        case DWX_CODE_const1u: case DWX_CODE_const1s: case DWX_CODE_const2u:
+        case DWX_CODE_const2s: case DWX_CODE_const4u: case DWX_CODE_const4s:
+        case DWX_CODE_const8u: case DWX_CODE_const8s: {
+            /* 1, 2, 4 or 8 bytes, little-endian; the odd opcodes are signed */
+            const unsigned w = 1u << ((op - DWX_CODE_const1u) >> 1);
+            if ((size_t)(end - pc) < w)
+                return false;
+            a = 0;
+            for (unsigned i = 0; i < w; i++)
+                a |= (uint64_t)pc[i] << (8 * i);
+            pc += w;
+            if ((op - DWX_CODE_const1u) & 1)
+                a = (uint64_t)dwx_sext(a, 8 * w);
+            e.k = FK_VAL;
+            e.v = a & m;
+            break;
+        }
+        case DWX_CODE_constu:
+            if (!uleb(&pc, end, &a))
+                return false;
+            e.k = FK_VAL;
+            e.v = a & m;
+            break;
+        case DWX_CODE_consts:
+            if (!sleb(&pc, end, &sa))
+                return false;
+            e.k = FK_VAL;
+            e.v = (uint64_t)sa & m;
+            break;
+        case DWX_CODE_addr:
+            if ((size_t)(end - pc) < asz)
+                return false;
+            a = 0;
+            for (unsigned i = 0; i < asz; i++)
+                a |= (uint64_t)pc[i] << (8 * i);
+            pc += asz;
+            e.k = FK_MEM;
+            e.v = (a + unit->load_bias) & m;
+            break;
+        case DWX_CODE_addrx: case DWX_CODE_GNU_addr_index:
+        case DWX_CODE_constx: case DWX_CODE_GNU_const_index:
+            /* .debug_addr entries: an address (relocated), or a constant */
+            if (!uleb(&pc, end, &a) || dwx_debug_addr(ctx, set_env(&env, &have_env, unit, p), a, &a) != DWEXPR_OK)
+                return false;
+            if (op == DWX_CODE_addrx || op == DWX_CODE_GNU_addr_index) {
                 e.k = FK_MEM;
                 e.v = (a + unit->load_bias) & m;
-                break;
-            case DWX_CODE_addrx: case DWX_CODE_GNU_addr_index:
-            case DWX_CODE_constx: case DWX_CODE_GNU_const_index:
-                /* .debug_addr entries: an address (relocated), or a constant */
-                if (!uleb(&pc, end, &a) || dwx_debug_addr(ctx, set_env(&env, &have_env, unit, p), a, &a) != DWEXPR_OK)
-                    return false;
-                if (op == DWX_CODE_addrx || op == DWX_CODE_GNU_addr_index) {
-                    e.k = FK_MEM;
-                    e.v = (a + unit->load_bias) & m;
-                } else {
-                    e.k = FK_VAL;
-                    e.v = a & m;
-                }
-                break;
-            case DWX_CODE_regx:
-                if (!uleb(&pc, end, &a) || a > UINT32_MAX)
-                    return false;
-                e.k = FK_REG;
-                e.v = a;
-                break;
-            case DWX_CODE_bregx:
-                if (!uleb(&pc, end, &a) || !sleb(&pc, end, &sa) ||
-                    !breg(ctx, p, a, sa, asz, m, &e.v))
-                    return false;
-                e.k = FK_MEM;
-                break;
-            case DWX_CODE_fbreg: {
-                if (!sleb(&pc, end, &sa) || !fbreg(ctx, sa, m, &e.v))
-                    return false;
-                e.k = FK_MEM;
-                break;
-            }
-            case DWX_CODE_call_frame_cfa: {
-                dwexpr_sld s;
-                if (dwx_cfa_loc(ctx, set_env(&env, &have_env, unit, p), &s) != DWEXPR_OK || !plain_memory(&s))
-                    return false;
-                e.k = FK_MEM;
-                e.v = s.byte_offset;
-                break;
-            }
-            case DWX_CODE_entry_value: case DWX_CODE_GNU_entry_value: {
-                /* a block of one DW_OP_reg0..31 byte (the decoder leaves it
-                 * undecoded: nothing to check); the value must be generic */
-                if (end - pc < 2 || pc[0] != 1 || pc[1] < DWX_CODE_reg0 || pc[1] > DWX_CODE_reg31)
-                    return false;
-                dwx_insn in;
-                memset(&in, 0, sizeof in);
-                in.x = DWEXPR_OP_entry_value;
-                in.id = op == DWX_CODE_entry_value ? DWEXPR_OP_entry_value
-                                                   : DWEXPR_OP_GNU_entry_value;
-                in.a = 1;
-                in.blk = pc + 1;
-                in.blen = 1;
-                pc += 2;
-                dwexpr_value v;
-                ctx->sp = sp;
-                if (dwx_entry_value(ctx, set_env(&env, &have_env, unit, p), &in, &v) != DWEXPR_OK ||
-                    !plain_generic(&v, asz, m))
-                    return false;
+            } else {
                 e.k = FK_VAL;
-                e.v = v.bits;
-                break;
+                e.v = a & m;
             }
-            case DWX_CODE_stack_value:
-                /* seed "Implicit Location Description Operations": the
-                 * value's bytes become implicit storage */
-                if (!sp)
+            break;
+        case DWX_CODE_regx:
+            if (!uleb(&pc, end, &a) || a > UINT32_MAX)
+                return false;
+            e.k = FK_REG;
+            e.v = a;
+            break;
+        case DWX_CODE_bregx:
+            if (!uleb(&pc, end, &a) || !sleb(&pc, end, &sa) ||
+                !breg(ctx, p, a, sa, asz, m, &e.v))
+                return false;
+            e.k = FK_MEM;
+            break;
+        case DWX_CODE_fbreg: {
+            if (!sleb(&pc, end, &sa) || !fbreg(ctx, sa, m, &e.v))
+                return false;
+            e.k = FK_MEM;
+            break;
+        }
+        case DWX_CODE_call_frame_cfa: {
+            dwexpr_sld s;
+            if (dwx_cfa_loc(ctx, set_env(&env, &have_env, unit, p), &s) != DWEXPR_OK || !plain_memory(&s))
+                return false;
+            e.k = FK_MEM;
+            e.v = s.byte_offset;
+            break;
+        }
+        case DWX_CODE_entry_value: case DWX_CODE_GNU_entry_value: {
+            /* a block of one DW_OP_reg0..31 byte (the decoder leaves it
+             * undecoded: nothing to check); the value must be generic */
+            if (end - pc < 2 || pc[0] != 1 || pc[1] < DWX_CODE_reg0 || pc[1] > DWX_CODE_reg31)
+                return false;
+            dwx_insn in;
+            memset(&in, 0, sizeof in);
+            in.x = DWEXPR_OP_entry_value;
+            in.id = op == DWX_CODE_entry_value ? DWEXPR_OP_entry_value
+                                               : DWEXPR_OP_GNU_entry_value;
+            in.a = 1;
+            in.blk = pc + 1;
+            in.blen = 1;
+            pc += 2;
+            dwexpr_value v;
+            ctx->sp = sp;
+            if (dwx_entry_value(ctx, set_env(&env, &have_env, unit, p), &in, &v) != DWEXPR_OK ||
+                !plain_generic(&v, asz, m))
+                return false;
+            e.k = FK_VAL;
+            e.v = v.bits;
+            break;
+        }
+        case DWX_CODE_stack_value:
+            /* seed "Implicit Location Description Operations": the
+             * value's bytes become implicit storage */
+            if (!sp)
+                return false;
+            if (st[sp - 1].k == FK_TVAL) {
+                /* dwx_stack_value's common case: at most 64 bits,
+                 * stored little-endian */
+                const dwexpr_value *tv = &typed[st[sp - 1].v];
+                if (tv->wide || tv->is_implicit_pointer || dwx_type_big(unit, &tv->type) ||
+                    dwx_value_bits(tv) > 64)
                     return false;
-                if (st[sp - 1].k == FK_TVAL) {
-                    /* dwx_stack_value's common case: at most 64 bits,
-                     * stored little-endian */
-                    const dwexpr_value *tv = &typed[st[sp - 1].v];
-                    if (tv->wide || tv->is_implicit_pointer || dwx_type_big(unit, &tv->type) ||
-                        dwx_value_bits(tv) > 64)
-                        return false;
-                    st[sp - 1].v = tv->bits;
-                    st[sp - 1].nbits = (uint32_t)dwx_value_bits(tv);
-                } else if (as_value(&st[sp - 1], m, &st[sp - 1].v)) {
-                    st[sp - 1].nbits = 8u * asz;
-                } else {
-                    return false;
+                st[sp - 1].v = tv->bits;
+                st[sp - 1].nbits = (uint32_t)dwx_value_bits(tv);
+            } else if (as_value(&st[sp - 1], m, &st[sp - 1].v)) {
+                st[sp - 1].nbits = 8u * asz;
+            } else {
+                return false;
+            }
+            st[sp - 1].k = FK_IMP;
+            continue;
+        case DWX_CODE_convert: case DWX_CODE_GNU_convert:
+        case DWX_CODE_reinterpret: case DWX_CODE_GNU_reinterpret: {
+            /* DWARF 5 2.5.1.6: the base type (0: generic), the value
+             * converted or reinterpreted by the loop's own code */
+            dwexpr_type t;
+            dwexpr_value in, r;
+            if (!uleb(&pc, end, &a) || !sp || ntyped == FAST_TYPED ||
+                dwx_base_type(ctx, set_env(&env, &have_env, unit, p), a, true, &t) !=
+                    DWEXPR_OK)
+                return false;
+            fent *top = &st[sp - 1];
+            if (top->k == FK_TVAL)
+                in = typed[top->v];
+            else if (as_value(top, m, &a))
+                in = generic_value(unit, a);
+            else
+                return false;
+            if (dwx_value_convert(ctx, &in, &t,
+                                  op == DWX_CODE_reinterpret || op == DWX_CODE_GNU_reinterpret,
+                                  &r) != DWEXPR_OK ||
+                r.wide)
+                return false;
+            typed[ntyped] = r;
+            top->k = FK_TVAL;
+            top->v = ntyped++;
+            continue;
+        }
+        case DWX_CODE_piece: {
+            /* seed "Composite Location Description Operations" */
+            if (!uleb(&pc, end, &a) || a > UINT64_MAX / 8 || nparts == FAST_PARTS ||
+                nparts >= ctx->lim.parts)
+                return false;
+            const uint64_t nb = 8 * a;
+            if (nb > UINT64_MAX - comp_bits ||
+                (asz < 8 && comp_bits + nb > ((uint64_t)1 << (8 * asz)) * 8))
+                return false;
+            fpart *pt = &parts[nparts];
+            pt->bits = nb;
+            if (sp == 0 || st[sp - 1].k == FK_COMP) {
+                /* cases 1 and 2: an undefined part */
+                pt->e.k = FK_UNDEF;
+                pt->e.v = 0;
+                if (sp == 0) {
+                    st[0].k = FK_COMP;
+                    sp = 1;
                 }
-                st[sp - 1].k = FK_IMP;
-                continue;
-            case DWX_CODE_convert: case DWX_CODE_GNU_convert:
-            case DWX_CODE_reinterpret: case DWX_CODE_GNU_reinterpret: {
-                /* DWARF 5 2.5.1.6: the base type (0: generic), the value
-                 * converted or reinterpreted by the loop's own code */
-                dwexpr_type t;
-                dwexpr_value in, r;
-                if (!uleb(&pc, end, &a) || !sp || ntyped == FAST_TYPED ||
-                    dwx_base_type(ctx, set_env(&env, &have_env, unit, p), a, true, &t) !=
-                        DWEXPR_OK)
+            } else {
+                /* case 3: the top (a value converts to memory) */
+                fent t = st[sp - 1];
+                if (t.k == FK_VAL)
+                    t.k = FK_MEM;
+                else if (t.k == FK_COMP)
                     return false;
-                fent *top = &st[sp - 1];
-                if (top->k == FK_TVAL)
-                    in = typed[top->v];
-                else if (as_value(top, m, &a))
-                    in = generic_value(unit, a);
-                else
+                if (!part_fits(ctx, &t, nb, asz, m))
                     return false;
-                if (dwx_value_convert(ctx, &in, &t,
-                                      op == DWX_CODE_reinterpret || op == DWX_CODE_GNU_reinterpret,
-                                      &r) != DWEXPR_OK ||
-                    r.wide)
-                    return false;
-                typed[ntyped] = r;
-                top->k = FK_TVAL;
-                top->v = ntyped++;
-                continue;
-            }
-            case DWX_CODE_piece: {
-                /* seed "Composite Location Description Operations" */
-                if (!uleb(&pc, end, &a) || a > UINT64_MAX / 8 || nparts == FAST_PARTS ||
-                    nparts >= ctx->lim.parts)
-                    return false;
-                const uint64_t nb = 8 * a;
-                if (nb > UINT64_MAX - comp_bits ||
-                    (asz < 8 && comp_bits + nb > ((uint64_t)1 << (8 * asz)) * 8))
-                    return false;
-                fpart *pt = &parts[nparts];
-                pt->bits = nb;
-                if (sp == 0 || st[sp - 1].k == FK_COMP) {
-                    /* cases 1 and 2: an undefined part */
-                    pt->e.k = FK_UNDEF;
-                    pt->e.v = 0;
-                    if (sp == 0) {
-                        st[0].k = FK_COMP;
-                        sp = 1;
-                    }
-                } else {
-                    /* case 3: the top (a value converts to memory) */
-                    fent t = st[sp - 1];
-                    if (t.k == FK_VAL)
-                        t.k = FK_MEM;
-                    else if (t.k == FK_COMP)
-                        return false;
-                    if (!part_fits(ctx, &t, nb, asz, m))
-                        return false;
-                    pt->e = t;
-                    sp--;
-                    if (sp == 0) {
-                        st[0].k = FK_COMP;
-                        sp = 1;
-                    } else if (st[sp - 1].k != FK_COMP) {
-                        return false; /* a composite above other entries */
-                    }
-                }
-                nparts++;
-                comp_bits += nb;
-                continue;
-            }
-            case DWX_CODE_plus_uconst:
-                if (!uleb(&pc, end, &a) || !sp || !as_value(&st[sp - 1], m, &st[sp - 1].v))
-                    return false;
-                st[sp - 1].k = FK_VAL;
-                st[sp - 1].v = (st[sp - 1].v + (a & m)) & m;
-                continue;
-            case DWX_CODE_neg: case DWX_CODE_not: case DWX_CODE_abs: {
-                if (!sp)
-                    return false;
-                fent *t = &st[sp - 1];
-                if (!as_value(t, m, &t->v))
-                    return false;
-                t->k = FK_VAL;
-                if (op == DWX_CODE_not)
-                    t->v = ~t->v & m;
-                else if (op == DWX_CODE_neg || dwx_sext(t->v, 8u * asz) < 0)
-                    t->v = ((uint64_t)0 - t->v) & m;
-                continue;
-            }
-            case DWX_CODE_dup: case DWX_CODE_over: case DWX_CODE_pick: {
-                /* seed "Stack Operations": any kind but an incomplete composite */
-                if (op == DWX_CODE_pick) {
-                    if (pc >= end)
-                        return false;
-                    a = *pc++;
-                } else {
-                    a = op == DWX_CODE_over;
-                }
-                if (a >= sp || st[sp - 1 - a].k == FK_COMP)
-                    return false;
-                e = st[sp - 1 - a];
-                break;
-            }
-            case DWX_CODE_drop:
-                if (!sp || st[sp - 1].k == FK_COMP)
-                    return false;
+                pt->e = t;
                 sp--;
-                continue;
-            case DWX_CODE_swap:
-                if (sp < 2 || st[sp - 1].k == FK_COMP || st[sp - 2].k == FK_COMP)
-                    return false;
-                e = st[sp - 1];
-                st[sp - 1] = st[sp - 2];
-                st[sp - 2] = e;
-                continue;
-            case DWX_CODE_rot:
-                if (sp < 3 || st[sp - 1].k == FK_COMP || st[sp - 2].k == FK_COMP ||
-                    st[sp - 3].k == FK_COMP)
-                    return false;
-                e = st[sp - 1];
-                st[sp - 1] = st[sp - 2];
-                st[sp - 2] = st[sp - 3];
-                st[sp - 3] = e;
-                continue;
-            case DWX_CODE_deref: case DWX_CODE_deref_size: {
-                /* seed "Special Value Operations": a generic value of the
-                 * address size, or of S bytes zero-extended */
-                unsigned n = asz;
-                if (op == DWX_CODE_deref_size) {
-                    if (pc >= end || *pc == 0 || *pc > asz)
-                        return false;
-                    n = *pc++;
+                if (sp == 0) {
+                    st[0].k = FK_COMP;
+                    sp = 1;
+                } else if (st[sp - 1].k != FK_COMP) {
+                    return false; /* a composite above other entries */
                 }
-                if (!sp)
-                    return false;
-                fent *t = &st[sp - 1];
-                if ((t->k != FK_VAL && t->k != FK_MEM) || !read_memory(ctx, t->v, n, m, &t->v))
-                    return false;
-                t->k = FK_VAL;
-                continue;
             }
-            case DWX_CODE_nop:
-            case DWX_CODE_GNU_uninit: /* a marker for the consumer; no effect (as the loop) */
-                continue;
-            default:
-                if (!(x = binary_op(op)) || sp < 2)
+            nparts++;
+            comp_bits += nb;
+            continue;
+        }
+        case DWX_CODE_plus_uconst:
+            if (!uleb(&pc, end, &a) || !sp || !as_value(&st[sp - 1], m, &st[sp - 1].v))
+                return false;
+            st[sp - 1].k = FK_VAL;
+            st[sp - 1].v = (st[sp - 1].v + (a & m)) & m;
+            continue;
+        case DWX_CODE_neg: case DWX_CODE_not: case DWX_CODE_abs: {
+            if (!sp)
+                return false;
+            fent *t = &st[sp - 1];
+            if (!as_value(t, m, &t->v))
+                return false;
+            t->k = FK_VAL;
+            if (op == DWX_CODE_not)
+                t->v = ~t->v & m;
+            else if (op == DWX_CODE_neg || dwx_sext(t->v, 8u * asz) < 0)
+                t->v = ((uint64_t)0 - t->v) & m;
+            continue;
+        }
+        case DWX_CODE_dup: case DWX_CODE_over: case DWX_CODE_pick: {
+            /* seed "Stack Operations": any kind but an incomplete composite */
+            if (op == DWX_CODE_pick) {
+                if (pc >= end)
                     return false;
-                /* DWARF 5 2.5.1.4/5 on two generic values */
-                uint64_t ua, ub;
-                if (!as_value(&st[sp - 2], m, &ua) || !as_value(&st[sp - 1], m, &ub) ||
-                    dwx_int_binary(x, ua, ub, 8u * asz, true, false, &a) != DWEXPR_OK)
-                    return false;
-                sp--;
-                st[sp - 1].k = FK_VAL;
-                st[sp - 1].v = a;
-                continue;
+                a = *pc++;
+            } else {
+                a = op == DWX_CODE_over;
             }
+            if (a >= sp || st[sp - 1 - a].k == FK_COMP)
+                return false;
+            e = st[sp - 1 - a];
+            break;
+        }
+        case DWX_CODE_drop:
+            if (!sp || st[sp - 1].k == FK_COMP)
+                return false;
+            sp--;
+            continue;
+        case DWX_CODE_swap:
+            if (sp < 2 || st[sp - 1].k == FK_COMP || st[sp - 2].k == FK_COMP)
+                return false;
+            e = st[sp - 1];
+            st[sp - 1] = st[sp - 2];
+            st[sp - 2] = e;
+            continue;
+        case DWX_CODE_rot:
+            if (sp < 3 || st[sp - 1].k == FK_COMP || st[sp - 2].k == FK_COMP ||
+                st[sp - 3].k == FK_COMP)
+                return false;
+            e = st[sp - 1];
+            st[sp - 1] = st[sp - 2];
+            st[sp - 2] = st[sp - 3];
+            st[sp - 3] = e;
+            continue;
+        case DWX_CODE_deref: case DWX_CODE_deref_size: {
+            /* seed "Special Value Operations": a generic value of the
+             * address size, or of S bytes zero-extended */
+            unsigned n = asz;
+            if (op == DWX_CODE_deref_size) {
+                if (pc >= end || *pc == 0 || *pc > asz)
+                    return false;
+                n = *pc++;
+            }
+            if (!sp)
+                return false;
+            fent *t = &st[sp - 1];
+            if ((t->k != FK_VAL && t->k != FK_MEM) || !read_memory(ctx, t->v, n, m, &t->v))
+                return false;
+            t->k = FK_VAL;
+            continue;
+        }
+        case DWX_CODE_nop:
+        case DWX_CODE_GNU_uninit: /* a marker for the consumer; no effect (as the loop) */
+            continue;
+        default:
+            if (!(x = binary_op(op)) || sp < 2)
+                return false;
+            /* DWARF 5 2.5.1.4/5 on two generic values */
+            uint64_t ua, ub;
+            if (!as_value(&st[sp - 2], m, &ua) || !as_value(&st[sp - 1], m, &ub) ||
+                dwx_int_binary(x, ua, ub, 8u * asz, true, false, &a) != DWEXPR_OK)
+                return false;
+            sp--;
+            st[sp - 1].k = FK_VAL;
+            st[sp - 1].v = a;
+            continue;
         }
         if (sp >= stack_max)
             return false;
