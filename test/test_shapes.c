@@ -556,6 +556,99 @@ static void test_fold(void)
     dwexpr_program_free(other);
 }
 
+/* Programs of every size around dwexpr_program_decode's scratch (it
+ * decodes into room for LEN operations, on its stack up to 24 bytes, then
+ * keeps exactly the program): N DW_OP_nop and a final operation, decoded,
+ * listed and evaluated; also a fold with 8 register guards (the most it
+ * keeps) and one with 9 (not folded), each against the loop. */
+static void test_program_sizes(void)
+{
+    static const size_t sizes[] = {0, 1, 22, 23, 24, 25, 26, 63, 64, 65, 300};
+    static const dwexpr_unit unit = {.addr_size = 8, .offset_size = 4, .version = 5};
+    static uint8_t bytes[400];
+    dwexpr_eval_params traced = {.trace = let_run};
+    int bad = 0;
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        for (int last = 0; last < 3; last++) {
+            const size_t n = sizes[k];
+            memset(bytes, 0x96, n); /* DW_OP_nop */
+            size_t len = n;
+            if (last == 0) {
+                bytes[len++] = 0x35; /* DW_OP_lit5 (folds) */
+            } else if (last == 1) {
+                bytes[len++] = 0x77; /* DW_OP_breg7 -8 (asks the target) */
+                bytes[len++] = 0x78;
+            } else {
+                bytes[len++] = 0xa3; /* DW_OP_entry_value 1 DW_OP_reg5 (a block) */
+                bytes[len++] = 0x01;
+                bytes[len++] = 0x55;
+            }
+            dwexpr_program *prog = NULL;
+            dwexpr_error err;
+            if (dwexpr_program_decode(bytes, len, &unit, &prog, &err) != DWEXPR_OK) {
+                bad++;
+                continue;
+            }
+            int ok = dwexpr_program_count(prog) == n + 1;
+            for (size_t i = 0; ok && i < n; i++)
+                ok = dwexpr_program_op(prog, i)->id == DWEXPR_OP_nop &&
+                     dwexpr_program_op(prog, i)->offset == i;
+            const dwexpr_op *op = dwexpr_program_op(prog, n);
+            ok = ok && op && op->offset == n && dwexpr_program_op(prog, n + 1) == NULL;
+            if (ok && last == 2)
+                ok = op->block == bytes + n + 2 && op->block_len == 1;
+            dwexpr_result r, loop;
+            dwexpr_status s1 = dwexpr_eval(ctx_a, prog, &target, NULL, NULL, &r);
+            dwexpr_status s2 = dwexpr_eval(ctx_c, prog, &target, NULL, &traced, &loop);
+            ok = ok && s1 == s2 && (s1 != DWEXPR_OK || same_result(&r, &loop));
+            if (!ok) {
+                bad++;
+                printf("# %zu nops, last operation %d: count %zu\n", n, last,
+                       dwexpr_program_count(prog));
+            }
+            dwexpr_program_free(prog);
+        }
+    }
+    CHECK_U64(bad, 0, "programs of 0 to 300 DW_OP_nop and a last operation decode, list and "
+                      "evaluate as the loop does");
+
+    /* DW_OP_reg0 .. DW_OP_reg8, a 4-byte piece each: 8 and 9 guards */
+    for (int parts = 8; parts <= 9; parts++) {
+        uint8_t b[32];
+        size_t len = 0;
+        for (int i = 0; i < parts; i++) {
+            b[len++] = (uint8_t)(0x50 + i);
+            b[len++] = 0x93; /* DW_OP_piece 4 */
+            b[len++] = 0x04;
+        }
+        dwexpr_program *prog = NULL;
+        dwexpr_error err;
+        dwexpr_result r, loop;
+        dwexpr_status st = dwexpr_program_decode(b, len, &unit, &prog, &err);
+        CHECK_U64(st, DWEXPR_OK, "a piece list of registers decodes");
+        if (st)
+            continue;
+        st = dwexpr_eval(ctx_a, prog, &target, NULL, NULL, &r);
+        CHECK_U64(st, DWEXPR_OK, "and evaluates");
+        CHECK_U64(dwexpr_eval(ctx_c, prog, &target, NULL, &traced, &loop), DWEXPR_OK,
+                  "through the loop too");
+        TAP_OK(st == DWEXPR_OK && same_result(&r, &loop) && r.loc.count == 1 &&
+                   r.loc.slds[0].kind == DWEXPR_LOC_COMPOSITE &&
+                   r.loc.slds[0].u.comp->count == (size_t)parts,
+               "%d register parts, as the loop gives them", parts);
+        /* the guards ask reg_size: when it fails, the loop's answer */
+        reg_size_fails = 1;
+        dwexpr_status s1 = dwexpr_eval(ctx_a, prog, &target, NULL, NULL, &r);
+        dwexpr_status s2 = dwexpr_eval(ctx_c, prog, &target, NULL, &traced, &loop);
+        reg_size_fails = 0;
+        TAP_OK(s1 == s2 && same_error(dwexpr_ctx_error(ctx_a), dwexpr_ctx_error(ctx_c)) &&
+                   (s1 != DWEXPR_OK || same_result(&r, &loop)),
+               "%d register parts with reg_size failing: the loop's outcome (%s)", parts,
+               dwexpr_status_name(s1));
+        dwexpr_program_free(prog);
+    }
+}
+
 /* After a failure, a success through any shortcut leaves an error record
  * that reads as no failure (status OK, offset -1, no operation, empty
  * message), as the loop leaves it. */
@@ -609,6 +702,7 @@ int main(void)
     test_quick_decode();
     test_generic_arith();
     test_fold();
+    test_program_sizes();
     test_error_record();
     dwexpr_ctx_free(ctx_a);
     dwexpr_ctx_free(ctx_b);
