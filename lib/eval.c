@@ -996,7 +996,9 @@ static bool lane_part(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwx_env
 {
     const dwx_insn *c = prog->code;
     const dwexpr_eval_params *p = ctx->p;
-    if (!(p->ctx & DWEXPR_CTX_LANE) || ctx->lim.steps < 5)
+    /* the loop's limits: 5 steps, 3 stack entries (the place, the lane,
+     * the factor) */
+    if (!(p->ctx & DWEXPR_CTX_LANE) || ctx->lim.steps < 5 || ctx->lim.stack < 3)
         return false;
     dwx_entry e;
     ctx->steps = 1;

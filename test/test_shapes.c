@@ -339,6 +339,32 @@ static void test_limits(void)
         dwexpr_ctx_free(b);
         dwexpr_ctx_free(c);
     }
+    /* the lane part needs 5 steps and 3 stack entries (the place, the
+     * lane, the factor), its shortcut as the loop */
+    static const struct { dwexpr_limits lim; dwexpr_status want; const char *what; } lane[] = {
+        {{.stack = 2}, DWEXPR_E_STACK_LIMIT, "lane part, a stack of 2 entries"},
+        {{.stack = 3}, DWEXPR_OK, "lane part, a stack of 3 entries"},
+        {{.steps = 4}, DWEXPR_E_STEPS, "lane part, 4 steps"},
+        {{.steps = 5}, DWEXPR_OK, "lane part, 5 steps"},
+    };
+    for (size_t i = 0; i < sizeof lane / sizeof lane[0]; i++) {
+        if (dwexpr_ctx_new(&lane[i].lim, &a) || dwexpr_ctx_new(&lane[i].lim, &b) ||
+            dwexpr_ctx_new(&lane[i].lim, &c)) {
+            TAP_OK(0, "contexts");
+            return;
+        }
+        dwexpr_ctx *sa = ctx_a, *sb = ctx_b, *sc = ctx_c;
+        ctx_a = a, ctx_b = b, ctx_c = c;
+        dwexpr_eval_params p = {.ctx = DWEXPR_CTX_THREAD | DWEXPR_CTX_LANE, .lane = 5};
+        dwexpr_result r;
+        CHECK_U64(three_ways("DW_OP_regx 2560 DW_OP_LLVM_push_lane DW_OP_lit4 DW_OP_mul "
+                             "DW_OP_LLVM_offset", 8, &p, &r),
+                  lane[i].want, "%s", lane[i].what);
+        ctx_a = sa, ctx_b = sb, ctx_c = sc;
+        dwexpr_ctx_free(a);
+        dwexpr_ctx_free(b);
+        dwexpr_ctx_free(c);
+    }
     /* one step for a producer and stack_value: the second fails */
     {
         dwexpr_limits one = {.steps = 1};
