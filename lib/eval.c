@@ -1645,6 +1645,60 @@ dwexpr_status dwexpr_eval_bytes(dwexpr_ctx *ctx, const uint8_t *bytes, size_t le
     return eval_bytes_rest(ctx, bytes, len, unit, target, user, p, out);
 }
 
+/* dwexpr_eval_lanes of the lane part of a top-frame register with the
+ * result kind unspecified (lane_part's direct case for every lane): the
+ * lane-invariant work once (the checks, the factor, the register's size:
+ * reg_size is asked of a register, not of a lane), then per lane the
+ * offset, its range check and the place in the lane's slot. Returns the
+ * first lane it did not answer (COUNT when it answered all; 0 when the
+ * program or the parameters are anything else): the caller goes on from
+ * there lane by lane. */
+static uint32_t lane_batch(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwx_env *env,
+                           uint32_t lane_first, uint32_t count, uint64_t exec_mask,
+                           dwexpr_sld *places, dwexpr_result *results, dwexpr_status *statuses)
+{
+    const dwx_insn *c = prog->code;
+    const dwexpr_eval_params *p = ctx->p;
+    if (c[0].x != DWEXPR_OP_reg0 || env->frame != 0 || c[0].a > UINT32_MAX ||
+        p->result_kind != 0 || ctx->lim.steps < 5 || ctx->lim.stack < 3)
+        return 0;
+    const uint32_t regno = (uint32_t)c[0].a;
+    uint64_t size = UINT64_MAX; /* any offset when the target cannot say */
+    if (ctx->t->reg_size) {
+        uint32_t rb = 0;
+        if (ctx->t->reg_size(ctx->user, regno, &rb) != DWEXPR_OK)
+            return 0;
+        size = rb;
+    }
+    /* lane_part's arithmetic: generic values, their wrapping product, read
+     * as signed */
+    const uint32_t n = 8u * env->unit.addr_size;
+    const uint64_t m = dwx_mask(n);
+    const uint64_t factor = c[2].a & m;
+    for (uint32_t i = 0; i < count; i++) {
+        if (!((exec_mask >> i) & 1)) {
+            memset(&results[i], 0, sizeof results[i]);
+            statuses[i] = DWEXPR_E_NO_CONTEXT;
+            continue;
+        }
+        const uint64_t prod = (((uint64_t)(uint32_t)(lane_first + i) & m) * factor) & m;
+        const int64_t d =
+            n >= 64 ? (int64_t)prod
+                    : (int64_t)((prod ^ ((uint64_t)1 << (n - 1))) - ((uint64_t)1 << (n - 1)));
+        if (d < 0 || (uint64_t)d >= size)
+            return i; /* lane_part and the loop decide */
+        dwexpr_sld *slot = &places[i];
+        sld_register(slot, regno, p);
+        slot->byte_offset = (uint64_t)d;
+        results[i].kind = DWEXPR_RESULT_LOCATION;
+        dwx_value_clear(&results[i].value);
+        results[i].loc.count = 1;
+        results[i].loc.slds = slot;
+        statuses[i] = DWEXPR_OK;
+    }
+    return count;
+}
+
 dwexpr_status dwexpr_eval_lanes(dwexpr_ctx *ctx, const dwexpr_program *prog,
                                 const dwexpr_target *target, void *user,
                                 const dwexpr_eval_params *params, uint32_t lane_first,
@@ -1673,7 +1727,11 @@ dwexpr_status dwexpr_eval_lanes(dwexpr_ctx *ctx, const dwexpr_program *prog,
     ctx->addr_size = env.unit.addr_size;
     const bool direct =
         prog->shape == DWX_SHAPE_LANE_PART && lp.initial_count == 0 && !lp.trace;
-    for (uint32_t i = 0; i < count; i++) {
+    const uint32_t done =
+        direct ? lane_batch(ctx, prog, &env, lane_first, count, exec_mask, places, results,
+                            statuses)
+               : 0;
+    for (uint32_t i = done; i < count; i++) {
         if (!((exec_mask >> i) & 1)) {
             memset(&results[i], 0, sizeof results[i]);
             statuses[i] = DWEXPR_E_NO_CONTEXT;

@@ -153,6 +153,33 @@ int main(void)
     CHECK_U64(res[0].loc.slds[0].byte_offset, 128, "first result is lane 32 (byte 128)");
     CHECK_U64(res[31].loc.slds[0].byte_offset, 252, "last is lane 63 (byte 252)");
 
+    /* lanes 56..71 with gaps in the mask: the VGPR's 256 bytes end at
+     * lane 63, so the batch answers up to there and the lanes past it fail
+     * (E_BAD_OFFSET), each as a single evaluation of that lane does */
+    {
+        const uint64_t mask = 0xbdfd; /* lanes 57, 65 and 70 not executed */
+        dwexpr_ctx *ctx2 = NULL; /* the batch's results live in CTX */
+        dwexpr_ctx_new(NULL, &ctx2);
+        s = dwexpr_eval_lanes(ctx, part, &target, NULL, &params, 56, 16, mask, res, st);
+        CHECK_U64(s, DWEXPR_E_BAD_OFFSET, "lanes 56..71: the first failure is reported");
+        int same_as_single = 1;
+        for (uint32_t i = 0; i < 16; i++) {
+            dwexpr_status want = DWEXPR_E_NO_CONTEXT;
+            dwexpr_result single;
+            if ((mask >> i) & 1) {
+                dwexpr_eval_params p1 = params;
+                p1.ctx |= DWEXPR_CTX_LANE;
+                p1.lane = 56 + i;
+                want = dwexpr_eval(ctx2, part, &target, NULL, &p1, &single);
+            }
+            if (st[i] != want || (want == DWEXPR_OK && !same(&res[i], &single)) ||
+                (want == DWEXPR_OK) != (56 + i <= 63 && ((mask >> i) & 1)))
+                same_as_single = 0;
+        }
+        TAP_OK(same_as_single, "every lane 56..71 as its single evaluation (63 the last that fits)");
+        dwexpr_ctx_free(ctx2);
+    }
+
     /* Per-lane errors: 6 / (lane - 1) divides by zero in lane 1 only. */
     dwexpr_program *div = build("DW_OP_lit6 DW_OP_LLVM_push_lane DW_OP_lit1 DW_OP_minus "
                                 "DW_OP_div DW_OP_stack_value");
