@@ -168,10 +168,11 @@ static inline void dwx_use_target(dwexpr_ctx *ctx, const dwexpr_target *t, void 
  * (normalized, little-endian), parameters P (top frame, no initial stack,
  * no trace, result kind unspecified) and a current-size target without
  * address-space facts, all set up on CTX (ctx->t, ctx->user, ctx->p, a
- * reset arena and error record). True with *OUT filled exactly as the
- * general path would fill it; false when it declines (anything else, or
- * any failure): nothing was handed out and the general path must run from
- * the start. */
+ * reset arena and error record, no steps, depth 0, an empty stack: what
+ * lib/eval.c's direct_begin or a new context leaves). True with *OUT
+ * filled exactly as the general path would fill it; false when it
+ * declines (anything else, or any failure): nothing was handed out and
+ * the general path must run from the start. */
 DWX_HIDDEN bool dwx_fast_eval(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
                               const dwexpr_unit *unit, const dwexpr_eval_params *p,
                               dwexpr_result *out);

@@ -417,10 +417,7 @@ bool dwx_fast_eval(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len, const dwex
     const uint32_t stack_max = ctx->lim.stack < FAST_STACK ? ctx->lim.stack : FAST_STACK;
     dwx_env env; /* for the helpers that ask the target (set_env) */
     bool have_env = false;
-    ctx->addr_size = (uint8_t)asz;
-    ctx->steps = 0;
-    ctx->depth = 0;
-    ctx->sp = 0;
+    ctx->addr_size = (uint8_t)asz; /* steps, depth and stack: zero (lib/evalint.h) */
 
     while (pc < end) {
         if (++ctx->steps > ctx->lim.steps)
