@@ -1497,7 +1497,7 @@ static dwexpr_status eval_unfolded(dwexpr_ctx *ctx, const dwexpr_program *prog,
             reg_direct(ctx, p, (uint32_t)prog->code[0].a, out);
             return DWEXPR_OK;
         }
-        if (prog->fast && !prog->unit.big_endian && prog->shape != DWX_SHAPE_PIECES) {
+        if (prog->fast && !prog->unit.big_endian) {
             direct_begin(ctx, target, user, p);
             if (prog->shape == DWX_SHAPE_ONE || prog->shape == DWX_SHAPE_ONE_SV
                     ? dwx_fast_one(ctx, prog, p, out)
