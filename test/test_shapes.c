@@ -312,10 +312,30 @@ static void test_lane_part(void)
     CHECK_U64(three_ways(text, 8, &p, &r), DWEXPR_OK, "a caller frame (unwound to memory)");
 }
 
+/* three_ways on three new contexts with limits LIM (the result is only
+ * good for its status: the contexts are gone when it returns). */
+static dwexpr_status three_ways_limited(const dwexpr_limits *lim, const char *text,
+                                        const dwexpr_eval_params *p)
+{
+    dwexpr_ctx *a = NULL, *b = NULL, *c = NULL;
+    dwexpr_status st = DWEXPR_E_NOMEM;
+    if (dwexpr_ctx_new(lim, &a) == DWEXPR_OK && dwexpr_ctx_new(lim, &b) == DWEXPR_OK &&
+        dwexpr_ctx_new(lim, &c) == DWEXPR_OK) {
+        dwexpr_ctx *sa = ctx_a, *sb = ctx_b, *sc = ctx_c;
+        ctx_a = a, ctx_b = b, ctx_c = c;
+        dwexpr_result r;
+        st = three_ways(text, 8, p, &r);
+        ctx_a = sa, ctx_b = sb, ctx_c = sc;
+    }
+    dwexpr_ctx_free(a);
+    dwexpr_ctx_free(b);
+    dwexpr_ctx_free(c);
+    return st;
+}
+
 /* Limits: steps, parts and the stack, with a context of small limits. */
 static void test_limits(void)
 {
-    dwexpr_ctx *a, *b, *c;
     const char *text = "DW_OP_reg0 DW_OP_piece 8 DW_OP_reg1 DW_OP_piece 8 DW_OP_piece 2";
     static const struct { dwexpr_limits lim; dwexpr_status want; const char *what; } cases[] = {
         {{.steps = 4}, DWEXPR_E_STEPS, "4 steps for 5 operations"},
@@ -324,21 +344,9 @@ static void test_limits(void)
         {{.parts = 3}, DWEXPR_OK, "3 parts allowed"},
         {{.stack = 1}, DWEXPR_E_STACK_LIMIT, "a stack of one entry"},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        if (dwexpr_ctx_new(&cases[i].lim, &a) || dwexpr_ctx_new(&cases[i].lim, &b) ||
-            dwexpr_ctx_new(&cases[i].lim, &c)) {
-            TAP_OK(0, "contexts");
-            return;
-        }
-        dwexpr_ctx *sa = ctx_a, *sb = ctx_b, *sc = ctx_c;
-        ctx_a = a, ctx_b = b, ctx_c = c;
-        dwexpr_result r;
-        CHECK_U64(three_ways(text, 8, NULL, &r), cases[i].want, "%s", cases[i].what);
-        ctx_a = sa, ctx_b = sb, ctx_c = sc;
-        dwexpr_ctx_free(a);
-        dwexpr_ctx_free(b);
-        dwexpr_ctx_free(c);
-    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        CHECK_U64(three_ways_limited(&cases[i].lim, text, NULL), cases[i].want, "%s",
+                  cases[i].what);
     /* the lane part needs 5 steps and 3 stack entries (the place, the
      * lane, the factor), its shortcut as the loop */
     static const struct { dwexpr_limits lim; dwexpr_status want; const char *what; } lane[] = {
@@ -347,55 +355,23 @@ static void test_limits(void)
         {{.steps = 4}, DWEXPR_E_STEPS, "lane part, 4 steps"},
         {{.steps = 5}, DWEXPR_OK, "lane part, 5 steps"},
     };
-    for (size_t i = 0; i < sizeof lane / sizeof lane[0]; i++) {
-        if (dwexpr_ctx_new(&lane[i].lim, &a) || dwexpr_ctx_new(&lane[i].lim, &b) ||
-            dwexpr_ctx_new(&lane[i].lim, &c)) {
-            TAP_OK(0, "contexts");
-            return;
-        }
-        dwexpr_ctx *sa = ctx_a, *sb = ctx_b, *sc = ctx_c;
-        ctx_a = a, ctx_b = b, ctx_c = c;
-        dwexpr_eval_params p = {.ctx = DWEXPR_CTX_THREAD | DWEXPR_CTX_LANE, .lane = 5};
-        dwexpr_result r;
-        CHECK_U64(three_ways("DW_OP_regx 2560 DW_OP_LLVM_push_lane DW_OP_lit4 DW_OP_mul "
-                             "DW_OP_LLVM_offset", 8, &p, &r),
+    const dwexpr_eval_params lp = {.ctx = DWEXPR_CTX_THREAD | DWEXPR_CTX_LANE, .lane = 5};
+    for (size_t i = 0; i < sizeof lane / sizeof lane[0]; i++)
+        CHECK_U64(three_ways_limited(&lane[i].lim,
+                                     "DW_OP_regx 2560 DW_OP_LLVM_push_lane DW_OP_lit4 DW_OP_mul "
+                                     "DW_OP_LLVM_offset", &lp),
                   lane[i].want, "%s", lane[i].what);
-        ctx_a = sa, ctx_b = sb, ctx_c = sc;
-        dwexpr_ctx_free(a);
-        dwexpr_ctx_free(b);
-        dwexpr_ctx_free(c);
-    }
     /* one step for a producer and stack_value: the second fails */
-    {
-        dwexpr_limits one = {.steps = 1};
-        if (dwexpr_ctx_new(&one, &a) || dwexpr_ctx_new(&one, &b) || dwexpr_ctx_new(&one, &c))
-            return;
-        dwexpr_ctx *sa = ctx_a, *sb = ctx_b, *sc = ctx_c;
-        ctx_a = a, ctx_b = b, ctx_c = c;
-        dwexpr_result r;
-        CHECK_U64(three_ways("DW_OP_lit5 DW_OP_stack_value", 8, NULL, &r), DWEXPR_E_STEPS,
-                  "1 step for lit5; stack_value");
-        CHECK_U64(three_ways("DW_OP_lit5", 8, NULL, &r), DWEXPR_OK, "1 step for lit5");
-        ctx_a = sa, ctx_b = sb, ctx_c = sc;
-        dwexpr_ctx_free(a);
-        dwexpr_ctx_free(b);
-        dwexpr_ctx_free(c);
-    }
+    const dwexpr_limits one = {.steps = 1};
+    CHECK_U64(three_ways_limited(&one, "DW_OP_lit5 DW_OP_stack_value", NULL), DWEXPR_E_STEPS,
+              "1 step for lit5; stack_value");
+    CHECK_U64(three_ways_limited(&one, "DW_OP_lit5", NULL), DWEXPR_OK, "1 step for lit5");
     /* steps spent inside a frame base expression count too */
-    dwexpr_limits lim = {.steps = 3};
-    if (dwexpr_ctx_new(&lim, &a) || dwexpr_ctx_new(&lim, &b) || dwexpr_ctx_new(&lim, &c))
-        return;
-    dwexpr_ctx *sa = ctx_a, *sb = ctx_b, *sc = ctx_c;
-    ctx_a = a, ctx_b = b, ctx_c = c;
-    dwexpr_result r;
+    const dwexpr_limits three = {.steps = 3};
     frame_base_expr = 1;
-    CHECK_U64(three_ways("DW_OP_fbreg 0 DW_OP_piece 4 DW_OP_piece 4", 8, NULL, &r),
+    CHECK_U64(three_ways_limited(&three, "DW_OP_fbreg 0 DW_OP_piece 4 DW_OP_piece 4", NULL),
               DWEXPR_E_STEPS, "3 steps: fbreg, its frame base's breg7, piece; not the last piece");
     frame_base_expr = 0;
-    ctx_a = sa, ctx_b = sb, ctx_c = sc;
-    dwexpr_ctx_free(a);
-    dwexpr_ctx_free(b);
-    dwexpr_ctx_free(c);
 }
 
 /* The bytes through dwexpr_eval_bytes (its quick decode of the commonest
