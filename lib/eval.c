@@ -983,6 +983,18 @@ static dwexpr_status eval_shaped(dwexpr_ctx *ctx, const dwexpr_program *prog,
     return DWEXPR_OK;
 }
 
+/* The lane part's offset for LANE and factor K in a unit of N-bit
+ * addresses: generic values (generic_value's truncation), their wrapping
+ * product (dwx_value_binary), read as signed (dwx_signed_of of a generic
+ * value). */
+static inline int64_t lane_offset(uint32_t n, uint64_t lane, uint64_t k)
+{
+    const uint64_t m = dwx_mask(n);
+    const uint64_t prod = ((lane & m) * (k & m)) & m;
+    return n >= 64 ? (int64_t)prod
+                   : (int64_t)((prod ^ ((uint64_t)1 << (n - 1))) - ((uint64_t)1 << (n - 1)));
+}
+
 /* DWX_SHAPE_LANE_PART: LOC; DW_OP_LLVM_push_lane; DW_OP_lit*|const* K;
  * DW_OP_mul; DW_OP_LLVM_offset, the per-lane part of a vector register
  * (design note amdgpu-and-encodings.md): LOC's place moved by the generic
@@ -1009,13 +1021,7 @@ static bool lane_part(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwx_env
                      ctx->steps > ctx->lim.steps - 4))
         return false;
     ctx->steps += 4;
-    /* generic values (generic_value's truncation), their wrapping product
-     * (dwx_value_binary), read as signed (dwx_signed_of of a generic value) */
-    const uint32_t n = 8u * env->unit.addr_size;
-    const uint64_t m = dwx_mask(n);
-    const uint64_t prod = (((uint64_t)p->lane & m) * (c[2].a & m)) & m;
-    const int64_t d = n >= 64 ? (int64_t)prod
-                              : (int64_t)((prod ^ ((uint64_t)1 << (n - 1))) - ((uint64_t)1 << (n - 1)));
+    const int64_t d = lane_offset(8u * env->unit.addr_size, p->lane, c[2].a);
     if (top_reg && d >= 0) {
         /* dwx_sld_add_offset of whole bytes forward from offset 0 of a
          * register: the new offset must hold a bit (fits()), i.e. lie below
@@ -1670,21 +1676,14 @@ static uint32_t lane_batch(dwexpr_ctx *ctx, const dwexpr_program *prog, const dw
             return 0;
         size = rb;
     }
-    /* lane_part's arithmetic: generic values, their wrapping product, read
-     * as signed */
     const uint32_t n = 8u * env->unit.addr_size;
-    const uint64_t m = dwx_mask(n);
-    const uint64_t factor = c[2].a & m;
     for (uint32_t i = 0; i < count; i++) {
         if (!((exec_mask >> i) & 1)) {
             memset(&results[i], 0, sizeof results[i]);
             statuses[i] = DWEXPR_E_NO_CONTEXT;
             continue;
         }
-        const uint64_t prod = (((uint64_t)(uint32_t)(lane_first + i) & m) * factor) & m;
-        const int64_t d =
-            n >= 64 ? (int64_t)prod
-                    : (int64_t)((prod ^ ((uint64_t)1 << (n - 1))) - ((uint64_t)1 << (n - 1)));
+        const int64_t d = lane_offset(n, (uint32_t)(lane_first + i), c[2].a);
         if (d < 0 || (uint64_t)d >= size)
             return i; /* lane_part and the loop decide */
         dwexpr_sld *slot = &places[i];
