@@ -5,8 +5,9 @@
 # by the evaluations of two passes, so setup (reading the corpus,
 # decoding the warm programs) cancels out.
 #   test/bench/callgrind.sh [BUILD_DIR [CORPUS]]
-# prints: dwexpr-cold instructions_per_eval=...  (and warm, lanes per lane,
-# decode per dwexpr_program_decode + dwexpr_program_free)
+# prints: dwexpr-cold instructions_per_eval=...  (and warm, aspace = warm on
+# a target with address-space facts, lanes per lane, decode per
+# dwexpr_program_decode + dwexpr_program_free)
 set -eu
 build=${1:-build}
 corpus=${2:-../shared/bench/corpus.txt}
@@ -20,7 +21,7 @@ total() { # mode -> instructions of the whole run
 }
 
 n=$(grep -c '^[0-9]' "$corpus")
-for kind in cold warm lanes decode; do
+for kind in cold warm aspace lanes decode; do
     one=$(total "${kind}1")
     three=$(total "${kind}3")
     per=$n
