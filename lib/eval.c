@@ -1418,11 +1418,12 @@ static bool eval_bytes_small(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
 static const dwexpr_eval_params no_params;
 
 /* The conditions of the fast path (lib/fast.c) on the target and the
- * parameters: a current-size target without address-space facts, the top
- * frame, no initial stack, no trace, the result kind unspecified. */
+ * parameters: a current-size target, the top frame, no initial stack, no
+ * trace, the result kind unspecified (the fast path checks the target's
+ * default address space itself: dwx_default_space_plain). */
 static inline bool fast_ok(const dwexpr_target *t, const dwexpr_eval_params *p)
 {
-    return t && t->size >= sizeof(dwexpr_target) && !t->aspace_info &&
+    return t && t->size >= sizeof(dwexpr_target) &&
            (p->frame | p->initial_count | (uint64_t)p->result_kind | (p->trace != NULL)) == 0;
 }
 
@@ -1459,14 +1460,17 @@ static bool fold_guards_hold(const dwx_folded *f, const dwexpr_target *t, void *
     return true;
 }
 
-/* Whether the folded result F may stand for this evaluation (lib/fold.c):
- * a current-size target without address-space facts (fast_ok), default
- * parameters (no thread recorded in register places), limits and scratch
- * the program fits in, and every register part inside its register. */
-static inline bool fold_usable(const dwexpr_ctx *ctx, const dwx_folded *f,
+/* Whether PROG's folded result may stand for this evaluation (lib/fold.c):
+ * a current-size target whose default address space is the plain one
+ * (dwx_default_space_plain), default parameters (no thread recorded in
+ * register places), limits and scratch the program fits in, and every
+ * register part inside its register. */
+static inline bool fold_usable(const dwexpr_ctx *ctx, const dwexpr_program *prog,
                                const dwexpr_target *t, void *user, const dwexpr_eval_params *p)
 {
-    if (f->need > ctx->fold_room || !t || t->size < sizeof(dwexpr_target) || t->aspace_info)
+    const dwx_folded *f = prog->fold;
+    if (f->need > ctx->fold_room || !t || t->size < sizeof(dwexpr_target) ||
+        (t->aspace_info && !dwx_default_space_plain(t, user, prog->unit.addr_size)))
         return false;
     if (p && (p->frame | p->initial_count | (uint64_t)p->result_kind | p->thread |
               (p->ctx & (DWEXPR_CTX_THREAD | DWEXPR_CTX_FRAME)) | (p->trace != NULL)))
@@ -1535,8 +1539,8 @@ static dwexpr_status eval_one(dwexpr_ctx *ctx, const dwexpr_program *prog,
     return eval_other(ctx, prog, target, user, p, out); /* the shape, else the loop */
 }
 
-/* dwexpr_eval of a folded result with register parts: the guards, else
- * the rest. */
+/* dwexpr_eval of a folded result with register parts or for a target
+ * with address-space facts: the guards and space 0, else the rest. */
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
@@ -1544,7 +1548,7 @@ static dwexpr_status eval_guarded(dwexpr_ctx *ctx, const dwexpr_program *prog,
                                   const dwexpr_target *target, void *user,
                                   const dwexpr_eval_params *params, dwexpr_result *out)
 {
-    if (fold_usable(ctx, prog->fold, target, user, params))
+    if (fold_usable(ctx, prog, target, user, params))
         return use_fold(ctx, prog->fold, out);
     return eval_unfolded(ctx, prog, target, user, params, out);
 }
@@ -1552,12 +1556,13 @@ static dwexpr_status eval_guarded(dwexpr_ctx *ctx, const dwexpr_program *prog,
 dwexpr_status dwexpr_eval(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwexpr_target *target,
                           void *user, const dwexpr_eval_params *params, dwexpr_result *out)
 {
-    /* a folded result without register parts to check: no call at all;
-     * with parts to check: their reg_size calls, out of line */
+    /* a folded result without register parts to check, for a target
+     * without address-space facts: no call at all; with parts to check
+     * (their reg_size calls) or space 0 to ask about: out of line */
     const dwx_folded *f;
     if (ctx && prog && out && (f = prog->fold)) {
-        if (f->nguards == 0) {
-            if (fold_usable(ctx, f, target, user, params))
+        if (f->nguards == 0 && target && !target->aspace_info) {
+            if (fold_usable(ctx, prog, target, user, params))
                 return use_fold(ctx, f, out);
         } else {
             return eval_guarded(ctx, prog, target, user, params, out);

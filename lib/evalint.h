@@ -163,11 +163,25 @@ static inline void dwx_use_target(dwexpr_ctx *ctx, const dwexpr_target *t, void 
     }
 }
 
+/* Whether target T's default address space is the one a target without
+ * address-space facts has (seed "DWARF Address Spaces"): no aspace_info,
+ * or aspace_info(0) answers ASZ-byte addresses (0 or more than 64 bits
+ * read as 64, as dwx_aspace reads them) that are neither per thread nor
+ * per lane, or E_NOT_FOUND (the default). Then every memory rule of space
+ * 0 is the same as without the callback, and the fast path and the folds
+ * may serve the target (every AMDGPU target describes its spaces). Asks
+ * what dwx_aspace asks, with the same arguments. */
+DWX_HIDDEN bool dwx_default_space_asked(const dwexpr_target *t, void *user, unsigned asz);
+static inline bool dwx_default_space_plain(const dwexpr_target *t, void *user, unsigned asz)
+{
+    return !t->aspace_info || dwx_default_space_asked(t, user, asz); /* lib/loc.c */
+}
+
 /* The fast path (lib/fast.c): evaluate LEN bytes of a straight-line
  * expression of the commonest operations in one pass, for UNIT
  * (normalized, little-endian), parameters P (top frame, no initial stack,
- * no trace, result kind unspecified) and a current-size target without
- * address-space facts, all set up on CTX (ctx->t, ctx->user, ctx->p, a
+ * no trace, result kind unspecified) and a current-size target (it checks
+ * dwx_default_space_plain itself), all set up on CTX (ctx->t, ctx->user, ctx->p, a
  * reset arena and error record, no steps, depth 0, an empty stack: what
  * lib/eval.c's direct_begin or a new context leaves). True with *OUT
  * filled exactly as the general path would fill it; false when it

@@ -33,6 +33,19 @@ static void set_bits(uint8_t *dst, uint64_t dpos, uint64_t nbits, bool one)
     }
 }
 
+/* dwx_default_space_plain (lib/evalint.h) of a target with aspace_info:
+ * out of line, so that the fast paths' callers keep small frames. */
+bool dwx_default_space_asked(const dwexpr_target *t, void *user, unsigned asz)
+{
+    dwexpr_aspace_info ai;
+    memset(&ai, 0, sizeof ai);
+    const dwexpr_status st = t->aspace_info(user, 0, &ai);
+    if (st == DWEXPR_E_NOT_FOUND)
+        return true;
+    const unsigned bits = ai.addr_bits == 0 || ai.addr_bits > 64 ? 64 : ai.addr_bits;
+    return st == DWEXPR_OK && bits == 8 * asz && !ai.per_thread && !ai.per_lane;
+}
+
 dwexpr_status dwx_aspace(dwexpr_ctx *ctx, const dwexpr_unit *u, uint32_t as,
                          dwexpr_aspace_info *out)
 {

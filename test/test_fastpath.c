@@ -68,7 +68,7 @@ typedef struct variant {
     unsigned reg_size;      /* M_* */
     unsigned reg_read_fail; /* some registers cannot be read */
     unsigned mem_fail;      /* some addresses cannot be read */
-    unsigned aspace;        /* aspace_info present */
+    unsigned aspace;        /* aspace_info present (not 0): what space 0 is (t_aspace_info) */
     unsigned frame_base;    /* FB_* */
     unsigned fb_base;       /* FB_MEMORY: an index into fb_bases (0: the usual one) */
     unsigned cfa;           /* M_ABSENT / M_PRESENT / M_FAIL */
@@ -119,14 +119,26 @@ static dwexpr_status t_mem_read(void *u, const dwexpr_memref *m, void *buf, size
     return DWEXPR_OK;
 }
 
+/* Address spaces 0 and 1 (32-bit, per lane). What space 0 is depends on
+ * the variant (its aspace field): 64-bit (1), addr_bits 0, read as 64 (2),
+ * per thread (3), unknown to the target, so the default (4), a failure
+ * (5), 32-bit (6). */
 static dwexpr_status t_aspace_info(void *u, uint32_t as, dwexpr_aspace_info *out)
 {
-    (void)u;
+    const variant *v = u;
     if (as > 1)
         return DWEXPR_E_NOT_FOUND;
-    out->addr_bits = as == 0 ? 64 : 32;
+    out->addr_bits = 32;
     out->per_thread = false;
     out->per_lane = as == 1;
+    if (as == 0) {
+        out->addr_bits = v->aspace == 2 ? 0 : v->aspace == 6 ? 32 : 64;
+        out->per_thread = v->aspace == 3;
+        if (v->aspace == 4)
+            return DWEXPR_E_NOT_FOUND;
+        if (v->aspace == 5)
+            return DWEXPR_E_TARGET;
+    }
     return DWEXPR_OK;
 }
 
@@ -289,7 +301,7 @@ static void random_variant(variant *v)
     v->reg_size = chance(70) ? M_PRESENT : (unsigned)below(4);
     v->reg_read_fail = chance(15);
     v->mem_fail = chance(15);
-    v->aspace = chance(12);
+    v->aspace = chance(80) ? 0 : 1 + (unsigned)below(6);
     v->frame_base = chance(55) ? FB_MEMORY : (unsigned)below(5);
     v->fb_base = chance(60) ? 0 : (unsigned)below(sizeof fb_bases / sizeof fb_bases[0]);
     v->cfa = chance(75) ? M_PRESENT : chance(50) ? M_ABSENT : M_FAIL;
