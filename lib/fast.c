@@ -313,7 +313,7 @@ static inline bool hand_out(dwexpr_ctx *ctx, const fent *e, const dwexpr_value *
 static inline bool part_fits(dwexpr_ctx *ctx, const fent *e, uint64_t nb, unsigned asz, uint64_t m)
 {
     switch (e->k) {
-    case FK_MEM: /* the default space (no address-space facts): addresses of ASZ bytes */
+    case FK_MEM: /* the plain default space (dwx_default_space_plain): ASZ-byte addresses */
         return nb == 0 ? e->v <= m : e->v <= m && (nb - 1) / 8 <= m - e->v;
     case FK_REG: {
         if (!ctx->t->reg_size)

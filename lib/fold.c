@@ -5,10 +5,11 @@
  * real location expressions (77% of ../shared/bench/corpus.txt), above all
  * a lone DW_OP_reg*. dwexpr_eval hands the folded result out when the
  * evaluation would compute exactly it:
- *  - the fast path's conditions (a current-size target without
- *    address-space facts, the top frame, no initial stack, no trace, the
- *    result kind unspecified; lib/eval.c fast_ok), and no thread given
- *    (register places record the thread);
+ *  - the fast path's conditions (a current-size target whose default
+ *    address space is the plain one, dwx_default_space_plain; the top
+ *    frame, no initial stack, no trace, the result kind unspecified;
+ *    lib/eval.c fast_ok), and no thread given (register places record
+ *    the thread);
  *  - the context's limits admit the program (steps, stack entries and
  *    composite parts are each at most its operation count) and its scratch
  *    could hold what the general path allocates;
