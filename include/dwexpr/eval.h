@@ -76,8 +76,9 @@ typedef struct dwexpr_op {
  * as locations, generic arithmetic, stack operations, DW_OP_stack_value,
  * DW_OP_piece) is also evaluated here, once, and dwexpr_eval hands that
  * result out whenever it is what an evaluation would give (default
- * parameters, a target without address-space facts, every register part
- * inside its register by reg_size). */
+ * parameters, a target without address-space facts or whose address space
+ * 0 has addresses of the unit's size and is neither per thread nor per
+ * lane, every register part inside its register by reg_size). */
 DWEXPR_API dwexpr_status dwexpr_program_decode(const uint8_t *bytes, size_t len,
                                                const dwexpr_unit *unit,
                                                dwexpr_program **out, dwexpr_error *err);
