@@ -88,7 +88,10 @@ dwexpr_status dwexpr_ctx_init_static(void *mem, size_t size, const dwexpr_limits
     unsigned char *m = mem;
     dwexpr_ctx *ctx = (dwexpr_ctx *)m;
     /* all but the scratch for short programs, which is written before it
-     * is read (most of the context) */
+     * is read (most of the context; the last member) */
+    _Static_assert(offsetof(dwexpr_ctx, small_code) + sizeof ctx->small_code ==
+                       sizeof(dwexpr_ctx),
+                   "small_code is the context's last member");
     memset(ctx, 0, offsetof(dwexpr_ctx, small_code));
     ctx->lim = l;
     ctx->stack = (dwx_entry *)(m + need);

@@ -983,6 +983,19 @@ static dwexpr_status eval_shaped(dwexpr_ctx *ctx, const dwexpr_program *prog,
     return DWEXPR_OK;
 }
 
+/* Hand out, as put_result does, a location that is register REGNO of the
+ * top frame at byte OFF, its place made in SLOT. */
+static inline void register_result(dwexpr_sld *slot, uint32_t regno, uint64_t off,
+                                   const dwexpr_eval_params *p, dwexpr_result *out)
+{
+    sld_register(slot, regno, p);
+    slot->byte_offset = off;
+    out->kind = DWEXPR_RESULT_LOCATION;
+    dwx_value_clear(&out->value);
+    out->loc.count = 1;
+    out->loc.slds = slot;
+}
+
 /* The lane part's offset for LANE and factor K in a unit of N-bit
  * addresses: generic values (generic_value's truncation), their wrapping
  * product (dwx_value_binary), read as signed (dwx_signed_of of a generic
@@ -1033,14 +1046,8 @@ static bool lane_part(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwx_env
                 return false;
         }
         if (p->result_kind == 0) {
-            /* put_result, the place made in its slot */
-            dwexpr_sld *slot = ctx->result_slot ? ctx->result_slot : &ctx->result_one;
-            sld_register(slot, (uint32_t)c[0].a, p);
-            slot->byte_offset = (uint64_t)d;
-            out->kind = DWEXPR_RESULT_LOCATION;
-            dwx_value_clear(&out->value);
-            out->loc.count = 1;
-            out->loc.slds = slot;
+            register_result(ctx->result_slot ? ctx->result_slot : &ctx->result_one,
+                            (uint32_t)c[0].a, (uint64_t)d, p, out);
             return true;
         }
     }
@@ -1283,11 +1290,7 @@ static inline void reg_direct(dwexpr_ctx *ctx, const dwexpr_eval_params *p, uint
     ctx->err.status = DWEXPR_OK;
     ctx->sp = 0;
     ctx->steps = 1;
-    sld_register(&ctx->result_one, regno, p);
-    out->kind = DWEXPR_RESULT_LOCATION;
-    dwx_value_clear(&out->value);
-    out->loc.count = 1;
-    out->loc.slds = &ctx->result_one;
+    register_result(&ctx->result_one, regno, 0, p, out);
 }
 
 /* DWX_SHAPE_ONE / DWX_SHAPE_ONE_SV when reg_direct_ok holds and the
@@ -1691,13 +1694,7 @@ static uint32_t lane_batch(dwexpr_ctx *ctx, const dwexpr_program *prog, const dw
         const int64_t d = lane_offset(n, (uint32_t)(lane_first + i), c[2].a);
         if (d < 0 || (uint64_t)d >= size)
             return i; /* lane_part and the loop decide */
-        dwexpr_sld *slot = &places[i];
-        sld_register(slot, regno, p);
-        slot->byte_offset = (uint64_t)d;
-        results[i].kind = DWEXPR_RESULT_LOCATION;
-        dwx_value_clear(&results[i].value);
-        results[i].loc.count = 1;
-        results[i].loc.slds = slot;
+        register_result(&places[i], regno, (uint64_t)d, p, &results[i]);
         statuses[i] = DWEXPR_OK;
     }
     return count;

@@ -181,9 +181,9 @@ static inline bool dwx_default_space_plain(const dwexpr_target *t, void *user, u
  * expression of the commonest operations in one pass, for UNIT
  * (normalized, little-endian), parameters P (top frame, no initial stack,
  * no trace, result kind unspecified) and a current-size target (it checks
- * dwx_default_space_plain itself), all set up on CTX (ctx->t, ctx->user, ctx->p, a
- * reset arena and error record, no steps, depth 0, an empty stack: what
- * lib/eval.c's direct_begin or a new context leaves). True with *OUT
+ * dwx_default_space_plain itself), all set up on CTX (ctx->t, ctx->user,
+ * ctx->p, a reset arena and error record, no steps, depth 0, an empty
+ * stack: what lib/eval.c's direct_begin or a new context leaves). True with *OUT
  * filled exactly as the general path would fill it; false when it
  * declines (anything else, or any failure): nothing was handed out and
  * the general path must run from the start. */
