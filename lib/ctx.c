@@ -87,12 +87,19 @@ dwexpr_status dwexpr_ctx_init_static(void *mem, size_t size, const dwexpr_limits
         return DWEXPR_E_NOSPACE;
     unsigned char *m = mem;
     dwexpr_ctx *ctx = (dwexpr_ctx *)m;
-    /* all but the scratch for short programs, which is written before it
-     * is read (most of the context; the last member) */
+    /* all but the binding (read only once bound) and the scratch for
+     * short programs, which is written before it is read (most of the
+     * context; the last member) */
     _Static_assert(offsetof(dwexpr_ctx, small_code) + sizeof ctx->small_code ==
                        sizeof(dwexpr_ctx),
                    "small_code is the context's last member");
-    memset(ctx, 0, offsetof(dwexpr_ctx, small_code));
+    _Static_assert(offsetof(dwexpr_ctx, bind) + sizeof ctx->bind <=
+                       offsetof(dwexpr_ctx, small_code),
+                   "the binding comes just before small_code");
+    memset(ctx, 0, offsetof(dwexpr_ctx, bind));
+    ctx->bind.t = NULL; /* not bound: the bound entries read only these */
+    ctx->bind.fold = 0;
+    ctx->bind.reg_direct = false;
     ctx->lim = l;
     ctx->stack = (dwx_entry *)(m + need);
     dwx_chunk *c = (dwx_chunk *)(m + need + stack_bytes);

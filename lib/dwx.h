@@ -13,7 +13,9 @@
 #  define DWX_HIDDEN __attribute__((visibility("hidden")))
 #  define DWX_LIKELY(x) __builtin_expect(!!(x), 1)
 #  define DWX_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#  define DWX_ALWAYS_INLINE inline __attribute__((always_inline))
 #else
+#  define DWX_ALWAYS_INLINE inline
 #  define DWX_HIDDEN
 #  define DWX_LIKELY(x) (x)
 #  define DWX_UNLIKELY(x) (x)

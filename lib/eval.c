@@ -1463,6 +1463,15 @@ static bool fold_guards_hold(const dwx_folded *f, const dwexpr_target *t, void *
     return true;
 }
 
+/* The parameters a folded result was computed for (lib/fold.c): the
+ * defaults, but for the lane and what only the general path reads (no
+ * thread recorded in register places). */
+static inline bool params_foldable(const dwexpr_eval_params *p)
+{
+    return (p->frame | p->initial_count | (uint64_t)p->result_kind | p->thread |
+            (p->ctx & (DWEXPR_CTX_THREAD | DWEXPR_CTX_FRAME)) | (p->trace != NULL)) == 0;
+}
+
 /* Whether PROG's folded result may stand for this evaluation (lib/fold.c):
  * a current-size target whose default address space is the plain one
  * (dwx_default_space_plain), default parameters (no thread recorded in
@@ -1473,10 +1482,9 @@ static inline bool fold_usable(const dwexpr_ctx *ctx, const dwexpr_program *prog
 {
     const dwx_folded *f = prog->fold;
     if (f->need > ctx->fold_room || !t || t->size < sizeof(dwexpr_target) ||
-        (t->aspace_info && !dwx_default_space_plain(t, user, prog->unit.addr_size)))
+        !dwx_default_space_plain(ctx, t, user, p, prog->unit.addr_size))
         return false;
-    if (p && (p->frame | p->initial_count | (uint64_t)p->result_kind | p->thread |
-              (p->ctx & (DWEXPR_CTX_THREAD | DWEXPR_CTX_FRAME)) | (p->trace != NULL)))
+    if (p && !params_foldable(p))
         return false;
     return f->nguards == 0 || !t->reg_size || fold_guards_hold(f, t, user);
 }
@@ -1491,18 +1499,13 @@ static inline dwexpr_status use_fold(dwexpr_ctx *ctx, const dwx_folded *f, dwexp
     return DWEXPR_OK;
 }
 
-/* dwexpr_eval but a folded result: DW_OP_reg* alone, else the rest. */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
-static dwexpr_status eval_unfolded(dwexpr_ctx *ctx, const dwexpr_program *prog,
-                                   const dwexpr_target *target, void *user,
-                                   const dwexpr_eval_params *params, dwexpr_result *out)
+/* dwexpr_eval but a folded result, for FAST = fast_ok(target, p):
+ * DW_OP_reg* alone, else the rest. */
+static DWX_ALWAYS_INLINE dwexpr_status unfolded(dwexpr_ctx *ctx, const dwexpr_program *prog,
+                                     const dwexpr_target *target, void *user,
+                                     const dwexpr_eval_params *p, bool fast, dwexpr_result *out)
 {
-    if (!ctx || !prog || !out)
-        return DWEXPR_E_USAGE;
-    const dwexpr_eval_params *p = params ? params : &no_params;
-    if (fast_ok(target, p)) {
+    if (fast) {
         /* DW_OP_reg* alone; the fast path (a producer alone or with
          * stack_value from its decoded operation, else one pass over the
          * bytes) */
@@ -1522,6 +1525,19 @@ static dwexpr_status eval_unfolded(dwexpr_ctx *ctx, const dwexpr_program *prog,
         return DWEXPR_OK;
     }
     return eval_other(ctx, prog, target, user, p, out);
+}
+
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static dwexpr_status eval_unfolded(dwexpr_ctx *ctx, const dwexpr_program *prog,
+                                   const dwexpr_target *target, void *user,
+                                   const dwexpr_eval_params *params, dwexpr_result *out)
+{
+    if (!ctx || !prog || !out)
+        return DWEXPR_E_USAGE;
+    const dwexpr_eval_params *p = params ? params : &no_params;
+    return unfolded(ctx, prog, target, user, p, fast_ok(target, p), out);
 }
 
 /* dwexpr_eval of a producer alone or with DW_OP_stack_value: the fast
@@ -1615,19 +1631,16 @@ static dwexpr_status eval_bytes_general(dwexpr_ctx *ctx, const uint8_t *bytes, s
 }
 
 
-/* dwexpr_eval_bytes of anything but a lone DW_OP_reg0..31 byte: the fast
- * path (lib/fast.c) when its conditions hold, else (or when it declines)
- * the general one; out of line, so that the DW_OP_reg* path saves no
- * registers. */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
-static dwexpr_status eval_bytes_rest(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
-                                     const dwexpr_unit *unit, const dwexpr_target *target,
-                                     void *user, const dwexpr_eval_params *p,
-                                     dwexpr_result *out)
+/* dwexpr_eval_bytes of anything but a lone DW_OP_reg0..31 byte, for
+ * FAST = fast_ok(target, p): the fast path (lib/fast.c) when its
+ * conditions hold, else (or when it declines) the general one. */
+static DWX_ALWAYS_INLINE dwexpr_status bytes_rest(dwexpr_ctx *ctx, const uint8_t *bytes,
+                                                  size_t len, const dwexpr_unit *unit,
+                                                  const dwexpr_target *target, void *user,
+                                                  const dwexpr_eval_params *p, bool fast,
+                                                  dwexpr_result *out)
 {
-    if (unit_fine(unit) && !unit->big_endian && len <= UINT32_MAX && fast_ok(target, p)) {
+    if (fast && unit_fine(unit) && !unit->big_endian && len <= UINT32_MAX) {
         dwexpr_unit u = *unit; /* dwx_unit_normalize */
         if (!u.addr_size)
             u.addr_size = 8;
@@ -1640,6 +1653,18 @@ static dwexpr_status eval_bytes_rest(dwexpr_ctx *ctx, const uint8_t *bytes, size
             return DWEXPR_OK;
     }
     return eval_bytes_general(ctx, bytes, len, unit, target, user, p, out);
+}
+
+/* bytes_rest out of line, so that the DW_OP_reg* path saves no registers. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static dwexpr_status eval_bytes_rest(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
+                                     const dwexpr_unit *unit, const dwexpr_target *target,
+                                     void *user, const dwexpr_eval_params *p,
+                                     dwexpr_result *out)
+{
+    return bytes_rest(ctx, bytes, len, unit, target, user, p, fast_ok(target, p), out);
 }
 
 dwexpr_status dwexpr_eval_bytes(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
@@ -1657,6 +1682,98 @@ dwexpr_status dwexpr_eval_bytes(dwexpr_ctx *ctx, const uint8_t *bytes, size_t le
         return DWEXPR_OK;
     }
     return eval_bytes_rest(ctx, bytes, len, unit, target, user, p, out);
+}
+
+/* ---- bound evaluation: one frame, many expressions ---- */
+
+dwexpr_status dwexpr_ctx_bind(dwexpr_ctx *ctx, const dwexpr_target *target, void *user,
+                              const dwexpr_eval_params *params)
+{
+    if (!ctx)
+        return DWEXPR_E_USAGE;
+    memset(&ctx->bind, 0, sizeof ctx->bind);
+    if (target && target->size >= sizeof(dwexpr_target)) {
+        ctx->bind.t = target;
+    } else {
+        /* an older caller's shorter struct, as dwx_set_target copies it */
+        if (target)
+            memcpy(&ctx->bind.t_copy, target, target->size);
+        ctx->bind.t_copy.size = sizeof ctx->bind.t_copy;
+        ctx->bind.t = &ctx->bind.t_copy;
+    }
+    ctx->bind.user = user;
+    if (params)
+        ctx->bind.p = *params;
+    const dwexpr_target *t = ctx->bind.t;
+    /* the default address space, asked once (dwx_default_space_plain) */
+    ctx->bind.plain = (uint16_t)(t->aspace_info ? dwx_default_space_sizes(t, user)
+                                                : DWX_ADDR_SIZES);
+    ctx->bind.fold = params_foldable(&ctx->bind.p) ? ctx->bind.plain : 0;
+    ctx->bind.reg_direct = reg_direct_ok(t, &ctx->bind.p);
+    ctx->bind.fast = fast_ok(t, &ctx->bind.p);
+    return DWEXPR_OK;
+}
+
+/* dwexpr_eval_bound but a fold without guards: dwexpr_eval with the
+ * binding (its parameters are the binding's copy, so the helpers take the
+ * default space's answer from the binding). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static dwexpr_status eval_bound_rest(dwexpr_ctx *ctx, const dwexpr_program *prog,
+                                     dwexpr_result *out)
+{
+    if (!ctx || !prog || !out)
+        return DWEXPR_E_USAGE;
+    const dwexpr_target *t = ctx->bind.t;
+    if (!t)
+        return dwx_ctx_fail(ctx, DWEXPR_E_USAGE,
+                            "the context is not bound to a target (dwexpr_ctx_bind)");
+    /* a fold with guards (fold_usable with the binding's answers), else
+     * what dwexpr_eval does with an unfolded program */
+    const dwx_folded *f = prog->fold;
+    if (f && ((ctx->bind.fold >> prog->unit.addr_size) & 1) && f->need <= ctx->fold_room &&
+        (f->nguards == 0 || !t->reg_size || fold_guards_hold(f, t, ctx->bind.user)))
+        return use_fold(ctx, f, out);
+    return unfolded(ctx, prog, t, ctx->bind.user, &ctx->bind.p, ctx->bind.fast, out);
+}
+
+dwexpr_status dwexpr_eval_bound(dwexpr_ctx *ctx, const dwexpr_program *prog, dwexpr_result *out)
+{
+    /* fold_usable with the binding's answers: bit A of bind.fold holds the
+     * target, parameter and space-0 conditions for A-byte units */
+    const dwx_folded *f;
+    if (ctx && prog && out && (f = prog->fold) && f->nguards == 0 &&
+        ((ctx->bind.fold >> prog->unit.addr_size) & 1) && f->need <= ctx->fold_room)
+        return use_fold(ctx, f, out);
+    return eval_bound_rest(ctx, prog, out);
+}
+
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static dwexpr_status eval_bytes_bound_rest(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
+                                           const dwexpr_unit *unit, dwexpr_result *out)
+{
+    if (!ctx || (!bytes && len) || !unit || !out)
+        return DWEXPR_E_USAGE;
+    if (!ctx->bind.t)
+        return dwx_ctx_fail(ctx, DWEXPR_E_USAGE,
+                            "the context is not bound to a target (dwexpr_ctx_bind)");
+    return bytes_rest(ctx, bytes, len, unit, ctx->bind.t, ctx->bind.user, &ctx->bind.p,
+                      ctx->bind.fast, out);
+}
+
+dwexpr_status dwexpr_eval_bytes_bound(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
+                                      const dwexpr_unit *unit, dwexpr_result *out)
+{
+    /* dwexpr_eval_bytes's lone DW_OP_reg0..31 byte, reg_direct_ok from the binding */
+    if (ctx && len == 1 && bytes && unit && out && bytes[0] >= DWX_CODE_reg0 &&
+        bytes[0] <= DWX_CODE_reg31 && ctx->bind.reg_direct && unit_fine(unit)) {
+        reg_direct(ctx, &ctx->bind.p, (uint32_t)(bytes[0] - DWX_CODE_reg0), out);
+        return DWEXPR_OK;
+    }
+    return eval_bytes_bound_rest(ctx, bytes, len, unit, out);
 }
 
 /* dwexpr_eval_lanes of the lane part of a top-frame register with the

@@ -71,6 +71,23 @@ struct dwexpr_ctx {
     uint64_t result_bytes;   /* the implicit storage of result_one when the fast path
                                 makes it from a value (lib/fast.c hand_out); the
                                 same lifetime as result_one, no scratch taken */
+    /* dwexpr_ctx_bind: one frame's target, user and parameters, checked
+     * once for the evaluations of dwexpr_eval_bound / dwexpr_eval_bytes_bound
+     * (which pass &bind.p as their parameters: that is how the helpers
+     * below know an evaluation is a bound one). dwexpr_ctx_init_static
+     * zeroes only t, fold and reg_direct: the rest is read only while
+     * bound. */
+    struct {
+        const dwexpr_target *t;  /* NULL: not bound; the caller's or &t_copy */
+        void *user;
+        dwexpr_eval_params p;    /* the caller's, copied */
+        uint16_t plain;          /* bit A: space 0 is the plain one for A-byte addresses */
+        uint16_t fold;           /* bit A: folds of A-byte units may be handed out
+                                    (fold_usable but the guards, the need) */
+        bool reg_direct;         /* reg_direct_ok of t and p */
+        bool fast;               /* fast_ok of t and p */
+        dwexpr_target t_copy;    /* a shorter (older) caller's struct, zero-extended */
+    } bind;
     dwx_insn small_code[DWX_SMALL_PROGRAM + 1]; /* dwexpr_eval_bytes of short expressions
                                                    (scratch: last, not zeroed by
                                                    dwexpr_ctx_init_static) */
@@ -171,10 +188,20 @@ static inline void dwx_use_target(dwexpr_ctx *ctx, const dwexpr_target *t, void 
  * 0 is the same as without the callback, and the fast path and the folds
  * may serve the target (every AMDGPU target describes its spaces). Asks
  * what dwx_aspace asks, with the same arguments. */
-DWX_HIDDEN bool dwx_default_space_asked(const dwexpr_target *t, void *user, unsigned asz);
-static inline bool dwx_default_space_plain(const dwexpr_target *t, void *user, unsigned asz)
+DWX_HIDDEN unsigned dwx_default_space_sizes(const dwexpr_target *t, void *user);
+enum { DWX_ADDR_SIZES = (1u << 1) | (1u << 2) | (1u << 4) | (1u << 8) };
+/* For an evaluation with target T, USER and parameters P on CTX: a bound
+ * evaluation (P is the binding's copy) takes the answer dwexpr_ctx_bind
+ * got (bit ASZ of bind.plain); any other asks. */
+static inline bool dwx_default_space_plain(const dwexpr_ctx *ctx, const dwexpr_target *t,
+                                           void *user, const dwexpr_eval_params *p,
+                                           unsigned asz)
 {
-    return !t->aspace_info || dwx_default_space_asked(t, user, asz); /* lib/loc.c */
+    if (!t->aspace_info)
+        return true;
+    if (p == &ctx->bind.p)
+        return (ctx->bind.plain >> asz) & 1;
+    return (dwx_default_space_sizes(t, user) >> asz) & 1; /* lib/loc.c */
 }
 
 /* The fast path (lib/fast.c): evaluate LEN bytes of a straight-line

@@ -417,7 +417,7 @@ bool dwx_fast_eval(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len, const dwex
     const uint32_t stack_max = ctx->lim.stack < FAST_STACK ? ctx->lim.stack : FAST_STACK;
     dwx_env env; /* for the helpers that ask the target (set_env) */
     bool have_env = false;
-    if (!dwx_default_space_plain(ctx->t, ctx->user, asz))
+    if (!dwx_default_space_plain(ctx, ctx->t, ctx->user, p, asz))
         return false;
     ctx->addr_size = (uint8_t)asz; /* steps, depth and stack: zero (lib/evalint.h) */
 
@@ -757,7 +757,7 @@ bool dwx_fast_one(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwexpr_eval
     dwexpr_sld s;
     dwexpr_value v;
     fent e;
-    if (ctx->lim.steps < 1 || !dwx_default_space_plain(ctx->t, ctx->user, asz))
+    if (ctx->lim.steps < 1 || !dwx_default_space_plain(ctx, ctx->t, ctx->user, p, asz))
         return false;
     ctx->addr_size = (uint8_t)asz;
     ctx->steps = 1;

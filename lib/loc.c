@@ -34,16 +34,19 @@ static void set_bits(uint8_t *dst, uint64_t dpos, uint64_t nbits, bool one)
 }
 
 /* dwx_default_space_plain (lib/evalint.h) of a target with aspace_info:
- * out of line, so that the fast paths' callers keep small frames. */
-bool dwx_default_space_asked(const dwexpr_target *t, void *user, unsigned asz)
+ * out of line, so that the fast paths' callers keep small frames. Bit A
+ * of the answer: space 0 is the plain one for A-byte addresses. */
+unsigned dwx_default_space_sizes(const dwexpr_target *t, void *user)
 {
     dwexpr_aspace_info ai;
     memset(&ai, 0, sizeof ai);
     const dwexpr_status st = t->aspace_info(user, 0, &ai);
     if (st == DWEXPR_E_NOT_FOUND)
-        return true;
+        return DWX_ADDR_SIZES;
     const unsigned bits = ai.addr_bits == 0 || ai.addr_bits > 64 ? 64 : ai.addr_bits;
-    return st == DWEXPR_OK && bits == 8 * asz && !ai.per_thread && !ai.per_lane;
+    if (st != DWEXPR_OK || ai.per_thread || ai.per_lane || bits % 8)
+        return 0;
+    return DWX_ADDR_SIZES & (1u << (bits / 8));
 }
 
 dwexpr_status dwx_aspace(dwexpr_ctx *ctx, const dwexpr_unit *u, uint32_t as,

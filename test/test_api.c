@@ -1,13 +1,13 @@
 /* test/test_api.c: the C API around an evaluation: the trace hook and
- * stack inspection, interruption, and reuse of one program across
- * contexts. */
+ * stack inspection, interruption, reuse of one program across contexts,
+ * and bound evaluation (dwexpr_ctx_bind). */
 #include <stdlib.h>
 #include "dwexpr.h"
 #include "tap.h"
 
 /* Everything build() allocated, released at the end. */
-static void *owned[16];
-static dwexpr_program *progs[16];
+static void *owned[32];
+static dwexpr_program *progs[32];
 static int nowned;
 
 /* Assemble TEXT for a generic64 unit and decode it. */
@@ -107,6 +107,140 @@ static dwexpr_status fb_frame_base(void *user, const dwexpr_frameref *f, dwexpr_
     return DWEXPR_OK;
 }
 
+/* A target for the bound API: register r holds 0x1000 + r; address
+ * space 0 as BIND_SPACE0 says (per thread or not), its questions counted. */
+static int aspace_asked, space0_per_thread;
+static dwexpr_status b_reg_read(void *user, const dwexpr_regref *r, uint64_t off, void *buf,
+                                size_t len)
+{
+    (void)user;
+    uint64_t v = 0x1000 + r->regno;
+    if (off + len > 8)
+        return DWEXPR_E_TARGET;
+    memcpy(buf, (uint8_t *)&v + off, len);
+    return DWEXPR_OK;
+}
+static dwexpr_status b_aspace_info(void *user, uint32_t as, dwexpr_aspace_info *out)
+{
+    (void)user;
+    aspace_asked++;
+    if (as != 0)
+        return DWEXPR_E_NOT_FOUND;
+    out->addr_bits = 64;
+    out->per_thread = space0_per_thread != 0;
+    return DWEXPR_OK;
+}
+
+/* dwexpr_ctx_bind, dwexpr_eval_bound, dwexpr_eval_bytes_bound. */
+static void test_bound(void)
+{
+    static const dwexpr_unit unit = {.addr_size = 8, .offset_size = 4, .version = 5};
+    dwexpr_ctx *ctx = NULL, *ref = NULL;
+    dwexpr_ctx_new(NULL, &ctx);
+    dwexpr_ctx_new(NULL, &ref);
+    dwexpr_result res, want;
+    dwexpr_program *reg = build("DW_OP_reg5");
+    dwexpr_program *br = build("DW_OP_breg3 16");
+    static const uint8_t reg_bytes[] = {0x55}, breg_bytes[] = {0x73, 0x10};
+
+    /* usage: no context, a context never bound, NULL arguments */
+    CHECK_U64(dwexpr_ctx_bind(NULL, NULL, NULL, NULL), DWEXPR_E_USAGE, "bind: NULL context");
+    CHECK_U64(dwexpr_eval_bound(NULL, reg, &res), DWEXPR_E_USAGE, "eval_bound: NULL context");
+    CHECK_U64(dwexpr_eval_bound(ctx, reg, &res), DWEXPR_E_USAGE,
+              "eval_bound on a context never bound");
+    TAP_OK(strstr(dwexpr_ctx_error(ctx)->message, "not bound") != NULL,
+           "and the error says it is not bound (%s)", dwexpr_ctx_error(ctx)->message);
+    CHECK_U64(dwexpr_eval_bytes_bound(ctx, reg_bytes, 1, &unit, &res), DWEXPR_E_USAGE,
+              "eval_bytes_bound on a context never bound (DW_OP_reg5)");
+    CHECK_U64(dwexpr_eval_bytes_bound(ctx, breg_bytes, 2, &unit, &res), DWEXPR_E_USAGE,
+              "eval_bytes_bound on a context never bound (DW_OP_breg3)");
+    CHECK_U64(dwexpr_ctx_bind(ctx, NULL, NULL, NULL), DWEXPR_OK, "bind: no target, no params");
+    CHECK_U64(dwexpr_eval_bound(ctx, NULL, &res), DWEXPR_E_USAGE, "eval_bound: NULL program");
+    CHECK_U64(dwexpr_eval_bound(ctx, reg, NULL), DWEXPR_E_USAGE, "eval_bound: NULL result");
+    CHECK_U64(dwexpr_eval_bytes_bound(ctx, NULL, 1, &unit, &res), DWEXPR_E_USAGE,
+              "eval_bytes_bound: NULL bytes");
+    CHECK_U64(dwexpr_eval_bytes_bound(ctx, reg_bytes, 1, NULL, &res), DWEXPR_E_USAGE,
+              "eval_bytes_bound: NULL unit");
+    CHECK_U64(dwexpr_eval_bytes_bound(ctx, reg_bytes, 1, &unit, NULL), DWEXPR_E_USAGE,
+              "eval_bytes_bound: NULL result");
+
+    /* bound to no target: what dwexpr_eval gives without one */
+    CHECK_U64(dwexpr_eval_bound(ctx, reg, &res), DWEXPR_OK, "bound, no target: DW_OP_reg5");
+    CHECK_U64(res.loc.count == 1 && res.loc.slds[0].kind == DWEXPR_LOC_REGISTER &&
+                  res.loc.slds[0].u.regno == 5, 1, "is register 5");
+    CHECK_U64(dwexpr_eval_bound(ctx, br, &res), dwexpr_eval(ref, br, NULL, NULL, NULL, &want),
+              "bound, no target: DW_OP_breg3 fails as dwexpr_eval does");
+    CHECK_STR(dwexpr_ctx_error(ctx)->message, dwexpr_ctx_error(ref)->message,
+              "with the same message");
+
+    /* the parameters are copied at bind time: changing the caller's
+     * struct afterwards changes nothing until the next bind */
+    dwexpr_target t = {.size = sizeof t, .reg_read = b_reg_read};
+    dwexpr_eval_params p = {.ctx = DWEXPR_CTX_THREAD, .thread = 7};
+    dwexpr_ctx_bind(ctx, &t, NULL, &p);
+    p.thread = 9;
+    CHECK_U64(dwexpr_eval_bound(ctx, reg, &res), DWEXPR_OK, "bound to thread 7: DW_OP_reg5");
+    CHECK_U64(res.loc.slds[0].thread, 7, "the place is thread 7's (the bound copy)");
+    CHECK_U64(dwexpr_eval_bytes_bound(ctx, reg_bytes, 1, &unit, &res), DWEXPR_OK,
+              "from the bytes too");
+    CHECK_U64(res.loc.slds[0].thread, 7, "thread 7's from the bytes too");
+    dwexpr_ctx_bind(ctx, &t, NULL, &p);
+    CHECK_U64(dwexpr_eval_bound(ctx, reg, &res), DWEXPR_OK, "bound again to thread 9");
+    CHECK_U64(res.loc.slds[0].thread, 9, "the place is thread 9's");
+    p.ctx = 0;
+    p.thread = 0;
+    dwexpr_ctx_bind(ctx, &t, NULL, &p);
+    CHECK_U64(dwexpr_eval_bound(ctx, br, &res), DWEXPR_OK, "bound: DW_OP_breg3 16");
+    CHECK_U64(res.loc.slds[0].byte_offset, 0x1013, "is register 3 (0x1003) + 16");
+    CHECK_U64(dwexpr_eval_bytes_bound(ctx, breg_bytes, 2, &unit, &res), DWEXPR_OK,
+              "from the bytes");
+    CHECK_U64(res.loc.slds[0].byte_offset, 0x1013, "the same address from the bytes");
+
+    /* a shorter (older) target struct is zero-extended, as dwexpr_eval does */
+    dwexpr_target old = t;
+    old.size = offsetof(dwexpr_target, reg_read);
+    dwexpr_ctx_bind(ctx, &old, NULL, NULL);
+    CHECK_U64(dwexpr_eval_bound(ctx, br, &res), dwexpr_eval(ref, br, &old, NULL, NULL, &want),
+              "a target struct that ends before reg_read: as dwexpr_eval");
+    CHECK_U64(dwexpr_ctx_error(ctx)->status, DWEXPR_E_UNSUPPORTED,
+              "register contents are not available (no reg_read)");
+
+    /* address space 0 is asked about once, at bind time, and its answer
+     * decides as it does for dwexpr_eval: per thread sends a fold (and
+     * the fast path) to the general path, with the same result */
+    t.aspace_info = b_aspace_info;
+    for (space0_per_thread = 0; space0_per_thread < 2; space0_per_thread++) {
+        aspace_asked = 0;
+        dwexpr_ctx_bind(ctx, &t, NULL, NULL);
+        CHECK_U64(aspace_asked, 1, "bind asks aspace_info once (space 0 %s)",
+                  space0_per_thread ? "per thread" : "plain");
+        for (int i = 0; i < 3; i++) {
+            dwexpr_eval_bound(ctx, reg, &res);
+            dwexpr_eval_bytes_bound(ctx, breg_bytes, 2, &unit, &res);
+        }
+        if (!space0_per_thread)
+            CHECK_U64(aspace_asked, 1, "and plain space 0 is not asked about again");
+        else
+            TAP_OK(aspace_asked > 1, "and the general path asks as it needs (%d)", aspace_asked);
+        dwexpr_status s1 = dwexpr_eval_bound(ctx, br, &res);
+        dwexpr_status s2 = dwexpr_eval(ref, br, &t, NULL, NULL, &want);
+        CHECK_U64(s1, s2, "DW_OP_breg3 16 bound and unbound: same status (%s)",
+                  dwexpr_status_name(s2));
+        if (s2 == DWEXPR_OK)
+            CHECK_U64(res.loc.count == 1 && want.loc.count == 1 &&
+                          memcmp(&res.loc.slds[0], &want.loc.slds[0],
+                                 sizeof want.loc.slds[0]) == 0,
+                      1, "and the same place");
+        else
+            CHECK_STR(dwexpr_ctx_error(ctx)->message, dwexpr_ctx_error(ref)->message,
+                      "and the same message");
+        CHECK_U64(s2, space0_per_thread ? DWEXPR_E_NO_CONTEXT : DWEXPR_OK,
+                  "a per-thread space needs a thread; the plain one does not");
+    }
+    dwexpr_ctx_free(ref);
+    dwexpr_ctx_free(ctx);
+}
+
 int main(void)
 {
     dwexpr_ctx *ctx = NULL;
@@ -187,6 +321,8 @@ int main(void)
         CHECK_U64(res.loc.slds[0].byte_offset, 0x3008,
                   "caller frame: the saved register 6 (0x3000 at 0x2000) + 8, not the slot");
     }
+
+    test_bound();
 
     dwexpr_ctx_free(other);
     dwexpr_ctx_free(ctx);

@@ -719,6 +719,8 @@ enum {
     K_STACK_END,     /* the stack after the final conversion failed */
     K_STEPS_KNOWN,   /* a known divergence: steps of a producer's nested evaluation */
     K_LANES,         /* eval_lanes (one lane) vs eval of that lane vs the loop */
+    K_BOUND,         /* dwexpr_ctx_bind + dwexpr_eval_bound vs the loop */
+    K_BYTES_BOUND,   /* dwexpr_ctx_bind + dwexpr_eval_bytes_bound vs the loop */
     K_COUNT
 };
 static const char *const check_name[K_COUNT] = {
@@ -731,7 +733,9 @@ static const char *const check_name[K_COUNT] = {
     "after the result conversion fails the stack is the same as the general loop's",
     ("fbreg / entry_value; stack_value under a step limit: the steps of the nested "
      "evaluation count in the shortcuts as in the loop"),
-    "dwexpr_eval_lanes for one lane gives dwexpr_eval of that lane and the loop"};
+    "dwexpr_eval_lanes for one lane gives dwexpr_eval of that lane and the loop",
+    "dwexpr_eval_bound (dwexpr_ctx_bind) gives what the general loop gives",
+    "dwexpr_eval_bytes_bound (dwexpr_ctx_bind) gives what the general loop gives"};
 static unsigned long mismatches[K_COUNT], checked[K_COUNT];
 static unsigned shown;
 
@@ -1075,6 +1079,16 @@ static void run_case(kase *c)
                      derr.op_name ? derr.op_name : "-", derr.message);
             show(c, K_DECODE_BYTES, outcome_text(sb, cb, &rb), want);
         }
+        /* the same through the bound entry */
+        if (dwexpr_ctx_bind(cb, &target, &tv, pa) == DWEXPR_OK) {
+            sb = dwexpr_eval_bytes_bound(cb, c->g.b, c->g.n, &c->unit, &rb);
+            checked[K_BYTES_BOUND]++;
+            if ((sb != ds || !same_error(dwexpr_ctx_error(cb), &derr)) &&
+                !nospace_excused(c, sb, ds))
+                show(c, K_BYTES_BOUND, outcome_text(sb, cb, &rb), "the decode error");
+        } else {
+            TAP_OK(0, "case %u: dwexpr_ctx_bind", c->index);
+        }
         goto done;
     }
 
@@ -1116,6 +1130,33 @@ static void run_case(kase *c)
         checked[dwexpr_ctx_error(cc)->offset < 0 ? K_STACK_END : K_STACK]++;
         if (!same_stack(cb, cc))
             show_stack(c, cb, cc);
+    }
+
+    /* (e) bound to the case's target, user and parameters: twice each, so
+     * that a warm context and a fold handed out again are seen too */
+    if (dwexpr_ctx_bind(ca, &target, &tv, pa) != DWEXPR_OK ||
+        dwexpr_ctx_bind(cb, &target, &tv, pa) != DWEXPR_OK) {
+        TAP_OK(0, "case %u: dwexpr_ctx_bind", c->index);
+    } else {
+        for (int k = 0; k < 2; k++) {
+            memset(&ra, 0x5a + k, sizeof ra);
+            sa = dwexpr_eval_bound(ca, prog, &ra);
+            checked[K_BOUND]++;
+            if (!same_outcome(sa, ca, &ra, sc, cc, &rc) && !nospace_excused(c, sa, sc) &&
+                !known_steps(c, sa, ca, &ra, sc, cc, &rc))
+                show(c, K_BOUND, outcome_text(sa, ca, &ra), outcome_text(sc, cc, &rc));
+            else if (sc != DWEXPR_OK && sa == sc && !(c->static_size && sc == DWEXPR_E_NOSPACE)) {
+                checked[dwexpr_ctx_error(cc)->offset < 0 ? K_STACK_END : K_STACK]++;
+                if (!same_stack(ca, cc))
+                    show_stack(c, ca, cc);
+            }
+            memset(&rb, 0x5a + k, sizeof rb);
+            sb = dwexpr_eval_bytes_bound(cb, c->g.b, c->g.n, &c->unit, &rb);
+            checked[K_BYTES_BOUND]++;
+            if (!same_outcome(sb, cb, &rb, sc, cc, &rc) && !nospace_excused(c, sb, sc) &&
+                !known_steps(c, sb, cb, &rb, sc, cc, &rc))
+                show(c, K_BYTES_BOUND, outcome_text(sb, cb, &rb), outcome_text(sc, cc, &rc));
+        }
     }
 
     /* (a) again after another program ran on the context */

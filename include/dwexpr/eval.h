@@ -148,6 +148,29 @@ DWEXPR_API dwexpr_status dwexpr_eval_bytes(dwexpr_ctx *ctx, const uint8_t *bytes
                                            void *user, const dwexpr_eval_params *params,
                                            dwexpr_result *out);
 
+/* Bound evaluation: a debugger evaluates many expressions for one frame
+ * (every variable of a scope, every stop). dwexpr_ctx_bind checks and
+ * keeps TARGET, USER and PARAMS (copied; may be NULL, as for dwexpr_eval;
+ * what PARAMS points to must stay valid while bound) once, and
+ * asks a target with aspace_info about address space 0 once; then
+ * dwexpr_eval_bound and dwexpr_eval_bytes_bound give exactly what
+ * dwexpr_eval and dwexpr_eval_bytes with that target, user and parameters
+ * give, with less work per call. While CTX is bound the target struct
+ * must not change, nor its answer about address space 0; bind again when
+ * the frame changes. Binding resets nothing else (results, the error
+ * record); dwexpr_eval and friends still work on a bound context. The
+ * bound calls return DWEXPR_E_USAGE for NULL arguments or a context
+ * never bound (dwexpr_ctx_error(ctx) says which). */
+DWEXPR_API dwexpr_status dwexpr_ctx_bind(dwexpr_ctx *ctx, const dwexpr_target *target,
+                                         void *user, const dwexpr_eval_params *params);
+/* dwexpr_eval with CTX's binding. */
+DWEXPR_API dwexpr_status dwexpr_eval_bound(dwexpr_ctx *ctx, const dwexpr_program *prog,
+                                           dwexpr_result *out);
+/* dwexpr_eval_bytes with CTX's binding. */
+DWEXPR_API dwexpr_status dwexpr_eval_bytes_bound(dwexpr_ctx *ctx, const uint8_t *bytes,
+                                                 size_t len, const dwexpr_unit *unit,
+                                                 dwexpr_result *out);
+
 /* The batch form of dwexpr_eval for the lanes of one wave (seed "DWARF
  * Expression Evaluation Context", current lane): PROG is evaluated for lane
  * LANE_FIRST + i, i < COUNT (at most 64), when bit i of EXEC_MASK is set,

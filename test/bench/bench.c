@@ -167,10 +167,13 @@ static dwexpr_status m_die(void *u, const dwexpr_unit *unit, uint64_t off, bool 
     out->kind = DWEXPR_DIE_NONE; /* call*: no location, no effect */
     return DWEXPR_OK;
 }
-/* USER is the corpus line (expr *) whose bt= table answers base types. */
+/* The corpus lines; a unit's id is its line's index, whose bt= table
+ * answers base types (as a debugger finds a unit's DIEs by its handle). */
+static const expr *corpus;
 static dwexpr_status m_base_type(void *u, const dwexpr_unit *unit, uint64_t die, dwexpr_type *t)
 {
-    const expr *cur = u;
+    (void)u;
+    const expr *cur = &corpus[unit->id];
     for (unsigned i = 0; i < cur->ntypes; i++) {
         const bt *b = &cur->types[i];
         if (b->off != die)
@@ -299,7 +302,10 @@ static int no_trace(void *arg, const dwexpr_ctx *ctx, const dwexpr_trace_event *
     return 0;
 }
 
-enum kind { COLD, WARM, LANE1, GENERAL, WARM_ASPACE };
+/* COLD_BOUND, WARM_BOUND, ASPACE_BOUND: COLD, WARM and WARM_ASPACE through
+ * the bound API (dwexpr_ctx_bind once per pass: one frame, every
+ * expression of the corpus) */
+enum kind { COLD, WARM, LANE1, GENERAL, WARM_ASPACE, COLD_BOUND, WARM_BOUND, ASPACE_BOUND };
 
 /* One pass over the corpus; returns errors. Timed passes (OUT NULL) run a
  * tight loop per kind, so that the figures measure the evaluator. */
@@ -309,6 +315,23 @@ static size_t pass(dwexpr_ctx *ctx, expr *es, size_t n, enum kind k, summary *ou
     static const dwexpr_eval_params traced = {.trace = no_trace};
     size_t errors = 0;
     dwexpr_result r;
+    if (k == COLD_BOUND || k == WARM_BOUND)
+        dwexpr_ctx_bind(ctx, &mock, NULL, &params);
+    else if (k == ASPACE_BOUND)
+        dwexpr_ctx_bind(ctx, &aspace_mock, NULL, &params);
+    if (!out && k == COLD_BOUND) {
+        for (size_t i = 0; i < n; i++)
+            errors += dwexpr_eval_bytes_bound(ctx, es[i].bytes, es[i].len, &es[i].unit, &r) !=
+                      DWEXPR_OK;
+        return errors;
+    }
+    if (!out && (k == WARM_BOUND || k == ASPACE_BOUND)) {
+        for (size_t i = 0; i < n; i++)
+            errors += (es[i].prog ? dwexpr_eval_bound(ctx, es[i].prog, &r)
+                                  : dwexpr_eval_bytes_bound(ctx, es[i].bytes, es[i].len,
+                                                            &es[i].unit, &r)) != DWEXPR_OK;
+        return errors;
+    }
     if (!out && k == COLD) {
         for (size_t i = 0; i < n; i++)
             errors += dwexpr_eval_bytes(ctx, es[i].bytes, es[i].len, &es[i].unit, &mock, &es[i],
@@ -328,6 +351,10 @@ static size_t pass(dwexpr_ctx *ctx, expr *es, size_t n, enum kind k, summary *ou
         if (k == COLD)
             st = dwexpr_eval_bytes(ctx, es[i].bytes, es[i].len, &es[i].unit, &mock, &es[i],
                                    &params, &r);
+        else if (k == COLD_BOUND || ((k == WARM_BOUND || k == ASPACE_BOUND) && !es[i].prog))
+            st = dwexpr_eval_bytes_bound(ctx, es[i].bytes, es[i].len, &es[i].unit, &r);
+        else if (k == WARM_BOUND || k == ASPACE_BOUND)
+            st = dwexpr_eval_bound(ctx, es[i].prog, &r);
         else if (!es[i].prog)
             st = dwexpr_eval_bytes(ctx, es[i].bytes, es[i].len, &es[i].unit, &mock, &es[i],
                                    &params, &r); /* its decode error */
@@ -494,10 +521,13 @@ int main(int argc, char **argv)
             continue;
         if (n == cap)
             es = realloc(es, sizeof *es * (cap = cap ? 2 * cap : 1024));
-        if (parse_line(line, &es[n]) == 0)
+        if (parse_line(line, &es[n]) == 0) {
+            es[n].unit.id = n;
             n++;
+        }
     }
     fclose(f);
+    corpus = es;
 
     size_t ops = 0;
     const long long heap_before = live_bytes;
@@ -530,8 +560,13 @@ int main(int argc, char **argv)
      * 1000 batches of 64 lanes) */
     if (strncmp(mode, "cold", 4) == 0 || strncmp(mode, "warm", 4) == 0 ||
         strncmp(mode, "aspace", 6) == 0) {
-        const enum kind kind = mode[0] == 'w' ? WARM : mode[0] == 'c' ? COLD : WARM_ASPACE;
-        int passes = atoi(mode + (kind == WARM_ASPACE ? 6 : 4));
+        /* coldN, warmN, aspaceN; coldbN, warmbN, aspacebN: bound */
+        const size_t len = mode[0] == 'a' ? 6 : 4;
+        const bool bound = mode[len] == 'b';
+        const enum kind kind = mode[0] == 'w'   ? (bound ? WARM_BOUND : WARM)
+                               : mode[0] == 'c' ? (bound ? COLD_BOUND : COLD)
+                                                : (bound ? ASPACE_BOUND : WARM_ASPACE);
+        int passes = atoi(mode + len + bound);
         for (int k = 0; k < passes; k++)
             pass(ctx, es, n, kind, NULL);
         printf("passes=%d n=%zu\n", passes, n);
@@ -578,9 +613,11 @@ int main(int argc, char **argv)
      * the target that describes its address spaces */
     summary *cold = malloc(sizeof *cold * n), *other = malloc(sizeof *other * n);
     size_t errors = pass(ctx, es, n, COLD, cold); /* warm-up; grows the arena */
-    size_t mismatches[4] = {0, 0, 0, 0};
-    const enum kind others[4] = {WARM, LANE1, GENERAL, WARM_ASPACE};
-    for (int k = 0; k < 4; k++) {
+    enum { OTHERS = 7 };
+    size_t mismatches[OTHERS] = {0};
+    const enum kind others[OTHERS] = {WARM,       LANE1,      GENERAL,     WARM_ASPACE,
+                                      COLD_BOUND, WARM_BOUND, ASPACE_BOUND};
+    for (int k = 0; k < OTHERS; k++) {
         pass(ctx, es, n, others[k], other);
         for (size_t i = 0; i < n; i++)
             mismatches[k] += memcmp(&cold[i], &other[i], sizeof cold[i]) != 0;
@@ -589,6 +626,8 @@ int main(int argc, char **argv)
     unsigned long long before = n_allocs;
     pass(ctx, es, n, COLD, NULL);
     pass(ctx, es, n, WARM, NULL);
+    pass(ctx, es, n, COLD_BOUND, NULL);
+    pass(ctx, es, n, WARM_BOUND, NULL);
     {
         dwexpr_result res[LANES];
         dwexpr_status st[LANES];
@@ -599,6 +638,9 @@ int main(int argc, char **argv)
     double cold_ns = measure(ctx, es, n, COLD, seconds);
     double warm_ns = measure(ctx, es, n, WARM, seconds);
     double aspace_ns = measure(ctx, es, n, WARM_ASPACE, seconds);
+    double cold_bound_ns = measure(ctx, es, n, COLD_BOUND, seconds);
+    double warm_bound_ns = measure(ctx, es, n, WARM_BOUND, seconds);
+    double aspace_bound_ns = measure(ctx, es, n, ASPACE_BOUND, seconds);
     double lane_ns = measure_lanes(ctx, lane_prog, seconds);
     size_t decode_failures = decode_pass(es, n);
     double decode_ns = measure_decode(es, n, seconds);
@@ -608,6 +650,13 @@ int main(int argc, char **argv)
            warm_ns, warm_ns * n / ops, 1e9 / warm_ns, errors, n);
     printf("dwexpr-warm-aspace ns_per_eval=%.1f ns_per_op=%.2f evals_per_s=%.0f errors=%zu "
            "n=%zu\n", aspace_ns, aspace_ns * n / ops, 1e9 / aspace_ns, errors, n);
+    printf("dwexpr-cold-bound ns_per_eval=%.1f ns_per_op=%.2f evals_per_s=%.0f errors=%zu "
+           "n=%zu\n", cold_bound_ns, cold_bound_ns * n / ops, 1e9 / cold_bound_ns, errors, n);
+    printf("dwexpr-warm-bound ns_per_eval=%.1f ns_per_op=%.2f evals_per_s=%.0f errors=%zu "
+           "n=%zu\n", warm_bound_ns, warm_bound_ns * n / ops, 1e9 / warm_bound_ns, errors, n);
+    printf("dwexpr-warm-aspace-bound ns_per_eval=%.1f ns_per_op=%.2f evals_per_s=%.0f "
+           "errors=%zu n=%zu\n", aspace_bound_ns, aspace_bound_ns * n / ops,
+           1e9 / aspace_bound_ns, errors, n);
     printf("dwexpr-lanes ns_per_eval=%.1f ns_per_op=%.2f evals_per_s=%.0f errors=%zu n=%d\n",
            lane_ns, lane_ns / 5, 1e9 / lane_ns, lane_errors, LANES);
     printf("dwexpr-decode ns_per_program=%.1f ns_per_op=%.2f programs_per_s=%.0f errors=%zu "
@@ -615,13 +664,14 @@ int main(int argc, char **argv)
     printf("dwexpr-programs bytes_per_program=%.1f n=%zu\n", program_bytes, n);
     printf("dwexpr-check ops=%zu cold_warm_mismatches=%zu cold_lane_mismatches=%zu "
            "cold_general_mismatches=%zu cold_aspace_mismatches=%zu "
+           "cold_bound_mismatches=%zu warm_bound_mismatches=%zu aspace_bound_mismatches=%zu "
            "lanes_vs_single_mismatches=%zu allocs_after_first_pass=%llu\n",
-           ops, mismatches[0], mismatches[1], mismatches[2], mismatches[3], lane_mismatches,
-           allocs);
+           ops, mismatches[0], mismatches[1], mismatches[2], mismatches[3], mismatches[4],
+           mismatches[5], mismatches[6], lane_mismatches, allocs);
     dwexpr_program_free(lane_prog);
     dwexpr_ctx_free(ctx);
-    return mismatches[0] || mismatches[1] || mismatches[2] || mismatches[3] || lane_mismatches ||
-                   allocs
-               ? 1
-               : 0;
+    size_t bad = lane_mismatches;
+    for (int k = 0; k < OTHERS; k++)
+        bad += mismatches[k];
+    return bad || allocs ? 1 : 0;
 }
