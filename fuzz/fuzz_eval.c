@@ -1,5 +1,7 @@
-/* fuzz/fuzz_eval.c: libFuzzer harness for dwexpr_eval / dwexpr_eval_bytes
- * and for reading and writing through result locations, against a
+/* fuzz/fuzz_eval.c: libFuzzer harness for dwexpr_eval / dwexpr_eval_bytes,
+ * their bound forms (dwexpr_ctx_bind, dwexpr_eval_bound,
+ * dwexpr_eval_bytes_bound) and dwexpr_eval_lanes, compared with each
+ * other, and for reading and writing through result locations, against a
  * deterministic mock target chosen by the input (fuzz/README.md). */
 
 /* The mock target: registers and memory are hashes of (seed, place), with
@@ -815,16 +817,10 @@ static bool eval_class_ok(dwexpr_status s)
     }
 }
 
-/* Evaluate PROG, or BYTES with dwexpr_eval_bytes when PROG is NULL, and
- * check the class, the step bound and the error record. */
-static dwexpr_status eval_checked(dwexpr_ctx *ctx, const dwexpr_program *prog,
-                                  const uint8_t *bytes, size_t len, const dwexpr_target *t,
-                                  mock *m, const dwexpr_eval_params *pp, dwexpr_result *res)
+/* Check what an evaluation on CTX returned (ST): the class, the step
+ * bound and the error record. Returns ST. */
+static dwexpr_status outcome_checked(dwexpr_ctx *ctx, dwexpr_status st)
 {
-    m->in_eval = true;
-    dwexpr_status st = prog ? dwexpr_eval(ctx, prog, t, m, pp, res)
-                            : dwexpr_eval_bytes(ctx, bytes, len, &m->unit, t, m, pp, res);
-    m->in_eval = false;
     FZ_CHECK(eval_class_ok(st), "eval failed with %s (class %s): %s", dwexpr_status_name(st),
              dwexpr_class_name(dwexpr_status_class(st)), dwexpr_ctx_error(ctx)->message);
     FZ_CHECK(ctx->steps <= ctx->lim.steps + (st == DWEXPR_E_STEPS ? 1 : 0),
@@ -842,6 +838,59 @@ static dwexpr_status eval_checked(dwexpr_ctx *ctx, const dwexpr_program *prog,
             FZ_CHECK(dwexpr_ctx_stack_get(ctx, i, &e) == DWEXPR_OK, "stack entry %zu", i);
     }
     return st;
+}
+
+/* Evaluate PROG, or BYTES with dwexpr_eval_bytes when PROG is NULL, and
+ * check the outcome (outcome_checked). */
+static dwexpr_status eval_checked(dwexpr_ctx *ctx, const dwexpr_program *prog,
+                                  const uint8_t *bytes, size_t len, const dwexpr_target *t,
+                                  mock *m, const dwexpr_eval_params *pp, dwexpr_result *res)
+{
+    m->in_eval = true;
+    dwexpr_status st = prog ? dwexpr_eval(ctx, prog, t, m, pp, res)
+                            : dwexpr_eval_bytes(ctx, bytes, len, &m->unit, t, m, pp, res);
+    m->in_eval = false;
+    return outcome_checked(ctx, st);
+}
+
+/* eval_checked on a context bound to the mock M (dwexpr_ctx_bind): PROG
+ * with dwexpr_eval_bound, or BYTES (unit M's) with dwexpr_eval_bytes_bound
+ * when PROG is NULL. */
+static dwexpr_status eval_bound_checked(dwexpr_ctx *ctx, const dwexpr_program *prog,
+                                        const uint8_t *bytes, size_t len, mock *m,
+                                        dwexpr_result *res)
+{
+    m->in_eval = true;
+    dwexpr_status st = prog ? dwexpr_eval_bound(ctx, prog, res)
+                            : dwexpr_eval_bytes_bound(ctx, bytes, len, &m->unit, res);
+    m->in_eval = false;
+    return outcome_checked(ctx, st);
+}
+
+/* Bind CTX to target T, the mock M and PP (may be NULL): always OK. */
+static void bind_checked(dwexpr_ctx *ctx, const dwexpr_target *t, mock *m,
+                         const dwexpr_eval_params *pp)
+{
+    dwexpr_status st = dwexpr_ctx_bind(ctx, t, m, pp);
+    FZ_CHECK(st == DWEXPR_OK, "ctx_bind: %s", dwexpr_status_name(st));
+}
+
+/* On CTX, bound by the caller: dwexpr_eval_bound of PROG, then
+ * dwexpr_eval_bytes_bound of BYTES, each give the outcome REF of status
+ * ST (put_outcome of the unbound evaluation). TMP is scratch; WHAT names
+ * the binding. */
+static void check_bound(dwexpr_ctx *ctx, const dwexpr_program *prog, const uint8_t *bytes,
+                        size_t len, mock *m, dwexpr_status st, const blob *ref, blob *tmp,
+                        const char *what)
+{
+    dwexpr_result res;
+    for (int oneshot = 0; oneshot < 2; oneshot++) {
+        dwexpr_status st2 = eval_bound_checked(ctx, oneshot ? NULL : prog, bytes, len, m, &res);
+        put_outcome(tmp, st2, ctx, &res);
+        FZ_CHECK(st == st2 && ref->n == tmp->n && memcmp(ref->b, tmp->b, ref->n) == 0,
+                 "%s (%s) gives %s, unbound %s", oneshot ? "eval_bytes_bound" : "eval_bound",
+                 what, dwexpr_status_name(st2), dwexpr_status_name(st));
+    }
 }
 
 /* What the trace hook checks and counts. */
@@ -1101,6 +1150,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     dwexpr_status st = dwexpr_ctx_new(&lim, &ctx);
     FZ_CHECK(st == DWEXPR_OK, "ctx_new: %s", dwexpr_status_name(st));
     dwexpr_result res;
+    blob b1 = {0}, b2 = {0};
     if (ds != DWEXPR_OK) {
         if (verbose())
             fprintf(stderr, "decode %zu bytes: %s\n", elen, dwexpr_status_name(ds));
@@ -1109,11 +1159,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         st = eval_checked(ctx, NULL, bytes, elen, &t, &m, &pp, &res);
         FZ_CHECK(st == ds, "decode fails with %s, eval_bytes with %s", dwexpr_status_name(ds),
                  dwexpr_status_name(st));
+        /* and so does the bound one-shot path, with the same error record */
+        put_outcome(&b1, st, ctx, &res);
+        bind_checked(ctx, &t, &m, &pp);
+        dwexpr_status st2 = eval_bound_checked(ctx, NULL, bytes, elen, &m, &res);
+        put_outcome(&b2, st2, ctx, &res);
+        FZ_CHECK(st == st2 && b1.n == b2.n && memcmp(b1.b, b2.b, b1.n) == 0,
+                 "eval_bytes_bound gives %s, eval_bytes %s", dwexpr_status_name(st2),
+                 dwexpr_status_name(st));
+        free(b1.b);
+        free(b2.b);
         dwexpr_ctx_free(ctx);
         free(bytes);
         return 0;
     }
-    blob b1 = {0}, b2 = {0};
 
     /* evaluate twice on the same context: the same outcome */
     st = eval_checked(ctx, prog, NULL, 0, &t, &m, &pp, &res);
@@ -1168,6 +1227,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
              "a trace hook changes the outcome: %s then %s", dwexpr_status_name(st),
              dwexpr_status_name(st2));
     free(ts.scratch.b);
+    const uint64_t traced = ts.count;
     if (h[9] >> 5) {
         /* interrupted at operation K: E_INTERRUPTED, or the same outcome
          * when the evaluation has fewer operations */
@@ -1196,6 +1256,38 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FZ_CHECK(st == st2 && b1.n == b2.n && memcmp(b1.b, b2.b, b1.n) == 0,
              "eval_bytes gives %s, decode + eval %s", dwexpr_status_name(st2),
              dwexpr_status_name(st));
+
+    /* bound evaluation (dwexpr_ctx_bind), on this context with its
+     * history: bound to no params, eval_bound and eval_bytes_bound give
+     * what dwexpr_eval with none gives; rebound to the input's, what it
+     * gives (b1); unbound calls still work on a bound context; a trace
+     * hook in the bound params sees as many operations as unbound */
+    {
+        blob bn = {0};
+        bind_checked(ctx, &t, &m, NULL);
+        dwexpr_status stn = eval_checked(ctx, prog, NULL, 0, &t, &m, NULL, &res);
+        put_outcome(&bn, stn, ctx, &res);
+        check_bound(ctx, prog, bytes, elen, &m, stn, &bn, &b2, "no params");
+        free(bn.b);
+        bind_checked(ctx, &t, &m, &pp);
+        check_bound(ctx, prog, bytes, elen, &m, st, &b1, &b2, "the input's params");
+        st2 = eval_checked(ctx, prog, NULL, 0, &t, &m, &pp, &res);
+        put_outcome(&b2, st2, ctx, &res);
+        FZ_CHECK(st == st2 && b1.n == b2.n && memcmp(b1.b, b2.b, b1.n) == 0,
+                 "dwexpr_eval on a bound context gives %s, unbound %s", dwexpr_status_name(st2),
+                 dwexpr_status_name(st));
+        memset(&ts, 0, sizeof ts);
+        ts.lim = &lim;
+        bind_checked(ctx, &t, &m, &tp);
+        st2 = eval_bound_checked(ctx, prog, NULL, 0, &m, &res);
+        put_outcome(&b2, st2, ctx, &res);
+        FZ_CHECK(st == st2 && b1.n == b2.n && memcmp(b1.b, b2.b, b1.n) == 0,
+                 "eval_bound with a trace hook gives %s, unbound %s", dwexpr_status_name(st2),
+                 dwexpr_status_name(st));
+        FZ_CHECK(ts.count == traced, "%llu trace events bound, %llu unbound",
+                 (unsigned long long)ts.count, (unsigned long long)traced);
+        free(ts.scratch.b);
+    }
 
     /* the lanes batch: exactly the single-lane evaluations, lane by lane;
      * lanes outside the mask untouched (kind 0, E_NO_CONTEXT); the error
@@ -1289,17 +1381,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     dwexpr_ctx *sctx = NULL;
     size_t ssize = static_of[h[9] & 3];
     if (dwexpr_ctx_init_static(sbuf, ssize, &lim, &sctx) == DWEXPR_OK) {
-        for (int oneshot = 0; oneshot < 2; oneshot++) {
-            dwexpr_status st3 = oneshot
-                ? eval_checked(sctx, NULL, bytes, elen, &t, &m, &pp, &res)
-                : eval_checked(sctx, prog, NULL, 0, &t, &m, &pp, &res);
+        /* never bound (the buffer may hold an earlier input's binding):
+         * the bound entries refuse, and the error record says so */
+        dwexpr_status st3 = dwexpr_eval_bound(sctx, prog, &res);
+        FZ_CHECK(st3 == DWEXPR_E_USAGE && dwexpr_ctx_error(sctx)->status == DWEXPR_E_USAGE,
+                 "eval_bound on a context never bound: %s", dwexpr_status_name(st3));
+        st3 = dwexpr_eval_bytes_bound(sctx, bytes, elen, &m.unit, &res);
+        FZ_CHECK(st3 == DWEXPR_E_USAGE && dwexpr_ctx_error(sctx)->status == DWEXPR_E_USAGE,
+                 "eval_bytes_bound on a context never bound: %s", dwexpr_status_name(st3));
+        bind_checked(sctx, &t, &m, &pp);
+        for (int mode = 0; mode < 4; mode++) {
+            int oneshot = mode & 1, bound = mode >> 1;
+            const dwexpr_program *sp = oneshot ? NULL : prog;
+            st3 = bound ? eval_bound_checked(sctx, sp, bytes, elen, &m, &res)
+                        : eval_checked(sctx, sp, bytes, elen, &t, &m, &pp, &res);
             if (st3 == DWEXPR_E_NOSPACE)
                 continue;
             put_outcome(&b2, st3, sctx, &res);
             FZ_CHECK(st3 == st && b1.n == b2.n && memcmp(b1.b, b2.b, b1.n) == 0,
-                     "a static context (%zu bytes%s) gives %s, a heap context %s", ssize,
-                     oneshot ? ", eval_bytes" : "", dwexpr_status_name(st3),
-                     dwexpr_status_name(st));
+                     "a static context (%zu bytes%s%s) gives %s, a heap context %s", ssize,
+                     oneshot ? ", eval_bytes" : "", bound ? ", bound" : "",
+                     dwexpr_status_name(st3), dwexpr_status_name(st));
         }
     }
     free(b1.b);
