@@ -157,7 +157,7 @@ DWEXPR_API dwexpr_status dwexpr_eval_bytes(dwexpr_ctx *ctx, const uint8_t *bytes
  * dwexpr_eval and dwexpr_eval_bytes with that target, user and parameters
  * give, with less work per call. While CTX is bound the target struct
  * must not change, nor its answer about address space 0; bind again when
- * the frame changes. Binding resets nothing else (results, the error
+ * the frame changes (not from a callback of an evaluation on CTX). Binding resets nothing else (results, the error
  * record); dwexpr_eval and friends still work on a bound context. The
  * bound calls return DWEXPR_E_USAGE for NULL arguments or a context
  * never bound (dwexpr_ctx_error(ctx) says which). */
