@@ -278,7 +278,7 @@ static inline bool hand_out_place(dwexpr_ctx *ctx, const dwexpr_sld *slot, dwexp
 
 /* Hand out entry E (not a composite) as the result, as put_result does:
  * a value, or a location whose single place lives in the context. */
-static inline bool hand_out(dwexpr_ctx *ctx, const fent *e, const dwexpr_value *typed,
+static DWX_ALWAYS_INLINE bool hand_out_body(dwexpr_ctx *ctx, const fent *e, const dwexpr_value *typed,
                             const dwexpr_unit *unit, dwexpr_result *out)
 {
     if (e->k == FK_TVAL) {
@@ -304,6 +304,17 @@ static inline bool hand_out(dwexpr_ctx *ctx, const fent *e, const dwexpr_value *
     ctx->err.status = DWEXPR_OK;
     ctx->sp = 0;
     return true;
+}
+
+/* hand_out_body out of line (the bytes loop's two exits share it; the
+ * decoded producer's path, dwx_fast_one, has it inline). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static bool hand_out(dwexpr_ctx *ctx, const fent *e, const dwexpr_value *typed,
+                     const dwexpr_unit *unit, dwexpr_result *out)
+{
+    return hand_out_body(ctx, e, typed, unit, out);
 }
 
 /* dwx_sld_check_range (fits() in lib/loc.c) of the place an entry stands
@@ -818,5 +829,5 @@ bool dwx_fast_one(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwexpr_eval
         e.k = FK_IMP;
         e.nbits = 8u * asz;
     }
-    return hand_out(ctx, &e, NULL, unit, out);
+    return hand_out_body(ctx, &e, NULL, unit, out);
 }
