@@ -1738,14 +1738,36 @@ static dwexpr_status eval_bound_rest(dwexpr_ctx *ctx, const dwexpr_program *prog
     return unfolded(ctx, prog, t, ctx->bind.user, &ctx->bind.p, ctx->bind.fast, out);
 }
 
+/* dwexpr_eval_bound of a producer alone or with DW_OP_stack_value under
+ * the binding's fast conditions (eval_one's path). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static dwexpr_status eval_bound_one(dwexpr_ctx *ctx, const dwexpr_program *prog,
+                                    dwexpr_result *out)
+{
+    const dwexpr_eval_params *p = &ctx->bind.p;
+    direct_begin(ctx, ctx->bind.t, ctx->bind.user, p);
+    if (dwx_fast_one(ctx, prog, p, out))
+        return DWEXPR_OK;
+    return eval_other(ctx, prog, ctx->bind.t, ctx->bind.user, p, out);
+}
+
 dwexpr_status dwexpr_eval_bound(dwexpr_ctx *ctx, const dwexpr_program *prog, dwexpr_result *out)
 {
     /* fold_usable with the binding's answers: bit A of bind.fold holds the
      * target, parameter and space-0 conditions for A-byte units */
     const dwx_folded *f;
-    if (ctx && prog && out && (f = prog->fold) && f->nguards == 0 &&
-        ((ctx->bind.fold >> prog->unit.addr_size) & 1) && f->need <= ctx->fold_room)
-        return use_fold(ctx, f, out);
+    if (ctx && prog && out) {
+        if ((f = prog->fold)) {
+            if (f->nguards == 0 && ((ctx->bind.fold >> prog->unit.addr_size) & 1) &&
+                f->need <= ctx->fold_room)
+                return use_fold(ctx, f, out);
+        } else if ((prog->shape == DWX_SHAPE_ONE || prog->shape == DWX_SHAPE_ONE_SV) &&
+                   ctx->bind.fast && prog->fast && !prog->unit.big_endian) {
+            return eval_bound_one(ctx, prog, out); /* bind.fast: bound */
+        }
+    }
     return eval_bound_rest(ctx, prog, out);
 }
 
