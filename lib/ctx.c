@@ -97,9 +97,12 @@ dwexpr_status dwexpr_ctx_init_static(void *mem, size_t size, const dwexpr_limits
                        offsetof(dwexpr_ctx, small_code),
                    "the binding comes just before small_code");
     memset(ctx, 0, offsetof(dwexpr_ctx, bind));
-    ctx->bind.t = NULL; /* not bound: the bound entries read only these */
+    /* not bound: the bound entries read only these before they know the
+     * context is bound (each flag implies a binding) */
+    ctx->bind.t = NULL;
     ctx->bind.fold = 0;
     ctx->bind.reg_direct = false;
+    ctx->bind.fast = false;
     ctx->lim = l;
     ctx->stack = (dwx_entry *)(m + need);
     dwx_chunk *c = (dwx_chunk *)(m + need + stack_bytes);

@@ -74,8 +74,9 @@ struct dwexpr_ctx {
     /* dwexpr_ctx_bind: one frame's target, user and parameters, checked
      * once for the evaluations of dwexpr_eval_bound / dwexpr_eval_bytes_bound
      * (which pass &bind.p as their parameters: that is how the helpers
-     * below know an evaluation is a bound one). dwexpr_ctx_init_static
-     * zeroes only t, fold and reg_direct: the rest is read only while
+     * below know an evaluation is a bound one). fold, reg_direct and
+     * fast are set only by a binding (each implies one); with t they are
+     * all dwexpr_ctx_init_static zeroes: the rest is read only while
      * bound. */
     struct {
         const dwexpr_target *t;  /* NULL: not bound; the caller's or &t_copy */

@@ -237,6 +237,28 @@ static void test_bound(void)
         CHECK_U64(s2, space0_per_thread ? DWEXPR_E_NO_CONTEXT : DWEXPR_OK,
                   "a per-thread space needs a thread; the plain one does not");
     }
+
+    /* a static context built again in memory that held a bound one is not
+     * bound (nothing of the old binding may be used) */
+    {
+        static _Alignas(16) unsigned char buf[65536];
+        static const dwexpr_limits small = {.stack = 64};
+        dwexpr_ctx *sc = NULL;
+        CHECK_U64(dwexpr_ctx_init_static(buf, sizeof buf, &small, &sc), DWEXPR_OK,
+                  "static context");
+        const dwexpr_target plain = {.size = sizeof plain, .reg_read = b_reg_read};
+        dwexpr_ctx_bind(sc, &plain, NULL, NULL);
+        CHECK_U64(dwexpr_eval_bound(sc, br, &res), DWEXPR_OK, "bound static context: breg3");
+        CHECK_U64(dwexpr_eval_bound(sc, reg, &res), DWEXPR_OK, "bound static context: reg5");
+        CHECK_U64(dwexpr_ctx_init_static(buf, sizeof buf, &small, &sc), DWEXPR_OK,
+                  "the same memory made a context again");
+        CHECK_U64(dwexpr_eval_bound(sc, br, &res), DWEXPR_E_USAGE, "is not bound: breg3");
+        CHECK_U64(dwexpr_eval_bound(sc, reg, &res), DWEXPR_E_USAGE, "is not bound: reg5");
+        CHECK_U64(dwexpr_eval_bytes_bound(sc, reg_bytes, 1, &unit, &res), DWEXPR_E_USAGE,
+                  "is not bound: reg5 from the bytes");
+        CHECK_U64(dwexpr_eval_bytes_bound(sc, breg_bytes, 2, &unit, &res), DWEXPR_E_USAGE,
+                  "is not bound: breg3 from the bytes");
+    }
     dwexpr_ctx_free(ref);
     dwexpr_ctx_free(ctx);
 }
