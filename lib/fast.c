@@ -176,7 +176,11 @@ static inline bool fbreg(dwexpr_ctx *ctx, int64_t off, uint64_t m, uint64_t *add
         return false;
     dwexpr_frameref f = dwx_frameref(ctx, NULL, 0);
     dwexpr_frame_base fb;
-    memset(&fb, 0, sizeof fb);
+    /* zeroed field by field (a memset of it is a string instruction) */
+    fb.expr = NULL;
+    fb.expr_len = 0;
+    memset(&fb.unit, 0, sizeof fb.unit);
+    dwx_sld_clear(&fb.loc);
     if (t->frame_base(ctx->user, &f, &fb) != DWEXPR_OK || fb.expr || !plain_memory(&fb.loc))
         return false;
     const uint64_t b = fb.loc.byte_offset;
