@@ -87,16 +87,21 @@ dwexpr_status dwexpr_ctx_init_static(void *mem, size_t size, const dwexpr_limits
         return DWEXPR_E_NOSPACE;
     unsigned char *m = mem;
     dwexpr_ctx *ctx = (dwexpr_ctx *)m;
-    /* all but the binding (read only once bound) and the scratch for
-     * short programs, which is written before it is read (most of the
-     * context; the last member) */
+    /* all but the scratch members from err on (lib/evalint.h): those are
+     * set here or written before they are read */
     _Static_assert(offsetof(dwexpr_ctx, small_code) + sizeof ctx->small_code ==
                        sizeof(dwexpr_ctx),
                    "small_code is the context's last member");
-    _Static_assert(offsetof(dwexpr_ctx, bind) + sizeof ctx->bind <=
-                       offsetof(dwexpr_ctx, small_code),
-                   "the binding comes just before small_code");
-    memset(ctx, 0, offsetof(dwexpr_ctx, bind));
+    _Static_assert(offsetof(dwexpr_ctx, err) < offsetof(dwexpr_ctx, t_copy) &&
+                       offsetof(dwexpr_ctx, t_copy) < offsetof(dwexpr_ctx, result_one) &&
+                       offsetof(dwexpr_ctx, result_one) < offsetof(dwexpr_ctx, result_bytes) &&
+                       offsetof(dwexpr_ctx, result_bytes) < offsetof(dwexpr_ctx, bind) &&
+                       offsetof(dwexpr_ctx, bind) < offsetof(dwexpr_ctx, small_code),
+                   "the context's scratch members come after err");
+    memset(ctx, 0, offsetof(dwexpr_ctx, err));
+    ctx->err.status = DWEXPR_OK;
+    ctx->err.op_name = NULL;
+    ctx->err.message[0] = 0;
     /* not bound: the bound entries read only these before they know the
      * context is bound (each flag implies a binding) */
     ctx->bind.t = NULL;

@@ -45,9 +45,12 @@ typedef struct dwx_env {
 /* Expressions shorter than this many bytes decode into the context itself. */
 #define DWX_SMALL_PROGRAM 32
 
+/* The members up to err are zeroed by dwexpr_ctx_init_static; from err
+ * on each is set there explicitly or written before it is read (the
+ * scratch: most of the context's bytes, not worth zeroing for every
+ * context a decode-time fold makes). */
 struct dwexpr_ctx {
     dwexpr_limits lim;
-    dwexpr_error err;
     dwx_entry *stack;        /* lim.stack entries */
     uint32_t sp;             /* entries in use */
     dwx_chunk *head, *cur;
@@ -62,12 +65,17 @@ struct dwexpr_ctx {
                                 smallest of the step, stack and part limits,
                                 0 when the scratch is a small fixed buffer */
     const dwexpr_target *t;  /* the caller's callbacks (or t_copy) */
-    dwexpr_target t_copy;    /* a shorter (older) caller's struct, zero-extended */
     void *user;
     const dwexpr_eval_params *p; /* the caller's, valid during dwexpr_eval */
     uint8_t addr_size;       /* default address space size of the top-level unit */
-    dwexpr_sld result_one;   /* the result's place when it has one ... */
-    dwexpr_sld *result_slot; /* ... or where dwexpr_eval_lanes wants it (NULL: result_one) */
+    dwexpr_sld *result_slot; /* where dwexpr_eval_lanes wants the result's place
+                                (NULL: result_one) */
+    /* ---- from here on: not zeroed by dwexpr_ctx_init_static ---- */
+    dwexpr_error err;        /* init_static sets all but the message's tail */
+    dwexpr_target t_copy;    /* a shorter (older) caller's struct, zero-extended
+                                (dwx_set_target fills all of it) */
+    dwexpr_sld result_one;   /* the result's place when it has one (written
+                                before it is handed out) */
     uint64_t result_bytes;   /* the implicit storage of result_one when the fast path
                                 makes it from a value (lib/fast.c hand_out); the
                                 same lifetime as result_one, no scratch taken */

@@ -532,7 +532,9 @@ bool dwx_fast_eval(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len, const dwex
             break;
         }
         case DWX_CODE_call_frame_cfa: {
-            dwexpr_sld s;
+            /* defined even when dwx_cfa_loc fails without writing it: gcc
+             * may test it together with the status (memcheck) */
+            dwexpr_sld s = sld_undefined();
             if (dwx_cfa_loc(ctx, set_env(&env, &have_env, unit, p), &s) != DWEXPR_OK || !plain_memory(&s))
                 return false;
             e.k = FK_MEM;
@@ -553,7 +555,8 @@ bool dwx_fast_eval(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len, const dwex
             in.blk = pc + 1;
             in.blen = 1;
             pc += 2;
-            dwexpr_value v;
+            dwexpr_value v; /* defined on failure too, as s above */
+            dwx_value_clear(&v);
             ctx->sp = sp;
             if (dwx_entry_value(ctx, set_env(&env, &have_env, unit, p), &in, &v) != DWEXPR_OK ||
                 !plain_generic(&v, asz, m))
@@ -809,6 +812,7 @@ bool dwx_fast_one(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwexpr_eval
         e.k = FK_MEM;
         break;
     case DWEXPR_OP_call_frame_cfa:
+        s = sld_undefined(); /* defined on failure too (dwx_fast_eval's cfa case) */
         if (dwx_cfa_loc(ctx, set_env(&env, &have_env, unit, p), &s) != DWEXPR_OK ||
             !plain_memory(&s))
             return false;
@@ -816,6 +820,7 @@ bool dwx_fast_one(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwexpr_eval
         e.v = s.byte_offset;
         break;
     case DWEXPR_OP_entry_value:
+        dwx_value_clear(&v); /* the same */
         if (dwx_entry_value(ctx, set_env(&env, &have_env, unit, p), in, &v) != DWEXPR_OK ||
             !plain_generic(&v, asz, m))
             return false;

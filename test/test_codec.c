@@ -1062,7 +1062,7 @@ static void test_entry_value(void)
         OK(dwexpr_disasm(nb, len, &u, NULL, text, sizeof text, NULL, &err) == want,
                "disasm of %d nested entry_values: %s", depth, dwexpr_status_name(want));
         if (st == DWEXPR_OK) {
-            char why[512];
+            char why[512] = ""; /* round_trip writes it only on a failure */
             OK(round_trip(nb, len, &u, NULL, why, sizeof why), "nested round trip: %s", why);
         }
     }

@@ -328,7 +328,7 @@ static void test_module(void)
     uint32_t w[128];
     size_t nw = build_module(w);
     dwexpr_spirv_module *m = NULL;
-    dwexpr_error err;
+    dwexpr_error err = {0}; /* written only on a failure */
     TAP_OK(dwexpr_spirv_module_read((const uint8_t *)w, 4 * nw, &m, &err) == DWEXPR_OK,
            "read a hand-built module (%s)", err.message);
     TAP_OK(dwexpr_spirv_module_set(m) == DWEXPR_SPIRV_SET_OPENCL_100, "  its debug set");
