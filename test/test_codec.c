@@ -246,6 +246,92 @@ static void test_ops_table(void)
 
 /* ---- LEB128 ---- */
 
+/* Reference readers for test_leb_random: the value with 128 bits of room
+ * (encodings of at most 18 bytes), then the DWARF 5 7.6 rule that it fits
+ * 64 bits (unsigned) or int64_t (signed). Status, value, bytes read. */
+static dwexpr_status ref_uleb(const uint8_t *b, size_t n, uint64_t *v, size_t *len)
+{
+    unsigned __int128 x = 0;
+    for (size_t i = 0; i < n; i++) {
+        x |= (unsigned __int128)(b[i] & 0x7f) << (7 * i);
+        if (!(b[i] & 0x80)) {
+            *len = i + 1;
+            *v = (uint64_t)x;
+            return (x >> 64) ? DWEXPR_E_LEB_OVERFLOW : DWEXPR_OK;
+        }
+    }
+    return DWEXPR_E_TRUNCATED;
+}
+
+static dwexpr_status ref_sleb(const uint8_t *b, size_t n, int64_t *v, size_t *len)
+{
+    unsigned __int128 x = 0;
+    for (size_t i = 0; i < n; i++) {
+        x |= (unsigned __int128)(b[i] & 0x7f) << (7 * i);
+        if (!(b[i] & 0x80)) {
+            const unsigned top = 7 * (unsigned)(i + 1);
+            if (b[i] & 0x40)
+                x |= ~(unsigned __int128)0 << top; /* top < 128 for n <= 18 */
+            __int128 sx = (__int128)x;
+            *len = i + 1;
+            *v = (int64_t)(uint64_t)x;
+            return sx < INT64_MIN || sx > INT64_MAX ? DWEXPR_E_LEB_OVERFLOW : DWEXPR_OK;
+        }
+    }
+    return DWEXPR_E_TRUNCATED;
+}
+
+/* dwx_read_uleb / dwx_read_sleb against the reference readers on random
+ * encodings of 1-18 bytes, biased towards the interesting ones: values
+ * around bit 63 (the 9/10-byte boundary of the common path), sign bytes,
+ * padding, truncation by the end pointer. */
+static void test_leb_random(void)
+{
+    uint64_t seed = 0x1eb128;
+    unsigned bad_u = 0, bad_s = 0, n_ok = 0, n_over = 0, n_trunc = 0;
+    for (int k = 0; k < 200000; k++) {
+        uint8_t b[18];
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t r = seed >> 11;
+        size_t n = 1 + r % 18, end = n;
+        for (size_t i = 0; i < n; i++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            uint8_t x = (uint8_t)(seed >> 33);
+            switch ((seed >> 50) % 4) {
+            case 0: x |= 0x7f; break;   /* all ones: sign / max payloads */
+            case 1: x &= 0x80; break;   /* zero payload: padding */
+            default: break;
+            }
+            b[i] = (uint8_t)(i + 1 < n ? x | 0x80 : x & 0x7f);
+        }
+        if ((r >> 20) % 8 == 0 && n > 1)
+            end = (r >> 24) % n; /* truncated */
+        uint64_t uv = 0, ru = 0;
+        int64_t sv = 0, rs = 0;
+        uint8_t l1 = 0, l2 = 0;
+        size_t rl = 0;
+        const uint8_t *p = b;
+        dwexpr_status su = dwx_read_uleb(&p, b + end, &uv, &l1);
+        dwexpr_status wu = ref_uleb(b, end, &ru, &rl);
+        if (su != wu || (wu == DWEXPR_OK && (uv != ru || l1 != rl || p != b + rl)))
+            bad_u++;
+        p = b;
+        dwexpr_status ss = dwx_read_sleb(&p, b + end, &sv, &l2);
+        dwexpr_status ws = ref_sleb(b, end, &rs, &rl);
+        if (ss != ws || (ws == DWEXPR_OK && (sv != rs || l2 != rl || p != b + rl)))
+            bad_s++;
+        n_ok += wu == DWEXPR_OK;
+        n_over += wu == DWEXPR_E_LEB_OVERFLOW;
+        n_trunc += wu == DWEXPR_E_TRUNCATED;
+    }
+    OK(bad_u == 0, "200000 random ULEB128 encodings read as the reference reads them (%u differ)",
+       bad_u);
+    OK(bad_s == 0, "and as SLEB128 (%u differ)", bad_s);
+    OK(n_ok > 20000 && n_over > 20000 && n_trunc > 10000,
+       "the encodings include values, overflows and truncations (%u / %u / %u)", n_ok, n_over,
+       n_trunc);
+}
+
 /* LEB128 readers/writers (DWARF 5 7.6) and fixed-size reads. */
 static void test_leb(void)
 {
@@ -1791,6 +1877,7 @@ int main(void)
     test_status();
     test_ops_table();
     test_leb();
+    test_leb_random();
     test_decode_cases();
     test_decode_errors();
     test_all_bytes();
