@@ -43,6 +43,7 @@ void free(void *p)
 /* ---- the corpus ---- */
 typedef struct bt { uint64_t off; unsigned ate, size; } bt;
 typedef struct expr {
+    char *line;        /* the corpus line as read (mode split) */
     uint8_t *bytes;
     size_t len;
     dwexpr_unit unit;
@@ -452,6 +453,30 @@ static size_t check_lanes(dwexpr_ctx *ctx, const dwexpr_program *prog, size_t *e
     return bad;
 }
 
+/* The kind of corpus line I for the per-kind figures (mode split), asked
+ * of the evaluator, not of a list of operations: "reg" one operation that
+ * gives a register; "free" any other that evaluates without a target;
+ * "one" one operation, or one and DW_OP_stack_value, that needs the target
+ * (fails without one with class context); "rest" everything else. */
+static const char *kind_of(dwexpr_ctx *ctx, const expr *e)
+{
+    static const dwexpr_eval_params params;
+    dwexpr_result r;
+    if (!e->prog)
+        return "rest";
+    const size_t n = dwexpr_program_count(e->prog);
+    const dwexpr_status st = dwexpr_eval(ctx, e->prog, NULL, NULL, &params, &r);
+    if (st == DWEXPR_OK)
+        return n == 1 && r.kind == DWEXPR_RESULT_LOCATION && r.loc.count == 1 &&
+                       r.loc.slds[0].kind == DWEXPR_LOC_REGISTER
+                   ? "reg"
+                   : "free";
+    if (dwexpr_status_class(st) == DWEXPR_CLASS_CONTEXT &&
+        (n == 1 || (n == 2 && dwexpr_program_op(e->prog, 1)->id == DWEXPR_OP_stack_value)))
+        return "one";
+    return "rest";
+}
+
 /* Decode and free every expression once; returns failures. */
 static size_t decode_pass(expr *es, size_t n)
 {
@@ -504,8 +529,9 @@ static double measure(dwexpr_ctx *ctx, expr *es, size_t n, enum kind kind, doubl
 int main(int argc, char **argv)
 {
     const char *path = argc > 1 ? argv[1] : "../shared/bench/corpus.txt";
-    /* time | errors | cold1 | cold3 | warm1 | warm3 | aspace1 | aspace3 | lanes1 | lanes3 |
-     * decode1 | decode3 (callgrind passes) */
+    /* time | errors | split=PREFIX (the corpus by kind, kind_of) | callgrind passes:
+     * cold1 | cold3 | warm1 | warm3 | aspace1 | aspace3 | coldb1 | coldb3 | warmb1 |
+     * warmb3 | aspaceb1 | aspaceb3 | lanes1 | lanes3 | decode1 | decode3 */
     const char *mode = argc > 2 ? argv[2] : "time";
     double seconds = getenv("BENCH_SECONDS") ? atof(getenv("BENCH_SECONDS")) : 2.0;
     FILE *f = fopen(path, "r");
@@ -521,9 +547,13 @@ int main(int argc, char **argv)
             continue;
         if (n == cap)
             es = realloc(es, sizeof *es * (cap = cap ? 2 * cap : 1024));
+        char *copy = strdup(line);
         if (parse_line(line, &es[n]) == 0) {
+            es[n].line = copy;
             es[n].unit.id = n;
             n++;
+        } else {
+            free(copy);
         }
     }
     fclose(f);
@@ -591,6 +621,34 @@ int main(int argc, char **argv)
         return 0;
     }
 
+    if (strncmp(mode, "split=", 6) == 0) {
+        /* write the corpus lines by kind (kind_of) to PREFIX-reg.txt,
+         * PREFIX-free.txt, PREFIX-one.txt and PREFIX-rest.txt */
+        static const char *const kinds[4] = {"reg", "free", "one", "rest"};
+        FILE *outs[4];
+        size_t counts[4] = {0};
+        for (int k = 0; k < 4; k++) {
+            char name[4096];
+            snprintf(name, sizeof name, "%s-%s.txt", mode + 6, kinds[k]);
+            if (!(outs[k] = fopen(name, "w"))) {
+                fprintf(stderr, "bench: cannot write %s\n", name);
+                return 2;
+            }
+        }
+        for (size_t i = 0; i < n; i++) {
+            const char *k = kind_of(ctx, &es[i]);
+            int j = 0;
+            while (strcmp(kinds[j], k) != 0)
+                j++;
+            fputs(es[i].line, outs[j]);
+            counts[j]++;
+        }
+        for (int k = 0; k < 4; k++) {
+            fclose(outs[k]);
+            printf("%s %zu (%.1f%%)\n", kinds[k], counts[k], 100.0 * (double)counts[k] / (double)n);
+        }
+        return 0;
+    }
     if (strcmp(mode, "errors") == 0) {
         /* list the expressions that fail, with the reason */
         static const dwexpr_eval_params params;
