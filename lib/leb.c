@@ -3,6 +3,31 @@
  * look past END and accept padded encodings whose value fits 64 bits. */
 #include "dwx.h"
 
+/* The common case of both readers: an encoding of at most 9 bytes (63
+ * payload bits, nothing to check) inside the buffer. True with the
+ * payload in *V, its bit count (7 per byte) in *BITS, *P moved past it;
+ * false (nothing moved) for anything longer or truncated. */
+static inline bool read_short(const uint8_t **p, const uint8_t *end, uint64_t *v,
+                              unsigned *bits, uint8_t *nbytes)
+{
+    const uint8_t *q = *p;
+    const uint8_t *const stop = (size_t)(end - q) > 9 ? q + 9 : end;
+    uint64_t x = 0;
+    for (unsigned shift = 0; q < stop; shift += 7) {
+        const uint8_t b = *q++;
+        x |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            if (nbytes)
+                *nbytes = (uint8_t)(q - *p);
+            *p = q;
+            *v = x;
+            *bits = shift + 7;
+            return true;
+        }
+    }
+    return false;
+}
+
 /* dwx_read_uleb of any encoding, padded or long (the general loop). */
 #if defined(__GNUC__)
 __attribute__((noinline))
@@ -43,27 +68,17 @@ static dwexpr_status read_uleb_long(const uint8_t **p, const uint8_t *end,
 }
 
 /* Read an unsigned LEB128 (DWARF 5 7.6). Bytes past bit 63 may only pad:
- * the 10th byte may carry bit 63 alone, later payloads must be zero. The
- * common case here: at most 9 bytes (63 bits, nothing to check); longer
- * or truncated encodings take the general loop. */
+ * the 10th byte may carry bit 63 alone, later payloads must be zero
+ * (read_short, else the general loop). */
 dwexpr_status dwx_read_uleb(const uint8_t **p, const uint8_t *end,
                             uint64_t *out, uint8_t *nbytes)
 {
-    const uint8_t *q = *p;
-    const uint8_t *const stop = (size_t)(end - q) > 9 ? q + 9 : end;
-    uint64_t v = 0;
-    for (unsigned shift = 0; q < stop; shift += 7) {
-        const uint8_t b = *q++;
-        v |= (uint64_t)(b & 0x7f) << shift;
-        if (!(b & 0x80)) {
-            if (nbytes)
-                *nbytes = (uint8_t)(q - *p);
-            *p = q;
-            *out = v;
-            return DWEXPR_OK;
-        }
-    }
-    return read_uleb_long(p, end, out, nbytes);
+    uint64_t v;
+    unsigned bits;
+    if (!read_short(p, end, &v, &bits, nbytes))
+        return read_uleb_long(p, end, out, nbytes);
+    *out = v;
+    return DWEXPR_OK;
 }
 
 /* dwx_read_sleb of any encoding, padded or long (the general loop). */
@@ -113,29 +128,19 @@ static dwexpr_status read_sleb_long(const uint8_t **p, const uint8_t *end,
 }
 
 /* Read a signed LEB128 (DWARF 5 7.6). The value must fit int64_t: from
- * bit 63 on, every payload bit must repeat the sign. The common case
- * here: at most 9 bytes (63 bits, sign-extended from the last byte's bit
- * 6); longer or truncated encodings take the general loop. */
+ * bit 63 on, every payload bit must repeat the sign (read_short, then the
+ * sign extended from the last byte's bit 6; else the general loop). */
 dwexpr_status dwx_read_sleb(const uint8_t **p, const uint8_t *end,
                             int64_t *out, uint8_t *nbytes)
 {
-    const uint8_t *q = *p;
-    const uint8_t *const stop = (size_t)(end - q) > 9 ? q + 9 : end;
-    uint64_t v = 0;
-    for (unsigned shift = 0; q < stop; shift += 7) {
-        const uint8_t b = *q++;
-        v |= (uint64_t)(b & 0x7f) << shift;
-        if (!(b & 0x80)) {
-            if ((b & 0x40) && shift + 7 < 64)
-                v |= ~(uint64_t)0 << (shift + 7);
-            if (nbytes)
-                *nbytes = (uint8_t)(q - *p);
-            *p = q;
-            *out = (int64_t)v;
-            return DWEXPR_OK;
-        }
-    }
-    return read_sleb_long(p, end, out, nbytes);
+    uint64_t v;
+    unsigned bits;
+    if (!read_short(p, end, &v, &bits, nbytes))
+        return read_sleb_long(p, end, out, nbytes);
+    if ((v >> (bits - 1)) & 1) /* the last byte's bit 6: the sign (bits < 64) */
+        v |= ~(uint64_t)0 << bits;
+    *out = (int64_t)v;
+    return DWEXPR_OK;
 }
 
 /* Read a SIZE-byte (1..8) unsigned integer in the given byte order. */
