@@ -1738,17 +1738,25 @@ static dwexpr_status eval_bound_rest(dwexpr_ctx *ctx, const dwexpr_program *prog
     return unfolded(ctx, prog, t, ctx->bind.user, &ctx->bind.p, ctx->bind.fast, out);
 }
 
-/* dwexpr_eval_bound of a producer alone or with DW_OP_stack_value under
- * the binding's fast conditions (eval_one's path). */
+/* dwexpr_eval_bound of an unfolded program the fast path may take, under
+ * the binding's fast conditions: unfolded()'s fast branch (a producer
+ * alone or with DW_OP_stack_value from its decoded operation, anything
+ * else in one pass over the bytes; DW_OP_reg* alone directly). */
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-static dwexpr_status eval_bound_one(dwexpr_ctx *ctx, const dwexpr_program *prog,
-                                    dwexpr_result *out)
+static dwexpr_status eval_bound_fast(dwexpr_ctx *ctx, const dwexpr_program *prog,
+                                     dwexpr_result *out)
 {
     const dwexpr_eval_params *p = &ctx->bind.p;
+    if (prog->shape == DWX_SHAPE_REG) {
+        reg_direct(ctx, p, (uint32_t)prog->code[0].a, out);
+        return DWEXPR_OK;
+    }
     direct_begin(ctx, ctx->bind.t, ctx->bind.user, p);
-    if (dwx_fast_one(ctx, prog, p, out))
+    if (prog->shape == DWX_SHAPE_ONE || prog->shape == DWX_SHAPE_ONE_SV
+            ? dwx_fast_one(ctx, prog, p, out)
+            : dwx_fast_eval(ctx, prog->bytes, prog->len, &prog->unit, p, out))
         return DWEXPR_OK;
     return eval_other(ctx, prog, ctx->bind.t, ctx->bind.user, p, out);
 }
@@ -1763,9 +1771,8 @@ dwexpr_status dwexpr_eval_bound(dwexpr_ctx *ctx, const dwexpr_program *prog, dwe
             if (f->nguards == 0 && ((ctx->bind.fold >> prog->unit.addr_size) & 1) &&
                 f->need <= ctx->fold_room)
                 return use_fold(ctx, f, out);
-        } else if ((prog->shape == DWX_SHAPE_ONE || prog->shape == DWX_SHAPE_ONE_SV) &&
-                   ctx->bind.fast && prog->fast && !prog->unit.big_endian) {
-            return eval_bound_one(ctx, prog, out); /* bind.fast: bound */
+        } else if (ctx->bind.fast && prog->fast && !prog->unit.big_endian) {
+            return eval_bound_fast(ctx, prog, out); /* bind.fast: bound */
         }
     }
     return eval_bound_rest(ctx, prog, out);
