@@ -1641,15 +1641,21 @@ static DWX_ALWAYS_INLINE dwexpr_status bytes_rest(dwexpr_ctx *ctx, const uint8_t
                                                   dwexpr_result *out)
 {
     if (fast && unit_fine(unit) && !unit->big_endian && len <= UINT32_MAX) {
-        dwexpr_unit u = *unit; /* dwx_unit_normalize */
-        if (!u.addr_size)
-            u.addr_size = 8;
-        if (!u.offset_size)
-            u.offset_size = 4;
-        if (!u.version)
-            u.version = 5;
+        /* dwx_unit_normalize, on a copy only when a field is left 0 */
+        dwexpr_unit u;
+        const dwexpr_unit *nu = unit;
+        if (!unit->addr_size || !unit->offset_size || !unit->version) {
+            u = *unit;
+            if (!u.addr_size)
+                u.addr_size = 8;
+            if (!u.offset_size)
+                u.offset_size = 4;
+            if (!u.version)
+                u.version = 5;
+            nu = &u;
+        }
         direct_begin(ctx, target, user, p);
-        if (dwx_fast_eval(ctx, bytes, len, &u, p, out))
+        if (dwx_fast_eval(ctx, bytes, len, nu, p, out))
             return DWEXPR_OK;
     }
     return eval_bytes_general(ctx, bytes, len, unit, target, user, p, out);
