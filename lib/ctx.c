@@ -177,19 +177,22 @@ void *dwx_alloc_cb(void *ctx, size_t size)
     return dwx_alloc((dwexpr_ctx *)ctx, size);
 }
 
+const dwexpr_target *dwx_target_in_place(const dwexpr_target *t, dwexpr_target *copy)
+{
+    if (t && t->size >= sizeof(dwexpr_target))
+        return t; /* the common case: used in place, nothing copied */
+    /* an older caller's shorter struct (or none): its own size, the rest NULL */
+    memset(copy, 0, sizeof *copy);
+    if (t)
+        memcpy(copy, t, t->size);
+    copy->size = sizeof *copy;
+    return copy;
+}
+
 void dwx_set_target(dwexpr_ctx *ctx, const dwexpr_target *t, void *user)
 {
     ctx->user = user;
-    if (t && t->size >= sizeof(dwexpr_target)) {
-        ctx->t = t; /* the common case: used in place, nothing copied */
-        return;
-    }
-    /* an older caller's shorter struct: its own size, the rest NULL */
-    memset(&ctx->t_copy, 0, sizeof ctx->t_copy);
-    if (t)
-        memcpy(&ctx->t_copy, t, t->size);
-    ctx->t_copy.size = sizeof ctx->t_copy;
-    ctx->t = &ctx->t_copy;
+    ctx->t = dwx_target_in_place(t, &ctx->t_copy);
 }
 
 dwexpr_status dwx_ctx_fail(dwexpr_ctx *ctx, dwexpr_status s, const char *fmt, ...)

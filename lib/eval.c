@@ -1700,15 +1700,7 @@ dwexpr_status dwexpr_ctx_bind(dwexpr_ctx *ctx, const dwexpr_target *target, void
     if (!ctx)
         return DWEXPR_E_USAGE;
     memset(&ctx->bind, 0, sizeof ctx->bind);
-    if (target && target->size >= sizeof(dwexpr_target)) {
-        ctx->bind.t = target;
-    } else {
-        /* an older caller's shorter struct, as dwx_set_target copies it */
-        if (target)
-            memcpy(&ctx->bind.t_copy, target, target->size);
-        ctx->bind.t_copy.size = sizeof ctx->bind.t_copy;
-        ctx->bind.t = &ctx->bind.t_copy;
-    }
+    ctx->bind.t = dwx_target_in_place(target, &ctx->bind.t_copy);
     ctx->bind.user = user;
     if (params)
         ctx->bind.p = *params;

@@ -178,6 +178,10 @@ static inline void dwx_arena_rollback(dwexpr_ctx *ctx, dwx_mark m)
 }
 /* Copy the caller's target (its own `size` bytes at most). */
 DWX_HIDDEN void dwx_set_target(dwexpr_ctx *ctx, const dwexpr_target *t, void *user);
+/* T itself when it is a current-size struct, else COPY filled with what
+ * T has (NULL: nothing) and the rest zero: the target an evaluation uses. */
+DWX_HIDDEN const dwexpr_target *dwx_target_in_place(const dwexpr_target *t,
+                                                    dwexpr_target *copy);
 /* The same, with the common case (a current-size struct, used in place) inline. */
 static inline void dwx_use_target(dwexpr_ctx *ctx, const dwexpr_target *t, void *user)
 {
