@@ -216,6 +216,68 @@ static inline const dwx_env *set_env(dwx_env *env, bool *have, const dwexpr_unit
     return env;
 }
 
+/* DW_OP_call_frame_cfa in the top frame: dwx_cfa_loc's common case (the
+ * same callback, frame and initial place), asked directly; the CFA must
+ * be a plain memory location. False sends the evaluation to the loop,
+ * which reports a failure. */
+static inline bool cfa(dwexpr_ctx *ctx, uint64_t *addr)
+{
+    const dwexpr_target *t = ctx->t;
+    if (!t->cfa)
+        return false;
+    const dwexpr_frameref f = dwx_frameref(ctx, NULL, 0);
+    dwexpr_sld s = sld_memory(0, 0);
+    if (t->cfa(ctx->user, &f, &s) != DWEXPR_OK || !plain_memory(&s))
+        return false;
+    *addr = s.byte_offset;
+    return true;
+}
+
+/* DW_OP_entry_value of block B (LEN bytes) in the top frame when the
+ * target answers it: dwx_entry_value's first case (the same callback and
+ * arguments, a zeroed value, an unset type or lane count read as generic
+ * and 1), which must give a plain generic value. A target without the
+ * callback evaluates the block in the caller frame: dwx_entry_value does
+ * that (ENV). False sends the evaluation to the loop. */
+static inline bool entry_value(dwexpr_ctx *ctx, const dwexpr_unit *unit,
+                               const dwexpr_eval_params *p, const dwx_insn *in, uint64_t m,
+                               uint64_t *out)
+{
+    const unsigned asz = unit->addr_size;
+    dwexpr_value v;
+    dwx_value_clear(&v); /* defined on failure too: gcc may test it with the status */
+    if (ctx->t->entry_value) {
+        const dwexpr_frameref f = dwx_frameref(ctx, NULL, 0);
+        if (ctx->t->entry_value(ctx->user, &f, in->blk, (size_t)in->blen, &v) != DWEXPR_OK)
+            return false;
+        if (v.type.bits == 0) {
+            v.type.die = 0;
+            v.type.bits = 8u * asz;
+            v.type.encoding = DWEXPR_ATE_GENERIC;
+            v.type.lanes = 1;
+            v.type.endian = 0;
+        }
+        if (v.type.lanes == 0)
+            v.type.lanes = 1;
+    } else {
+        dwx_env env;
+        bool have_env = false;
+        if (dwx_entry_value(ctx, set_env(&env, &have_env, unit, p), in, &v) != DWEXPR_OK)
+            return false;
+    }
+    if (!plain_generic(&v, asz, m))
+        return false;
+    *out = v.bits;
+    return true;
+}
+
+/* DW_OP_addrx / DW_OP_constx: entry I of .debug_addr, dwx_debug_addr's
+ * callback with the unit's facts. */
+static inline bool debug_addr(dwexpr_ctx *ctx, const dwexpr_unit *unit, uint64_t i, uint64_t *out)
+{
+    return ctx->t->debug_addr && ctx->t->debug_addr(ctx->user, unit, i, out) == DWEXPR_OK;
+}
+
 /* ULEB128 / SLEB128 at *P (one byte inline, longer ones by lib/leb.c). */
 static inline bool uleb(const uint8_t **p, const uint8_t *end, uint64_t *v)
 {
@@ -503,7 +565,7 @@ bool dwx_fast_eval(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len, const dwex
         case DWX_CODE_addrx: case DWX_CODE_GNU_addr_index:
         case DWX_CODE_constx: case DWX_CODE_GNU_const_index:
             /* .debug_addr entries: an address (relocated), or a constant */
-            if (!uleb(&pc, end, &a) || dwx_debug_addr(ctx, set_env(&env, &have_env, unit, p), a, &a) != DWEXPR_OK)
+            if (!uleb(&pc, end, &a) || !debug_addr(ctx, unit, a, &a))
                 return false;
             if (op == DWX_CODE_addrx || op == DWX_CODE_GNU_addr_index) {
                 e.k = FK_MEM;
@@ -531,16 +593,11 @@ bool dwx_fast_eval(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len, const dwex
             e.k = FK_MEM;
             break;
         }
-        case DWX_CODE_call_frame_cfa: {
-            /* defined even when dwx_cfa_loc fails without writing it: gcc
-             * may test it together with the status (memcheck) */
-            dwexpr_sld s = sld_undefined();
-            if (dwx_cfa_loc(ctx, set_env(&env, &have_env, unit, p), &s) != DWEXPR_OK || !plain_memory(&s))
+        case DWX_CODE_call_frame_cfa:
+            if (!cfa(ctx, &e.v))
                 return false;
             e.k = FK_MEM;
-            e.v = s.byte_offset;
             break;
-        }
         case DWX_CODE_entry_value: case DWX_CODE_GNU_entry_value: {
             /* a block of one DW_OP_reg0..31 byte (the decoder leaves it
              * undecoded: nothing to check); the value must be generic */
@@ -555,14 +612,10 @@ bool dwx_fast_eval(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len, const dwex
             in.blk = pc + 1;
             in.blen = 1;
             pc += 2;
-            dwexpr_value v; /* defined on failure too, as s above */
-            dwx_value_clear(&v);
             ctx->sp = sp;
-            if (dwx_entry_value(ctx, set_env(&env, &have_env, unit, p), &in, &v) != DWEXPR_OK ||
-                !plain_generic(&v, asz, m))
+            if (!entry_value(ctx, unit, p, &in, m, &e.v))
                 return false;
             e.k = FK_VAL;
-            e.v = v.bits;
             break;
         }
         case DWX_CODE_stack_value:
@@ -770,10 +823,6 @@ bool dwx_fast_one(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwexpr_eval
     const unsigned asz = unit->addr_size;
     const uint64_t m = dwx_mask(8u * asz);
     const bool sv = prog->shape == DWX_SHAPE_ONE_SV;
-    dwx_env env;
-    bool have_env = false;
-    dwexpr_sld s;
-    dwexpr_value v;
     fent e;
     if (ctx->lim.steps < 1 || !dwx_default_space_plain(ctx, ctx->t, ctx->user, p, asz))
         return false;
@@ -790,7 +839,7 @@ bool dwx_fast_one(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwexpr_eval
         break;
     case DWEXPR_OP_addrx:
     case DWEXPR_OP_constx:
-        if (dwx_debug_addr(ctx, set_env(&env, &have_env, unit, p), in->a, &e.v) != DWEXPR_OK)
+        if (!debug_addr(ctx, unit, in->a, &e.v))
             return false;
         e.k = in->x == DWEXPR_OP_addrx ? FK_MEM : FK_VAL;
         e.v = in->x == DWEXPR_OP_addrx ? (e.v + unit->load_bias) & m : e.v & m;
@@ -812,20 +861,14 @@ bool dwx_fast_one(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwexpr_eval
         e.k = FK_MEM;
         break;
     case DWEXPR_OP_call_frame_cfa:
-        s = sld_undefined(); /* defined on failure too (dwx_fast_eval's cfa case) */
-        if (dwx_cfa_loc(ctx, set_env(&env, &have_env, unit, p), &s) != DWEXPR_OK ||
-            !plain_memory(&s))
+        if (!cfa(ctx, &e.v))
             return false;
         e.k = FK_MEM;
-        e.v = s.byte_offset;
         break;
     case DWEXPR_OP_entry_value:
-        dwx_value_clear(&v); /* the same */
-        if (dwx_entry_value(ctx, set_env(&env, &have_env, unit, p), in, &v) != DWEXPR_OK ||
-            !plain_generic(&v, asz, m))
+        if (!entry_value(ctx, unit, p, in, m, &e.v))
             return false;
         e.k = FK_VAL;
-        e.v = v.bits;
         break;
     default:
         return false;
