@@ -1641,26 +1641,17 @@ static DWX_ALWAYS_INLINE dwexpr_status bytes_rest(dwexpr_ctx *ctx, const uint8_t
                                                   dwexpr_result *out)
 {
     if (fast && unit_fine(unit) && !unit->big_endian && len <= UINT32_MAX) {
-        /* dwx_unit_normalize written out (a call to it, even on this rare
-         * branch, costs 2 instructions per evaluation), on a copy only
-         * when a field is left 0 */
-        dwexpr_unit u;
-        const dwexpr_unit *nu = unit;
-        if (!unit->addr_size || !unit->offset_size || !unit->version) {
-            u = *unit;
-            if (!u.addr_size)
-                u.addr_size = 8;
-            if (!u.offset_size)
-                u.offset_size = 4;
-            if (!u.version)
-                u.version = 5;
-            nu = &u;
-        }
         direct_begin(ctx, target, user, p);
-        if (dwx_fast_eval(ctx, bytes, len, nu, p, out))
-            return DWEXPR_OK;
+        return dwx_fast_eval_bytes(ctx, bytes, len, unit, out); /* a jump */
     }
     return eval_bytes_general(ctx, bytes, len, unit, target, user, p, out);
+}
+
+/* See lib/evalint.h. */
+dwexpr_status dwx_eval_bytes_general(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
+                                     const dwexpr_unit *unit, dwexpr_result *out)
+{
+    return eval_bytes_general(ctx, bytes, len, unit, ctx->t, ctx->user, ctx->p, out);
 }
 
 /* bytes_rest out of line, so that the DW_OP_reg* path saves no registers. */

@@ -231,6 +231,19 @@ DWX_HIDDEN bool dwx_fast_eval(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
                               const dwexpr_unit *unit, const dwexpr_eval_params *p,
                               dwexpr_result *out);
 
+/* dwexpr_eval_bytes from the fast path: dwx_fast_eval of UNIT normalized
+ * (dwx_unit_normalize), on CTX set up as for it (the target, user and
+ * parameters in ctx->t, ctx->user, ctx->p), else dwx_eval_bytes_general.
+ * UNIT must pass lib/eval.c's unit_fine, be little-endian, and LEN be at
+ * most UINT32_MAX. */
+DWX_HIDDEN dwexpr_status dwx_fast_eval_bytes(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
+                                             const dwexpr_unit *unit, dwexpr_result *out);
+
+/* dwexpr_eval_bytes by the general path (lib/eval.c), with the target,
+ * user and parameters in ctx->t, ctx->user and ctx->p. */
+DWX_HIDDEN dwexpr_status dwx_eval_bytes_general(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
+                                                const dwexpr_unit *unit, dwexpr_result *out);
+
 /* The fast path for DWX_SHAPE_ONE / DWX_SHAPE_ONE_SV programs (lib/fast.c)
  * from their decoded producer, under dwx_fast_eval's conditions and set-up
  * (the unit is the program's). Same contract: true with *OUT filled
@@ -280,9 +293,11 @@ static inline int64_t dwx_sext(uint64_t v, uint32_t n)
  * (as GDB) and floored for signed ones; a shift count >= N shifts
  * everything out (0, or all sign bits for shra). *OUT gets the result
  * masked to N bits. Returns DWEXPR_OK, DWEXPR_E_DIV_ZERO, or
- * DWEXPR_E_USAGE when X is not a binary operation. */
-static inline dwexpr_status dwx_int_binary(unsigned x, uint64_t ua, uint64_t ub, uint32_t n,
-                                           bool generic, bool sgn, uint64_t *out)
+ * DWEXPR_E_USAGE when X is not a binary operation. Always inline (the
+ * fast loop's two copies made gcc call it: warm +1.5 instructions). */
+static DWX_ALWAYS_INLINE dwexpr_status dwx_int_binary(unsigned x, uint64_t ua, uint64_t ub,
+                                                      uint32_t n, bool generic, bool sgn,
+                                                      uint64_t *out)
 {
     const uint64_t m = dwx_mask(n);
     ua &= m;
