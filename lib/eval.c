@@ -1447,6 +1447,12 @@ static dwexpr_status eval_other(dwexpr_ctx *ctx, const dwexpr_program *prog,
     return eval_general(ctx, prog, target, user, p, out);
 }
 
+/* See lib/evalint.h. */
+dwexpr_status dwx_eval_other(dwexpr_ctx *ctx, const dwexpr_program *prog, dwexpr_result *out)
+{
+    return eval_other(ctx, prog, ctx->t, ctx->user, ctx->p, out);
+}
+
 /* Every register part of F inside its register, by the target's reg_size
  * (out of line: dwexpr_eval's folded path stays a leaf). */
 #if defined(__GNUC__)
@@ -1515,10 +1521,7 @@ static DWX_ALWAYS_INLINE dwexpr_status unfolded(dwexpr_ctx *ctx, const dwexpr_pr
         }
         if (prog->fast && !prog->unit.big_endian) {
             direct_begin(ctx, target, user, p);
-            if (prog->shape == DWX_SHAPE_ONE || prog->shape == DWX_SHAPE_ONE_SV
-                    ? dwx_fast_one(ctx, prog, p, out)
-                    : dwx_fast_eval(ctx, prog->bytes, prog->len, &prog->unit, p, out))
-                return DWEXPR_OK;
+            return dwx_fast_prog(ctx, prog, out); /* a jump */
         }
     } else if (prog->shape == DWX_SHAPE_REG && reg_direct_ok(target, p)) {
         reg_direct(ctx, p, (uint32_t)prog->code[0].a, out);
@@ -1541,7 +1544,7 @@ static dwexpr_status eval_unfolded(dwexpr_ctx *ctx, const dwexpr_program *prog,
 }
 
 /* dwexpr_eval of a producer alone or with DW_OP_stack_value: the fast
- * path from the decoded producer (dwx_fast_one), else the rest. */
+ * path from the decoded producer (dwx_fast_prog), else the rest. */
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
@@ -1552,8 +1555,7 @@ static dwexpr_status eval_one(dwexpr_ctx *ctx, const dwexpr_program *prog,
     const dwexpr_eval_params *p = params ? params : &no_params;
     if (prog->fast && !prog->unit.big_endian && fast_ok(target, p)) {
         direct_begin(ctx, target, user, p);
-        if (dwx_fast_one(ctx, prog, p, out))
-            return DWEXPR_OK;
+        return dwx_fast_prog(ctx, prog, out); /* a jump */
     }
     return eval_other(ctx, prog, target, user, p, out); /* the shape, else the loop */
 }
@@ -1748,11 +1750,7 @@ static dwexpr_status eval_bound_fast(dwexpr_ctx *ctx, const dwexpr_program *prog
         return DWEXPR_OK;
     }
     direct_begin(ctx, ctx->bind.t, ctx->bind.user, p);
-    if (prog->shape == DWX_SHAPE_ONE || prog->shape == DWX_SHAPE_ONE_SV
-            ? dwx_fast_one(ctx, prog, p, out)
-            : dwx_fast_eval(ctx, prog->bytes, prog->len, &prog->unit, p, out))
-        return DWEXPR_OK;
-    return eval_other(ctx, prog, ctx->bind.t, ctx->bind.user, p, out);
+    return dwx_fast_prog(ctx, prog, out); /* a jump */
 }
 
 dwexpr_status dwexpr_eval_bound(dwexpr_ctx *ctx, const dwexpr_program *prog, dwexpr_result *out)

@@ -244,12 +244,19 @@ DWX_HIDDEN dwexpr_status dwx_fast_eval_bytes(dwexpr_ctx *ctx, const uint8_t *byt
 DWX_HIDDEN dwexpr_status dwx_eval_bytes_general(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
                                                 const dwexpr_unit *unit, dwexpr_result *out);
 
-/* The fast path for DWX_SHAPE_ONE / DWX_SHAPE_ONE_SV programs (lib/fast.c)
- * from their decoded producer, under dwx_fast_eval's conditions and set-up
- * (the unit is the program's). Same contract: true with *OUT filled
- * exactly as the general path would, or false and nothing handed out. */
-DWX_HIDDEN bool dwx_fast_one(dwexpr_ctx *ctx, const dwexpr_program *prog,
-                             const dwexpr_eval_params *p, dwexpr_result *out);
+/* dwexpr_eval of PROG (fast, little-endian: dwx_fast_candidate) from the
+ * fast path, on CTX set up as for dwx_fast_eval (the target, user and
+ * parameters in ctx->t, ctx->user, ctx->p): a DWX_SHAPE_ONE /
+ * DWX_SHAPE_ONE_SV program from its decoded producer, any other by
+ * dwx_fast_eval over its bytes; else dwx_eval_other. */
+DWX_HIDDEN dwexpr_status dwx_fast_prog(dwexpr_ctx *ctx, const dwexpr_program *prog,
+                                       dwexpr_result *out);
+
+/* dwexpr_eval of PROG by a shape's direct path, else the general loop
+ * (lib/eval.c), with the target, user and parameters in ctx->t,
+ * ctx->user and ctx->p. */
+DWX_HIDDEN dwexpr_status dwx_eval_other(dwexpr_ctx *ctx, const dwexpr_program *prog,
+                                        dwexpr_result *out);
 
 /* Record an error on CTX (offset -1, no operation); returns S. */
 DWX_HIDDEN dwexpr_status dwx_ctx_fail(dwexpr_ctx *ctx, dwexpr_status s, const char *fmt, ...)

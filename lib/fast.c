@@ -373,7 +373,7 @@ static DWX_ALWAYS_INLINE bool hand_out_body(dwexpr_ctx *ctx, const fent *e, cons
 }
 
 /* hand_out_body out of line (the bytes loop's two exits share it; the
- * decoded producer's path, dwx_fast_one, has it inline). */
+ * decoded producer's path, fast_one, has it inline). */
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
@@ -847,10 +847,13 @@ dwexpr_status dwx_fast_eval_bytes(dwexpr_ctx *ctx, const uint8_t *bytes, size_t 
     return dwx_eval_bytes_general(ctx, bytes, len, unit, out);
 }
 
-/* See lib/evalint.h. The producer comes decoded (prog->code[0]); it runs
- * the same code as dwx_fast_eval's cases for it. */
-bool dwx_fast_one(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwexpr_eval_params *p,
-                  dwexpr_result *out)
+/* A DWX_SHAPE_ONE / DWX_SHAPE_ONE_SV program from its decoded producer
+ * (prog->code[0]), under dwx_fast_eval's conditions and set-up (the unit
+ * is the program's): the same code as dwx_fast_eval's cases for it, and
+ * the same contract (true with *OUT filled exactly as the general path
+ * would, or false and nothing handed out). */
+static DWX_ALWAYS_INLINE bool fast_one(dwexpr_ctx *ctx, const dwexpr_program *prog,
+                                       const dwexpr_eval_params *p, dwexpr_result *out)
 {
     const dwx_insn *in = prog->code;
     const dwexpr_unit *unit = &prog->unit;
@@ -916,4 +919,15 @@ bool dwx_fast_one(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwexpr_eval
         e.nbits = 8u * asz;
     }
     return hand_out_body(ctx, &e, NULL, unit, out);
+}
+
+/* See lib/evalint.h. The fallback is called from here, as in
+ * dwx_fast_eval_bytes. */
+dwexpr_status dwx_fast_prog(dwexpr_ctx *ctx, const dwexpr_program *prog, dwexpr_result *out)
+{
+    if (prog->shape == DWX_SHAPE_ONE || prog->shape == DWX_SHAPE_ONE_SV
+            ? fast_one(ctx, prog, ctx->p, out)
+            : dwx_fast_eval(ctx, prog->bytes, prog->len, &prog->unit, ctx->p, out))
+        return DWEXPR_OK;
+    return dwx_eval_other(ctx, prog, out);
 }
