@@ -497,13 +497,19 @@ static DWX_ALWAYS_INLINE bool fast_run(dwexpr_ctx *ctx, const uint8_t *bytes, si
     const uint32_t stack_max = ctx->lim.stack < FAST_STACK ? ctx->lim.stack : FAST_STACK;
     dwx_env env; /* for the helpers that ask the target (set_env) */
     bool have_env = false;
-    if (!dwx_default_space_plain(ctx, ctx->t, ctx->user, p, asz))
+    /* The step limit (seed "DWARF Expression Evaluation Context": an
+     * evaluation that runs too long is stopped) charged up front: every
+     * operation here takes at least one byte and none branches, so there
+     * are at most LEN. A nested evaluation (entry_value's block in the
+     * caller frame) counts on from there, more than the loop would have
+     * counted: where that stops it, the loop takes over and stops where
+     * it stops. */
+    if (len > ctx->lim.steps || !dwx_default_space_plain(ctx, ctx->t, ctx->user, p, asz))
         return false;
-    ctx->addr_size = (uint8_t)asz; /* steps, depth and stack: zero (lib/evalint.h) */
+    ctx->addr_size = (uint8_t)asz; /* depth and stack: zero (lib/evalint.h) */
+    ctx->steps = len;
 
     while (pc < end) {
-        if (++ctx->steps > ctx->lim.steps)
-            return false;
         const unsigned op = *pc++;
         fent e;
         uint64_t a;
