@@ -217,23 +217,22 @@ static inline bool dwx_default_space_plain(const dwexpr_ctx *ctx, const dwexpr_t
     return (dwx_default_space_sizes(t, user) >> asz) & 1; /* lib/loc.c */
 }
 
-/* The fast path (lib/fast.c): evaluate LEN bytes of a straight-line
- * expression of the commonest operations in one pass, for UNIT
- * (normalized, little-endian), parameters P (top frame, no initial stack,
- * no trace, result kind unspecified) and a current-size target (it checks
+/* The fast path (lib/fast.c): evaluate the bytes of a straight-line
+ * expression of the commonest operations in one pass, for a
+ * little-endian unit, parameters ctx->p (top frame, no initial stack, no
+ * trace, result kind unspecified) and a current-size target (it checks
  * dwx_default_space_plain itself), all set up on CTX (ctx->t, ctx->user,
- * ctx->p, a reset arena and error record, no steps, depth 0, an empty
- * stack: what lib/eval.c's direct_begin or a new context leaves). True with *OUT
- * filled exactly as the general path would fill it; false when it
- * declines (anything else, or any failure): nothing was handed out and
- * the general path must run from the start. */
-DWX_HIDDEN bool dwx_fast_eval(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
-                              const dwexpr_unit *unit, const dwexpr_eval_params *p,
-                              dwexpr_result *out);
+ * ctx->p, a reset arena and error record, depth 0, an empty stack: what
+ * lib/eval.c's direct_begin or a new context leaves). It fills *OUT
+ * exactly as the general path would, or declines (anything else, or any
+ * failure) having handed out nothing.
+ *
+ * dwx_fast_fold: PROG's bytes; true when it gave the result (lib/fold.c). */
+DWX_HIDDEN bool dwx_fast_fold(dwexpr_ctx *ctx, const dwexpr_program *prog, dwexpr_result *out);
 
-/* dwexpr_eval_bytes from the fast path: dwx_fast_eval of UNIT normalized
- * (dwx_unit_normalize), on CTX set up as for it (the target, user and
- * parameters in ctx->t, ctx->user, ctx->p), else dwx_eval_bytes_general.
+/* dwexpr_eval_bytes from the fast path of UNIT normalized
+ * (dwx_unit_normalize), on CTX set up as for it, else
+ * dwx_eval_bytes_general.
  * UNIT must pass lib/eval.c's unit_fine, be little-endian, and LEN be at
  * most UINT32_MAX. */
 DWX_HIDDEN dwexpr_status dwx_fast_eval_bytes(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
@@ -245,10 +244,9 @@ DWX_HIDDEN dwexpr_status dwx_eval_bytes_general(dwexpr_ctx *ctx, const uint8_t *
                                                 const dwexpr_unit *unit, dwexpr_result *out);
 
 /* dwexpr_eval of PROG (fast, little-endian: dwx_fast_candidate) from the
- * fast path, on CTX set up as for dwx_fast_eval (the target, user and
- * parameters in ctx->t, ctx->user, ctx->p): a DWX_SHAPE_ONE /
- * DWX_SHAPE_ONE_SV program from its decoded producer, any other by
- * dwx_fast_eval over its bytes; else dwx_eval_other. */
+ * fast path, on CTX set up as for it: a DWX_SHAPE_ONE / DWX_SHAPE_ONE_SV
+ * program from its decoded producer, any other over its bytes; else
+ * dwx_eval_other. */
 DWX_HIDDEN dwexpr_status dwx_fast_prog(dwexpr_ctx *ctx, const dwexpr_program *prog,
                                        dwexpr_result *out);
 

@@ -481,11 +481,81 @@ bool dwx_fast_candidate(const dwexpr_program *prog)
     return true;
 }
 
-/* dwx_fast_eval's body, also inlined in dwx_fast_eval_bytes. */
-static DWX_ALWAYS_INLINE bool fast_run(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
-                                       const dwexpr_unit *unit, const dwexpr_eval_params *p,
-                                       dwexpr_result *out)
+/* The operations the fast loop knows, by label in fast_run: the label,
+ * the first and the last opcode byte it takes (the codes from the
+ * DWEXPR_OPS table; binary operations go to op_other). */
+#define FAST_OPS(X)                                                              \
+    X(lit, DWX_CODE_lit0, DWX_CODE_lit31)                                        \
+    X(reg, DWX_CODE_reg0, DWX_CODE_reg31)                                        \
+    X(breg, DWX_CODE_breg0, DWX_CODE_breg31)                                     \
+    X(const, DWX_CODE_const1u, DWX_CODE_const8s)                                 \
+    X(constu, DWX_CODE_constu, DWX_CODE_constu)                                  \
+    X(consts, DWX_CODE_consts, DWX_CODE_consts)                                  \
+    X(addr, DWX_CODE_addr, DWX_CODE_addr)                                        \
+    X(debug_addr, DWX_CODE_addrx, DWX_CODE_addrx)                                \
+    X(debug_addr, DWX_CODE_constx, DWX_CODE_constx)                              \
+    X(debug_addr, DWX_CODE_GNU_addr_index, DWX_CODE_GNU_addr_index)              \
+    X(debug_addr, DWX_CODE_GNU_const_index, DWX_CODE_GNU_const_index)            \
+    X(regx, DWX_CODE_regx, DWX_CODE_regx)                                        \
+    X(bregx, DWX_CODE_bregx, DWX_CODE_bregx)                                     \
+    X(fbreg, DWX_CODE_fbreg, DWX_CODE_fbreg)                                     \
+    X(cfa, DWX_CODE_call_frame_cfa, DWX_CODE_call_frame_cfa)                     \
+    X(entry_value, DWX_CODE_entry_value, DWX_CODE_entry_value)                   \
+    X(entry_value, DWX_CODE_GNU_entry_value, DWX_CODE_GNU_entry_value)           \
+    X(stack_value, DWX_CODE_stack_value, DWX_CODE_stack_value)                   \
+    X(convert, DWX_CODE_convert, DWX_CODE_convert)                               \
+    X(convert, DWX_CODE_GNU_convert, DWX_CODE_GNU_convert)                       \
+    X(convert, DWX_CODE_reinterpret, DWX_CODE_reinterpret)                       \
+    X(convert, DWX_CODE_GNU_reinterpret, DWX_CODE_GNU_reinterpret)               \
+    X(piece, DWX_CODE_piece, DWX_CODE_piece)                                     \
+    X(plus_uconst, DWX_CODE_plus_uconst, DWX_CODE_plus_uconst)                   \
+    X(unary, DWX_CODE_neg, DWX_CODE_neg)                                         \
+    X(unary, DWX_CODE_not, DWX_CODE_not)                                         \
+    X(unary, DWX_CODE_abs, DWX_CODE_abs)                                         \
+    X(copy, DWX_CODE_dup, DWX_CODE_dup)                                          \
+    X(copy, DWX_CODE_over, DWX_CODE_over)                                        \
+    X(copy, DWX_CODE_pick, DWX_CODE_pick)                                        \
+    X(drop, DWX_CODE_drop, DWX_CODE_drop)                                        \
+    X(swap, DWX_CODE_swap, DWX_CODE_swap)                                        \
+    X(rot, DWX_CODE_rot, DWX_CODE_rot)                                           \
+    X(deref, DWX_CODE_deref, DWX_CODE_deref)                                     \
+    X(deref, DWX_CODE_deref_size, DWX_CODE_deref_size)                           \
+    X(nop, DWX_CODE_nop, DWX_CODE_nop)                                           \
+    X(nop, DWX_CODE_GNU_uninit, DWX_CODE_GNU_uninit)
+
+/* What fast_loop does when it declines: FALL_NONE returns
+ * DWEXPR_E_UNSUPPORTED (dwx_fast_fold: no fold), FALL_BYTES runs
+ * dwx_eval_bytes_general (dwx_fast_eval_bytes), FALL_PROG dwx_eval_other
+ * (dwx_fast_prog). */
+enum fast_fallback { FALL_NONE, FALL_BYTES, FALL_PROG };
+
+/* The fast loop: LEN bytes at BYTES of the unit SRC (FALL_BYTES: a
+ * dwexpr_unit, normalized here as dwx_unit_normalize does) or of the
+ * program SRC (else), on CTX set up as lib/evalint.h says, parameters
+ * ctx->p. One function for every caller (its computed-goto table cannot
+ * be copied into them), reached by a jump: the fallback runs from here. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static dwexpr_status fast_loop(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
+                               dwexpr_result *out, const void *src, enum fast_fallback fall)
 {
+    const dwexpr_eval_params *p = ctx->p;
+    const dwexpr_unit *unit = fall == FALL_BYTES ? (const dwexpr_unit *)src
+                                                 : &((const dwexpr_program *)src)->unit;
+    /* dwx_unit_normalize written out, on a copy only when a field is left
+     * 0 (a call to it costs 2 instructions per evaluation) */
+    dwexpr_unit u;
+    if (!unit->addr_size || !unit->offset_size || !unit->version) {
+        u = *unit;
+        if (!u.addr_size)
+            u.addr_size = 8;
+        if (!u.offset_size)
+            u.offset_size = 4;
+        if (!u.version)
+            u.version = 5;
+        unit = &u;
+    }
     const unsigned asz = unit->addr_size;
     const uint64_t m = dwx_mask(8u * asz);
     const uint8_t *pc = bytes, *const end = bytes + len;
@@ -505,353 +575,369 @@ static DWX_ALWAYS_INLINE bool fast_run(dwexpr_ctx *ctx, const uint8_t *bytes, si
      * counted: where that stops it, the loop takes over and stops where
      * it stops. */
     if (len > ctx->lim.steps || !dwx_default_space_plain(ctx, ctx->t, ctx->user, p, asz))
-        return false;
+        goto decline;
     ctx->addr_size = (uint8_t)asz; /* depth and stack: zero (lib/evalint.h) */
     ctx->steps = len;
 
-    while (pc < end) {
-        const unsigned op = *pc++;
-        fent e;
-        uint64_t a;
-        int64_t sa;
-        unsigned x;
-        switch (op) {
-        DWX_CASE32(DWX_CODE_lit0):
-            e.k = FK_VAL;
-            e.v = (op - DWX_CODE_lit0) & m;
-            break;
-        DWX_CASE32(DWX_CODE_reg0):
-            e.k = FK_REG;
-            e.v = op - DWX_CODE_reg0;
-            break;
-        DWX_CASE32(DWX_CODE_breg0): {
-            /* seed "Memory Location Description Operations" */
-            int64_t off;
-            if (!sleb(&pc, end, &off) || !breg(ctx, p, op - DWX_CODE_breg0, off, asz, m, &e.v))
-                return false;
-            e.k = FK_MEM;
-            break;
-        }
-        case DWX_CODE_const1u: case DWX_CODE_const1s: case DWX_CODE_const2u:
-        case DWX_CODE_const2s: case DWX_CODE_const4u: case DWX_CODE_const4s:
-        case DWX_CODE_const8u: case DWX_CODE_const8s: {
-            /* 1, 2, 4 or 8 bytes, little-endian; the odd opcodes are signed */
-            const unsigned w = 1u << ((op - DWX_CODE_const1u) >> 1);
-            if ((size_t)(end - pc) < w)
-                return false;
-            a = 0;
-            for (unsigned i = 0; i < w; i++)
-                a |= (uint64_t)pc[i] << (8 * i);
-            pc += w;
-            if ((op - DWX_CODE_const1u) & 1)
-                a = (uint64_t)dwx_sext(a, 8 * w);
-            e.k = FK_VAL;
-            e.v = a & m;
-            break;
-        }
-        case DWX_CODE_constu:
-            if (!uleb(&pc, end, &a))
-                return false;
-            e.k = FK_VAL;
-            e.v = a & m;
-            break;
-        case DWX_CODE_consts:
-            if (!sleb(&pc, end, &sa))
-                return false;
-            e.k = FK_VAL;
-            e.v = (uint64_t)sa & m;
-            break;
-        case DWX_CODE_addr:
-            if ((size_t)(end - pc) < asz)
-                return false;
-            a = 0;
-            for (unsigned i = 0; i < asz; i++)
-                a |= (uint64_t)pc[i] << (8 * i);
-            pc += asz;
+    unsigned op, x;
+    fent e;
+    uint64_t a;
+    int64_t sa;
+#if defined(__GNUC__) && !defined(DWX_NO_COMPUTED_GOTO)
+    /* one indirect jump per operation (FAST_OPS; anything else: op_other,
+     * the first initializer, which the others override); elsewhere (or
+     * built with -DDWX_NO_COMPUTED_GOTO) a test per label */
+#  pragma GCC diagnostic push
+#  if defined(__clang__)
+#    pragma GCC diagnostic ignored "-Winitializer-overrides"
+#  else
+#    pragma GCC diagnostic ignored "-Woverride-init"
+#  endif
+    static const void *const dispatch[256] = {
+        [0 ... 255] = &&op_other,
+#  define FAST_ENTRY(l, lo, hi) [lo ... hi] = &&op_##l,
+        FAST_OPS(FAST_ENTRY)
+#  undef FAST_ENTRY
+    };
+#  pragma GCC diagnostic pop
+#  define FAST_DISPATCH() goto *dispatch[op]
+#else
+#  define FAST_CASE(l, lo, hi) if (op - (lo) <= (unsigned)((hi) - (lo))) goto op_##l;
+#  define FAST_DISPATCH() do { FAST_OPS(FAST_CASE) goto op_other; } while (0)
+#endif
+
+next:
+    if (pc >= end)
+        goto done;
+    op = *pc++;
+    FAST_DISPATCH();
+#undef FAST_DISPATCH
+#undef FAST_CASE
+    op_lit:
+        e.k = FK_VAL;
+        e.v = (op - DWX_CODE_lit0) & m;
+        goto push;
+    op_reg:
+        e.k = FK_REG;
+        e.v = op - DWX_CODE_reg0;
+        goto push;
+    op_breg: {
+        /* seed "Memory Location Description Operations" */
+        int64_t off;
+        if (!sleb(&pc, end, &off) || !breg(ctx, p, op - DWX_CODE_breg0, off, asz, m, &e.v))
+            goto decline;
+        e.k = FK_MEM;
+        goto push;
+    }
+    op_const: {
+        /* 1, 2, 4 or 8 bytes, little-endian; the odd opcodes are signed */
+        const unsigned w = 1u << ((op - DWX_CODE_const1u) >> 1);
+        if ((size_t)(end - pc) < w)
+            goto decline;
+        a = 0;
+        for (unsigned i = 0; i < w; i++)
+            a |= (uint64_t)pc[i] << (8 * i);
+        pc += w;
+        if ((op - DWX_CODE_const1u) & 1)
+            a = (uint64_t)dwx_sext(a, 8 * w);
+        e.k = FK_VAL;
+        e.v = a & m;
+        goto push;
+    }
+    op_constu:
+        if (!uleb(&pc, end, &a))
+            goto decline;
+        e.k = FK_VAL;
+        e.v = a & m;
+        goto push;
+    op_consts:
+        if (!sleb(&pc, end, &sa))
+            goto decline;
+        e.k = FK_VAL;
+        e.v = (uint64_t)sa & m;
+        goto push;
+    op_addr:
+        if ((size_t)(end - pc) < asz)
+            goto decline;
+        a = 0;
+        for (unsigned i = 0; i < asz; i++)
+            a |= (uint64_t)pc[i] << (8 * i);
+        pc += asz;
+        e.k = FK_MEM;
+        e.v = (a + unit->load_bias) & m;
+        goto push;
+    op_debug_addr:
+        /* .debug_addr entries: an address (relocated), or a constant */
+        if (!uleb(&pc, end, &a) || !debug_addr(ctx, unit, a, &a))
+            goto decline;
+        if (op == DWX_CODE_addrx || op == DWX_CODE_GNU_addr_index) {
             e.k = FK_MEM;
             e.v = (a + unit->load_bias) & m;
-            break;
-        case DWX_CODE_addrx: case DWX_CODE_GNU_addr_index:
-        case DWX_CODE_constx: case DWX_CODE_GNU_const_index:
-            /* .debug_addr entries: an address (relocated), or a constant */
-            if (!uleb(&pc, end, &a) || !debug_addr(ctx, unit, a, &a))
-                return false;
-            if (op == DWX_CODE_addrx || op == DWX_CODE_GNU_addr_index) {
-                e.k = FK_MEM;
-                e.v = (a + unit->load_bias) & m;
-            } else {
-                e.k = FK_VAL;
-                e.v = a & m;
-            }
-            break;
-        case DWX_CODE_regx:
-            if (!uleb(&pc, end, &a) || a > UINT32_MAX)
-                return false;
-            e.k = FK_REG;
-            e.v = a;
-            break;
-        case DWX_CODE_bregx:
-            if (!uleb(&pc, end, &a) || !sleb(&pc, end, &sa) ||
-                !breg(ctx, p, a, sa, asz, m, &e.v))
-                return false;
-            e.k = FK_MEM;
-            break;
-        case DWX_CODE_fbreg: {
-            if (!sleb(&pc, end, &sa) || !fbreg(ctx, sa, m, &e.v))
-                return false;
-            e.k = FK_MEM;
-            break;
-        }
-        case DWX_CODE_call_frame_cfa:
-            if (!cfa(ctx, &e.v))
-                return false;
-            e.k = FK_MEM;
-            break;
-        case DWX_CODE_entry_value: case DWX_CODE_GNU_entry_value: {
-            /* a block of one DW_OP_reg0..31 byte (the decoder leaves it
-             * undecoded: nothing to check); the value must be generic */
-            if (end - pc < 2 || pc[0] != 1 || pc[1] < DWX_CODE_reg0 || pc[1] > DWX_CODE_reg31)
-                return false;
-            dwx_insn in;
-            memset(&in, 0, sizeof in);
-            in.x = DWEXPR_OP_entry_value;
-            in.id = op == DWX_CODE_entry_value ? DWEXPR_OP_entry_value
-                                               : DWEXPR_OP_GNU_entry_value;
-            in.a = 1;
-            in.blk = pc + 1;
-            in.blen = 1;
-            pc += 2;
-            ctx->sp = sp;
-            if (!entry_value(ctx, unit, p, &in, m, &e.v))
-                return false;
+        } else {
             e.k = FK_VAL;
-            break;
+            e.v = a & m;
         }
-        case DWX_CODE_stack_value:
-            /* seed "Implicit Location Description Operations": the
-             * value's bytes become implicit storage */
-            if (!sp)
-                return false;
-            if (st[sp - 1].k == FK_TVAL) {
-                /* dwx_stack_value's common case: at most 64 bits,
-                 * stored little-endian */
-                const dwexpr_value *tv = &typed[st[sp - 1].v];
-                if (tv->wide || tv->is_implicit_pointer || dwx_type_big(unit, &tv->type) ||
-                    dwx_value_bits(tv) > 64)
-                    return false;
-                st[sp - 1].v = tv->bits;
-                st[sp - 1].nbits = (uint32_t)dwx_value_bits(tv);
-            } else if (as_value(&st[sp - 1], m, &st[sp - 1].v)) {
-                st[sp - 1].nbits = 8u * asz;
-            } else {
-                return false;
-            }
-            st[sp - 1].k = FK_IMP;
-            continue;
-        case DWX_CODE_convert: case DWX_CODE_GNU_convert:
-        case DWX_CODE_reinterpret: case DWX_CODE_GNU_reinterpret: {
-            /* DWARF 5 2.5.1.6: the base type (0: generic), the value
-             * converted or reinterpreted by the loop's own code */
-            dwexpr_type t;
-            dwexpr_value in, r;
-            if (!uleb(&pc, end, &a) || !sp || ntyped == FAST_TYPED ||
-                dwx_base_type(ctx, set_env(&env, &have_env, unit, p), a, true, &t) !=
-                    DWEXPR_OK)
-                return false;
-            fent *top = &st[sp - 1];
-            if (top->k == FK_TVAL)
-                in = typed[top->v];
-            else if (as_value(top, m, &a))
-                in = generic_value(unit, a);
-            else
-                return false;
-            if (dwx_value_convert(ctx, &in, &t,
-                                  op == DWX_CODE_reinterpret || op == DWX_CODE_GNU_reinterpret,
-                                  &r) != DWEXPR_OK ||
-                r.wide)
-                return false;
-            typed[ntyped] = r;
-            top->k = FK_TVAL;
-            top->v = ntyped++;
-            continue;
-        }
-        case DWX_CODE_piece: {
-            /* seed "Composite Location Description Operations" */
-            if (!uleb(&pc, end, &a) || a > UINT64_MAX / 8 || nparts == FAST_PARTS ||
-                nparts >= ctx->lim.parts)
-                return false;
-            const uint64_t nb = 8 * a;
-            if (nb > UINT64_MAX - comp_bits ||
-                (asz < 8 && comp_bits + nb > ((uint64_t)1 << (8 * asz)) * 8))
-                return false;
-            fpart *pt = &parts[nparts];
-            pt->bits = nb;
-            if (sp == 0 || st[sp - 1].k == FK_COMP) {
-                /* cases 1 and 2: an undefined part */
-                pt->e.k = FK_UNDEF;
-                pt->e.v = 0;
-                if (sp == 0) {
-                    st[0].k = FK_COMP;
-                    sp = 1;
-                }
-            } else {
-                /* case 3: the top (a value converts to memory) */
-                fent t = st[sp - 1];
-                if (t.k == FK_VAL)
-                    t.k = FK_MEM;
-                else if (t.k == FK_COMP)
-                    return false;
-                if (!part_fits(ctx, &t, nb, asz, m))
-                    return false;
-                pt->e = t;
-                sp--;
-                if (sp == 0) {
-                    st[0].k = FK_COMP;
-                    sp = 1;
-                } else if (st[sp - 1].k != FK_COMP) {
-                    return false; /* a composite above other entries */
-                }
-            }
-            nparts++;
-            comp_bits += nb;
-            continue;
-        }
-        case DWX_CODE_plus_uconst:
-            if (!uleb(&pc, end, &a) || !sp || !as_value(&st[sp - 1], m, &st[sp - 1].v))
-                return false;
-            st[sp - 1].k = FK_VAL;
-            st[sp - 1].v = (st[sp - 1].v + (a & m)) & m;
-            continue;
-        case DWX_CODE_neg: case DWX_CODE_not: case DWX_CODE_abs: {
-            if (!sp)
-                return false;
-            fent *t = &st[sp - 1];
-            if (!as_value(t, m, &t->v))
-                return false;
-            t->k = FK_VAL;
-            if (op == DWX_CODE_not)
-                t->v = ~t->v & m;
-            else if (op == DWX_CODE_neg || dwx_sext(t->v, 8u * asz) < 0)
-                t->v = ((uint64_t)0 - t->v) & m;
-            continue;
-        }
-        case DWX_CODE_dup: case DWX_CODE_over: case DWX_CODE_pick: {
-            /* seed "Stack Operations": any kind but an incomplete composite */
-            if (op == DWX_CODE_pick) {
-                if (pc >= end)
-                    return false;
-                a = *pc++;
-            } else {
-                a = op == DWX_CODE_over;
-            }
-            if (a >= sp || st[sp - 1 - a].k == FK_COMP)
-                return false;
-            e = st[sp - 1 - a];
-            break;
-        }
-        case DWX_CODE_drop:
-            if (!sp || st[sp - 1].k == FK_COMP)
-                return false;
-            sp--;
-            continue;
-        case DWX_CODE_swap:
-            if (sp < 2 || st[sp - 1].k == FK_COMP || st[sp - 2].k == FK_COMP)
-                return false;
-            e = st[sp - 1];
-            st[sp - 1] = st[sp - 2];
-            st[sp - 2] = e;
-            continue;
-        case DWX_CODE_rot:
-            if (sp < 3 || st[sp - 1].k == FK_COMP || st[sp - 2].k == FK_COMP ||
-                st[sp - 3].k == FK_COMP)
-                return false;
-            e = st[sp - 1];
-            st[sp - 1] = st[sp - 2];
-            st[sp - 2] = st[sp - 3];
-            st[sp - 3] = e;
-            continue;
-        case DWX_CODE_deref: case DWX_CODE_deref_size: {
-            /* seed "Special Value Operations": a generic value of the
-             * address size, or of S bytes zero-extended */
-            unsigned n = asz;
-            if (op == DWX_CODE_deref_size) {
-                if (pc >= end || *pc == 0 || *pc > asz)
-                    return false;
-                n = *pc++;
-            }
-            if (!sp)
-                return false;
-            fent *t = &st[sp - 1];
-            if ((t->k != FK_VAL && t->k != FK_MEM) || !read_memory(ctx, t->v, n, m, &t->v))
-                return false;
-            t->k = FK_VAL;
-            continue;
-        }
-        case DWX_CODE_nop:
-        case DWX_CODE_GNU_uninit: /* a marker for the consumer; no effect (as the loop) */
-            continue;
-        default:
-            if (!(x = binary_op(op)) || sp < 2)
-                return false;
-            /* DWARF 5 2.5.1.4/5 on two generic values */
-            uint64_t ua, ub;
-            if (!as_value(&st[sp - 2], m, &ua) || !as_value(&st[sp - 1], m, &ub) ||
-                dwx_int_binary(x, ua, ub, 8u * asz, true, false, &a) != DWEXPR_OK)
-                return false;
-            sp--;
-            st[sp - 1].k = FK_VAL;
-            st[sp - 1].v = a;
-            continue;
-        }
-        if (sp >= stack_max)
-            return false;
-        st[sp++] = e;
+        goto push;
+    op_regx:
+        if (!uleb(&pc, end, &a) || a > UINT32_MAX)
+            goto decline;
+        e.k = FK_REG;
+        e.v = a;
+        goto push;
+    op_bregx:
+        if (!uleb(&pc, end, &a) || !sleb(&pc, end, &sa) ||
+            !breg(ctx, p, a, sa, asz, m, &e.v))
+            goto decline;
+        e.k = FK_MEM;
+        goto push;
+    op_fbreg: {
+        if (!sleb(&pc, end, &sa) || !fbreg(ctx, sa, m, &e.v))
+            goto decline;
+        e.k = FK_MEM;
+        goto push;
     }
+    op_cfa:
+        if (!cfa(ctx, &e.v))
+            goto decline;
+        e.k = FK_MEM;
+        goto push;
+    op_entry_value: {
+        /* a block of one DW_OP_reg0..31 byte (the decoder leaves it
+         * undecoded: nothing to check); the value must be generic */
+        if (end - pc < 2 || pc[0] != 1 || pc[1] < DWX_CODE_reg0 || pc[1] > DWX_CODE_reg31)
+            goto decline;
+        dwx_insn in;
+        memset(&in, 0, sizeof in);
+        in.x = DWEXPR_OP_entry_value;
+        in.id = op == DWX_CODE_entry_value ? DWEXPR_OP_entry_value
+                                           : DWEXPR_OP_GNU_entry_value;
+        in.a = 1;
+        in.blk = pc + 1;
+        in.blen = 1;
+        pc += 2;
+        ctx->sp = sp;
+        if (!entry_value(ctx, unit, p, &in, m, &e.v))
+            goto decline;
+        e.k = FK_VAL;
+        goto push;
+    }
+    op_stack_value:
+        /* seed "Implicit Location Description Operations": the
+         * value's bytes become implicit storage */
+        if (!sp)
+            goto decline;
+        if (st[sp - 1].k == FK_TVAL) {
+            /* dwx_stack_value's common case: at most 64 bits,
+             * stored little-endian */
+            const dwexpr_value *tv = &typed[st[sp - 1].v];
+            if (tv->wide || tv->is_implicit_pointer || dwx_type_big(unit, &tv->type) ||
+                dwx_value_bits(tv) > 64)
+                goto decline;
+            st[sp - 1].v = tv->bits;
+            st[sp - 1].nbits = (uint32_t)dwx_value_bits(tv);
+        } else if (as_value(&st[sp - 1], m, &st[sp - 1].v)) {
+            st[sp - 1].nbits = 8u * asz;
+        } else {
+            goto decline;
+        }
+        st[sp - 1].k = FK_IMP;
+        goto next;
+    op_convert: {
+        /* DWARF 5 2.5.1.6: the base type (0: generic), the value
+         * converted or reinterpreted by the loop's own code */
+        dwexpr_type t;
+        dwexpr_value in, r;
+        if (!uleb(&pc, end, &a) || !sp || ntyped == FAST_TYPED ||
+            dwx_base_type(ctx, set_env(&env, &have_env, unit, p), a, true, &t) !=
+                DWEXPR_OK)
+            goto decline;
+        fent *top = &st[sp - 1];
+        if (top->k == FK_TVAL)
+            in = typed[top->v];
+        else if (as_value(top, m, &a))
+            in = generic_value(unit, a);
+        else
+            goto decline;
+        if (dwx_value_convert(ctx, &in, &t,
+                              op == DWX_CODE_reinterpret || op == DWX_CODE_GNU_reinterpret,
+                              &r) != DWEXPR_OK ||
+            r.wide)
+            goto decline;
+        typed[ntyped] = r;
+        top->k = FK_TVAL;
+        top->v = ntyped++;
+        goto next;
+    }
+    op_piece: {
+        /* seed "Composite Location Description Operations" */
+        if (!uleb(&pc, end, &a) || a > UINT64_MAX / 8 || nparts == FAST_PARTS ||
+            nparts >= ctx->lim.parts)
+            goto decline;
+        const uint64_t nb = 8 * a;
+        if (nb > UINT64_MAX - comp_bits ||
+            (asz < 8 && comp_bits + nb > ((uint64_t)1 << (8 * asz)) * 8))
+            goto decline;
+        fpart *pt = &parts[nparts];
+        pt->bits = nb;
+        if (sp == 0 || st[sp - 1].k == FK_COMP) {
+            /* cases 1 and 2: an undefined part */
+            pt->e.k = FK_UNDEF;
+            pt->e.v = 0;
+            if (sp == 0) {
+                st[0].k = FK_COMP;
+                sp = 1;
+            }
+        } else {
+            /* case 3: the top (a value converts to memory) */
+            fent t = st[sp - 1];
+            if (t.k == FK_VAL)
+                t.k = FK_MEM;
+            else if (t.k == FK_COMP)
+                goto decline;
+            if (!part_fits(ctx, &t, nb, asz, m))
+                goto decline;
+            pt->e = t;
+            sp--;
+            if (sp == 0) {
+                st[0].k = FK_COMP;
+                sp = 1;
+            } else if (st[sp - 1].k != FK_COMP) {
+                goto decline; /* a composite above other entries */
+            }
+        }
+        nparts++;
+        comp_bits += nb;
+        goto next;
+    }
+    op_plus_uconst:
+        if (!uleb(&pc, end, &a) || !sp || !as_value(&st[sp - 1], m, &st[sp - 1].v))
+            goto decline;
+        st[sp - 1].k = FK_VAL;
+        st[sp - 1].v = (st[sp - 1].v + (a & m)) & m;
+        goto next;
+    op_unary: {
+        if (!sp)
+            goto decline;
+        fent *t = &st[sp - 1];
+        if (!as_value(t, m, &t->v))
+            goto decline;
+        t->k = FK_VAL;
+        if (op == DWX_CODE_not)
+            t->v = ~t->v & m;
+        else if (op == DWX_CODE_neg || dwx_sext(t->v, 8u * asz) < 0)
+            t->v = ((uint64_t)0 - t->v) & m;
+        goto next;
+    }
+    op_copy: {
+        /* seed "Stack Operations": any kind but an incomplete composite */
+        if (op == DWX_CODE_pick) {
+            if (pc >= end)
+                goto decline;
+            a = *pc++;
+        } else {
+            a = op == DWX_CODE_over;
+        }
+        if (a >= sp || st[sp - 1 - a].k == FK_COMP)
+            goto decline;
+        e = st[sp - 1 - a];
+        goto push;
+    }
+    op_drop:
+        if (!sp || st[sp - 1].k == FK_COMP)
+            goto decline;
+        sp--;
+        goto next;
+    op_swap:
+        if (sp < 2 || st[sp - 1].k == FK_COMP || st[sp - 2].k == FK_COMP)
+            goto decline;
+        e = st[sp - 1];
+        st[sp - 1] = st[sp - 2];
+        st[sp - 2] = e;
+        goto next;
+    op_rot:
+        if (sp < 3 || st[sp - 1].k == FK_COMP || st[sp - 2].k == FK_COMP ||
+            st[sp - 3].k == FK_COMP)
+            goto decline;
+        e = st[sp - 1];
+        st[sp - 1] = st[sp - 2];
+        st[sp - 2] = st[sp - 3];
+        st[sp - 3] = e;
+        goto next;
+    op_deref: {
+        /* seed "Special Value Operations": a generic value of the
+         * address size, or of S bytes zero-extended */
+        unsigned n = asz;
+        if (op == DWX_CODE_deref_size) {
+            if (pc >= end || *pc == 0 || *pc > asz)
+                goto decline;
+            n = *pc++;
+        }
+        if (!sp)
+            goto decline;
+        fent *t = &st[sp - 1];
+        if ((t->k != FK_VAL && t->k != FK_MEM) || !read_memory(ctx, t->v, n, m, &t->v))
+            goto decline;
+        t->k = FK_VAL;
+        goto next;
+    }
+    op_nop: /* a marker for the consumer; no effect (as the loop) */
+        goto next;
+    op_other:
+        if (!(x = binary_op(op)) || sp < 2)
+            goto decline;
+        /* DWARF 5 2.5.1.4/5 on two generic values */
+        uint64_t ua, ub;
+        if (!as_value(&st[sp - 2], m, &ua) || !as_value(&st[sp - 1], m, &ub) ||
+            dwx_int_binary(x, ua, ub, 8u * asz, true, false, &a) != DWEXPR_OK)
+            goto decline;
+        sp--;
+        st[sp - 1].k = FK_VAL;
+        st[sp - 1].v = a;
+        goto next;
+push:
+    if (sp >= stack_max)
+        goto decline;
+    st[sp++] = e;
+    goto next;
+
+done:
 
     /* seed "DWARF Operation Expressions": the result is the top entry;
      * an empty stack is an undefined location; an incomplete composite
      * on top is completed. */
     dwexpr_sld *slot = ctx->result_slot ? ctx->result_slot : &ctx->result_one;
     if (sp && st[sp - 1].k == FK_COMP) {
-        return build_composite(ctx, parts, nparts, asz, slot) && hand_out_place(ctx, slot, out);
+        if (build_composite(ctx, parts, nparts, asz, slot) && hand_out_place(ctx, slot, out))
+            return DWEXPR_OK;
+    } else if (!sp) {
+        const fent undef = {0, FK_UNDEF, 0};
+        if (hand_out(ctx, &undef, NULL, unit, out))
+            return DWEXPR_OK;
+    } else if (hand_out(ctx, &st[sp - 1], typed, unit, out)) {
+        return DWEXPR_OK;
     }
-    if (!sp) {
-        fent u = {0, FK_UNDEF, 0};
-        return hand_out(ctx, &u, NULL, unit, out);
-    }
-    return hand_out(ctx, &st[sp - 1], typed, unit, out);
+
+decline: /* nothing handed out: the general path runs from the start */
+    if (fall == FALL_BYTES)
+        return dwx_eval_bytes_general(ctx, bytes, len, (const dwexpr_unit *)src, out);
+    if (fall == FALL_PROG)
+        return dwx_eval_other(ctx, (const dwexpr_program *)src, out);
+    return DWEXPR_E_UNSUPPORTED;
 }
 
 /* See lib/evalint.h. */
-bool dwx_fast_eval(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len, const dwexpr_unit *unit,
-                   const dwexpr_eval_params *p, dwexpr_result *out)
+bool dwx_fast_fold(dwexpr_ctx *ctx, const dwexpr_program *prog, dwexpr_result *out)
 {
-    return fast_run(ctx, bytes, len, unit, p, out);
+    return fast_loop(ctx, prog->bytes, prog->len, out, prog, FALL_NONE) == DWEXPR_OK;
 }
 
-/* See lib/evalint.h. The fallback is called from here, so that the
- * callers reach this by a jump with no frame of their own. */
+/* See lib/evalint.h. */
 dwexpr_status dwx_fast_eval_bytes(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
                                   const dwexpr_unit *unit, dwexpr_result *out)
 {
-    /* dwx_unit_normalize written out, on a copy only when a field is left
-     * 0 (a call to it costs 2 instructions per evaluation) */
-    dwexpr_unit u;
-    const dwexpr_unit *nu = unit;
-    if (!unit->addr_size || !unit->offset_size || !unit->version) {
-        u = *unit;
-        if (!u.addr_size)
-            u.addr_size = 8;
-        if (!u.offset_size)
-            u.offset_size = 4;
-        if (!u.version)
-            u.version = 5;
-        nu = &u;
-    }
-    if (fast_run(ctx, bytes, len, nu, ctx->p, out))
-        return DWEXPR_OK;
-    return dwx_eval_bytes_general(ctx, bytes, len, unit, out);
+    return fast_loop(ctx, bytes, len, out, unit, FALL_BYTES);
 }
+
 
 /* A DWX_SHAPE_ONE / DWX_SHAPE_ONE_SV program from its decoded producer
  * (prog->code[0]), under dwx_fast_eval's conditions and set-up (the unit
@@ -931,9 +1017,9 @@ static DWX_ALWAYS_INLINE bool fast_one(dwexpr_ctx *ctx, const dwexpr_program *pr
  * dwx_fast_eval_bytes. */
 dwexpr_status dwx_fast_prog(dwexpr_ctx *ctx, const dwexpr_program *prog, dwexpr_result *out)
 {
-    if (prog->shape == DWX_SHAPE_ONE || prog->shape == DWX_SHAPE_ONE_SV
-            ? fast_one(ctx, prog, ctx->p, out)
-            : dwx_fast_eval(ctx, prog->bytes, prog->len, &prog->unit, ctx->p, out))
+    if (prog->shape != DWX_SHAPE_ONE && prog->shape != DWX_SHAPE_ONE_SV)
+        return fast_loop(ctx, prog->bytes, prog->len, out, prog, FALL_PROG);
+    if (fast_one(ctx, prog, ctx->p, out))
         return DWEXPR_OK;
     return dwx_eval_other(ctx, prog, out);
 }

@@ -92,7 +92,7 @@ void dwx_fold(dwexpr_program *prog, dwx_alloc_fn alloc, void *ud)
     ctx->t = &none;
     ctx->user = NULL;
     ctx->p = &params;
-    if (!dwx_fast_eval(ctx, prog->bytes, prog->len, &prog->unit, &params, &r))
+    if (!dwx_fast_fold(ctx, prog, &r))
         return; /* an error: the evaluation reports it */
     /* the storage: the fold, the result's place, a composite's parts and
      * places, implicit bytes */
