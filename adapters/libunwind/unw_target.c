@@ -13,6 +13,7 @@
 #include <sys/user.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <libunwind.h>
 #include <libunwind-coredump.h>
@@ -501,6 +502,22 @@ bad:
     return s;
 }
 
+/* The state letter of process PID (/proc/PID/stat, after the name: 'T'
+ * stopped, 'R' running, ...); 0 when it cannot be read. */
+static char proc_state(pid_t pid)
+{
+    char path[64], stat[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    size_t n = fread(stat, 1, sizeof stat - 1, f);
+    stat[n] = 0;
+    fclose(f);
+    const char *rp = strrchr(stat, ')');
+    return rp && rp[1] == ' ' ? rp[2] : 0;
+}
+
 dwexpr_status dwexpr_unw_open_pid(int pid, uint32_t max_frames, dwexpr_unw **out,
                                   dwexpr_error *err)
 {
@@ -513,17 +530,8 @@ dwexpr_status dwexpr_unw_open_pid(int pid, uint32_t max_frames, dwexpr_unw **out
     u->pid = pid;
     dwexpr_status s;
     /* a process stopped (SIGSTOP, job control) before we came stays
-     * stopped when we leave: /proc/PID/stat's state after the name */
-    char sp[64], stat[512];
-    snprintf(sp, sizeof sp, "/proc/%d/stat", pid);
-    FILE *sf = fopen(sp, "r");
-    if (sf) {
-        size_t n = fread(stat, 1, sizeof stat - 1, sf);
-        stat[n] = 0;
-        const char *rp = strrchr(stat, ')');
-        u->was_stopped = rp && rp[1] == ' ' && rp[2] == 'T';
-        fclose(sf);
-    }
+     * stopped when we leave */
+    u->was_stopped = proc_state(pid) == 'T';
     if (ptrace(PTRACE_ATTACH, pid, NULL, NULL) != 0) {
         s = fail(err, DWEXPR_E_TARGET, "ptrace(ATTACH, %d): %s", pid, strerror(errno));
         goto bad;
@@ -585,8 +593,16 @@ void dwexpr_unw_close(dwexpr_unw *u)
         unw_destroy_addr_space(u->as);
     if (u->ui)
         u->core ? _UCD_destroy(u->ui) : _UPT_destroy(u->ui);
-    if (u->attached)
-        ptrace(PTRACE_DETACH, u->pid, NULL, (void *)(long)(u->was_stopped ? SIGSTOP : 0));
+    if (u->attached &&
+        ptrace(PTRACE_DETACH, u->pid, NULL, (void *)(long)(u->was_stopped ? SIGSTOP : 0)) == 0 &&
+        u->was_stopped) {
+        /* it runs until the SIGSTOP is delivered: wait (up to a second)
+         * until it is stopped again, so that it is when this returns */
+        for (int i = 0; i < 1000 && proc_state(u->pid) != 'T'; i++) {
+            const struct timespec ms = {0, 1000000};
+            nanosleep(&ms, NULL);
+        }
+    }
     for (size_t k = 0; k < u->nmods; k++) {
         dwexpr_elf_free(u->mods[k].elf);
         free(u->mods[k].bytes);
