@@ -344,8 +344,9 @@ static inline bool hand_out_place(dwexpr_ctx *ctx, const dwexpr_sld *slot, dwexp
 
 /* Hand out entry E (not a composite) as the result, as put_result does:
  * a value, or a location whose single place lives in the context. */
-static DWX_ALWAYS_INLINE bool hand_out_body(dwexpr_ctx *ctx, const fent *e, const dwexpr_value *typed,
-                            const dwexpr_unit *unit, dwexpr_result *out)
+static DWX_ALWAYS_INLINE bool hand_out(dwexpr_ctx *ctx, const fent *e,
+                                       const dwexpr_value *typed, const dwexpr_unit *unit,
+                                       dwexpr_result *out)
 {
     if (e->k == FK_TVAL) {
         out->kind = DWEXPR_RESULT_VALUE;
@@ -370,17 +371,6 @@ static DWX_ALWAYS_INLINE bool hand_out_body(dwexpr_ctx *ctx, const fent *e, cons
     ctx->err.status = DWEXPR_OK;
     ctx->sp = 0;
     return true;
-}
-
-/* hand_out_body out of line (the bytes loop's two exits share it; the
- * decoded producer's path, fast_one, has it inline). */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
-static bool hand_out(dwexpr_ctx *ctx, const fent *e, const dwexpr_value *typed,
-                     const dwexpr_unit *unit, dwexpr_result *out)
-{
-    return hand_out_body(ctx, e, typed, unit, out);
 }
 
 /* dwx_sld_check_range (fits() in lib/loc.c) of the place an entry stands
@@ -909,12 +899,10 @@ done:
     if (sp && st[sp - 1].k == FK_COMP) {
         if (build_composite(ctx, parts, nparts, asz, slot) && hand_out_place(ctx, slot, out))
             return DWEXPR_OK;
-    } else if (!sp) {
+    } else {
         const fent undef = {0, FK_UNDEF, 0};
-        if (hand_out(ctx, &undef, NULL, unit, out))
+        if (hand_out(ctx, sp ? &st[sp - 1] : &undef, typed, unit, out))
             return DWEXPR_OK;
-    } else if (hand_out(ctx, &st[sp - 1], typed, unit, out)) {
-        return DWEXPR_OK;
     }
 
 decline: /* nothing handed out: the general path runs from the start */
@@ -1010,7 +998,7 @@ static DWX_ALWAYS_INLINE bool fast_one(dwexpr_ctx *ctx, const dwexpr_program *pr
         e.k = FK_IMP;
         e.nbits = 8u * asz;
     }
-    return hand_out_body(ctx, &e, NULL, unit, out);
+    return hand_out(ctx, &e, NULL, unit, out);
 }
 
 /* See lib/evalint.h. The fallback is called from here, as in
