@@ -1469,6 +1469,33 @@ static bool fold_guards_hold(const dwx_folded *f, const dwexpr_target *t, void *
     return true;
 }
 
+/* fold_guards_hold for a bound evaluation: the binding remembers the
+ * target's reg_size answers for registers 0..31 (dwexpr_ctx_bind: a
+ * register's size is the target's, the same for the whole binding). */
+static bool bound_guards_hold(dwexpr_ctx *ctx, const dwx_folded *f)
+{
+    if (!ctx->bind.t->reg_size)
+        return true; /* sizes the target cannot tell (fold_usable) */
+    for (uint32_t i = 0; i < f->nguards; i++) {
+        const uint32_t r = f->guard[i].regno;
+        uint32_t b;
+        if (r < 32 && ((ctx->bind.reg_known >> r) & 1)) {
+            b = ctx->bind.reg_bytes[r];
+        } else {
+            b = 0;
+            if (ctx->bind.t->reg_size(ctx->bind.user, r, &b) != DWEXPR_OK)
+                return false;
+            if (r < 32) {
+                ctx->bind.reg_bytes[r] = b;
+                ctx->bind.reg_known |= (uint32_t)1 << r;
+            }
+        }
+        if (f->guard[i].bits > 8 * (uint64_t)b)
+            return false;
+    }
+    return true;
+}
+
 /* The parameters a folded result was computed for (lib/fold.c): the
  * defaults, but for the lane and what only the general path reads (no
  * thread recorded in register places). */
@@ -1727,7 +1754,7 @@ static dwexpr_status eval_bound_rest(dwexpr_ctx *ctx, const dwexpr_program *prog
      * what dwexpr_eval does with an unfolded program */
     const dwx_folded *f = prog->fold;
     if (f && ((ctx->bind.fold >> prog->unit.addr_size) & 1) && f->need <= ctx->fold_room &&
-        (f->nguards == 0 || !t->reg_size || fold_guards_hold(f, t, ctx->bind.user)))
+        (f->nguards == 0 || bound_guards_hold(ctx, f)))
         return use_fold(ctx, f, out);
     return unfolded(ctx, prog, t, ctx->bind.user, &ctx->bind.p, ctx->bind.fast, out);
 }

@@ -95,6 +95,8 @@ struct dwexpr_ctx {
                                     (fold_usable but the guards, the need) */
         bool reg_direct;         /* reg_direct_ok of t and p */
         bool fast;               /* fast_ok of t and p */
+        uint32_t reg_known;      /* bit R: reg_bytes[R] is t's reg_size of register R */
+        uint32_t reg_bytes[32];  /* the answers, asked once per binding (R < 32) */
         dwexpr_target t_copy;    /* a shorter (older) caller's struct, zero-extended */
     } bind;
     dwx_insn small_code[DWX_SMALL_PROGRAM + 1]; /* dwexpr_eval_bytes of short expressions

@@ -132,6 +132,60 @@ static dwexpr_status b_aspace_info(void *user, uint32_t as, dwexpr_aspace_info *
     return DWEXPR_OK;
 }
 
+/* Register sizes for the binding's reg_size memory: register 4 has 4
+ * bytes (REG4_BYTES), the others 8; every question counted. */
+static int sizes_asked;
+static uint32_t reg4_bytes = 4;
+static dwexpr_status c_reg_size(void *user, uint32_t regno, uint32_t *bytes)
+{
+    (void)user;
+    sizes_asked++;
+    *bytes = regno == 4 ? reg4_bytes : 8;
+    return DWEXPR_OK;
+}
+
+/* A bound evaluation of a register piece list (a folded result whose
+ * register parts are guarded by reg_size) asks each register's size once
+ * per binding, and a new binding asks again. */
+static void test_bound_reg_size(void)
+{
+    dwexpr_ctx *ctx = NULL, *ref = NULL;
+    dwexpr_ctx_new(NULL, &ctx);
+    dwexpr_ctx_new(NULL, &ref);
+    dwexpr_result res, want;
+    dwexpr_program *two = build("DW_OP_reg0 DW_OP_piece 8 DW_OP_reg1 DW_OP_piece 8");
+    dwexpr_program *r4 = build("DW_OP_reg4 DW_OP_piece 4 DW_OP_reg0 DW_OP_piece 8");
+    const dwexpr_target t = {.size = sizeof t, .reg_read = b_reg_read, .reg_size = c_reg_size};
+
+    reg4_bytes = 4;
+    dwexpr_ctx_bind(ctx, &t, NULL, NULL);
+    sizes_asked = 0;
+    CHECK_U64(dwexpr_eval_bound(ctx, two, &res), DWEXPR_OK, "reg0 piece 8 reg1 piece 8, bound");
+    CHECK_U64(sizes_asked, 2, "asks the size of registers 0 and 1");
+    CHECK_U64(dwexpr_eval_bound(ctx, two, &res), DWEXPR_OK, "again");
+    CHECK_U64(sizes_asked, 2, "and not again in the same binding");
+    CHECK_U64(dwexpr_eval(ref, two, &t, NULL, NULL, &want), DWEXPR_OK, "unbound");
+    CHECK_U64(same_result(&res, &want), 1, "the same composite (every field)");
+    sizes_asked = 0;
+    CHECK_U64(dwexpr_eval_bound(ctx, r4, &res), DWEXPR_OK, "reg4 piece 4 reg0 piece 8, bound");
+    CHECK_U64(sizes_asked, 1, "asks only register 4's size (register 0's is known)");
+
+    /* register 4 shrinks to 2 bytes: a new binding must not use the old
+     * answer (a 4-byte part no longer fits: the loop's error) */
+    reg4_bytes = 2;
+    dwexpr_ctx_bind(ctx, &t, NULL, NULL);
+    dwexpr_status s1 = dwexpr_eval_bound(ctx, r4, &res);
+    dwexpr_status s2 = dwexpr_eval(ref, r4, &t, NULL, NULL, &want);
+    TAP_OK(s1 != DWEXPR_OK, "rebound, register 4 of 2 bytes: the 4-byte part fails (%s)",
+           dwexpr_status_name(s1));
+    CHECK_U64(s1, s2, "as unbound");
+    CHECK_STR(dwexpr_ctx_error(ctx)->message, dwexpr_ctx_error(ref)->message,
+              "with the same message");
+    reg4_bytes = 4;
+    dwexpr_ctx_free(ref);
+    dwexpr_ctx_free(ctx);
+}
+
 /* dwexpr_ctx_bind, dwexpr_eval_bound, dwexpr_eval_bytes_bound. */
 static void test_bound(void)
 {
@@ -343,6 +397,7 @@ int main(void)
     }
 
     test_bound();
+    test_bound_reg_size();
 
     dwexpr_ctx_free(other);
     dwexpr_ctx_free(ctx);

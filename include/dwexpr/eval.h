@@ -155,10 +155,13 @@ DWEXPR_API dwexpr_status dwexpr_eval_bytes(dwexpr_ctx *ctx, const uint8_t *bytes
  * asks a target with aspace_info about address space 0 once; then
  * dwexpr_eval_bound and dwexpr_eval_bytes_bound give exactly what
  * dwexpr_eval and dwexpr_eval_bytes with that target, user and parameters
- * give, with less work per call. While CTX is bound the target struct
- * must not change, nor its answer about address space 0; bind again when
- * the frame changes (not from a callback of an evaluation on CTX). Binding resets nothing else (results, the error
- * record); dwexpr_eval and friends still work on a bound context. The
+ * give, with less work per call. The binding also remembers the target's
+ * reg_size answers (registers 0..31) once asked. While CTX is bound the
+ * target struct must not change, nor its answers about address space 0
+ * and register sizes; bind again when the frame changes (not from a
+ * callback of an evaluation on CTX). Binding resets nothing else
+ * (results, the error record); dwexpr_eval and friends still work on a
+ * bound context. The
  * bound calls return DWEXPR_E_USAGE for NULL arguments or a context
  * never bound (dwexpr_ctx_error(ctx) says which). */
 DWEXPR_API dwexpr_status dwexpr_ctx_bind(dwexpr_ctx *ctx, const dwexpr_target *target,
