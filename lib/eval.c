@@ -1477,20 +1477,9 @@ static bool bound_guards_hold(dwexpr_ctx *ctx, const dwx_folded *f)
     if (!ctx->bind.t->reg_size)
         return true; /* sizes the target cannot tell (fold_usable) */
     for (uint32_t i = 0; i < f->nguards; i++) {
-        const uint32_t r = f->guard[i].regno;
-        uint32_t b;
-        if (r < 32 && ((ctx->bind.reg_known >> r) & 1)) {
-            b = ctx->bind.reg_bytes[r];
-        } else {
-            b = 0;
-            if (ctx->bind.t->reg_size(ctx->bind.user, r, &b) != DWEXPR_OK)
-                return false;
-            if (r < 32) {
-                ctx->bind.reg_bytes[r] = b;
-                ctx->bind.reg_known |= (uint32_t)1 << r;
-            }
-        }
-        if (f->guard[i].bits > 8 * (uint64_t)b)
+        uint32_t b = 0;
+        if (dwx_bound_reg_size(ctx, f->guard[i].regno, &b) != DWEXPR_OK ||
+            f->guard[i].bits > 8 * (uint64_t)b)
             return false;
     }
     return true;

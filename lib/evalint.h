@@ -219,6 +219,33 @@ static inline bool dwx_default_space_plain(const dwexpr_ctx *ctx, const dwexpr_t
     return (dwx_default_space_sizes(t, user) >> asz) & 1; /* lib/loc.c */
 }
 
+/* The bound target's reg_size of register R (it must have the callback),
+ * from the binding's memory of the answers for registers 0..31; asked
+ * and (when successful) remembered the first time. */
+static inline dwexpr_status dwx_bound_reg_size(dwexpr_ctx *ctx, uint32_t r, uint32_t *bytes)
+{
+    if (r < 32 && ((ctx->bind.reg_known >> r) & 1)) {
+        *bytes = ctx->bind.reg_bytes[r];
+        return DWEXPR_OK;
+    }
+    const dwexpr_status st = ctx->bind.t->reg_size(ctx->bind.user, r, bytes);
+    if (st == DWEXPR_OK && r < 32) {
+        ctx->bind.reg_bytes[r] = *bytes;
+        ctx->bind.reg_known |= (uint32_t)1 << r;
+    }
+    return st;
+}
+
+/* reg_size of register R through ctx->t (it must have the callback) for
+ * an evaluation with parameters P: a bound one (P is the binding's copy)
+ * by dwx_bound_reg_size. */
+static inline dwexpr_status dwx_reg_size(dwexpr_ctx *ctx, const dwexpr_eval_params *p,
+                                         uint32_t r, uint32_t *bytes)
+{
+    return p == &ctx->bind.p ? dwx_bound_reg_size(ctx, r, bytes)
+                             : ctx->t->reg_size(ctx->user, r, bytes);
+}
+
 /* The fast path (lib/fast.c): evaluate the bytes of a straight-line
  * expression of the commonest operations in one pass, for a
  * little-endian unit, parameters ctx->p (top frame, no initial stack, no

@@ -148,7 +148,7 @@ static inline bool breg(dwexpr_ctx *ctx, const dwexpr_eval_params *p, uint64_t r
         return false;
     if (t->reg_size) {
         uint32_t rb = 0;
-        if (t->reg_size(ctx->user, (uint32_t)regno, &rb) != DWEXPR_OK || rb < asz)
+        if (dwx_reg_size(ctx, p, (uint32_t)regno, &rb) != DWEXPR_OK || rb < asz)
             return false;
     }
     dwexpr_regref r;
@@ -386,7 +386,7 @@ static inline bool part_fits(dwexpr_ctx *ctx, const fent *e, uint64_t nb, unsign
         if (!ctx->t->reg_size)
             return true; /* a size the target cannot tell */
         uint32_t rb = 0;
-        return ctx->t->reg_size(ctx->user, (uint32_t)e->v, &rb) == DWEXPR_OK &&
+        return dwx_reg_size(ctx, ctx->p, (uint32_t)e->v, &rb) == DWEXPR_OK &&
                nb <= 8 * (uint64_t)rb;
     }
     case FK_IMP:
