@@ -890,7 +890,7 @@ push:
     st[sp++] = e;
     goto next;
 
-done:
+done:; /* (a declaration follows: a label needs a statement before C23) */
 
     /* seed "DWARF Operation Expressions": the result is the top entry;
      * an empty stack is an undefined location; an incomplete composite
