@@ -1401,13 +1401,7 @@ static bool eval_bytes_small(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
     if (!n)
         return false;
     dwexpr_program prog;
-    prog.unit = *unit; /* dwx_unit_normalize */
-    if (!prog.unit.addr_size)
-        prog.unit.addr_size = 8;
-    if (!prog.unit.offset_size)
-        prog.unit.offset_size = 4;
-    if (!prog.unit.version)
-        prog.unit.version = 5;
+    prog.unit = dwx_unit_normalize(unit);
     prog.count = n;
     prog.code = ctx->small_code;
     prog.ops = NULL;

@@ -533,17 +533,10 @@ static dwexpr_status fast_loop(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len
     const dwexpr_eval_params *p = ctx->p;
     const dwexpr_unit *unit = fall == FALL_BYTES ? (const dwexpr_unit *)src
                                                  : &((const dwexpr_program *)src)->unit;
-    /* dwx_unit_normalize written out, on a copy only when a field is left
-     * 0 (a call to it costs 2 instructions per evaluation) */
+    /* normalized (the defaults of fields left 0) on a copy, only then */
     dwexpr_unit u;
     if (!unit->addr_size || !unit->offset_size || !unit->version) {
-        u = *unit;
-        if (!u.addr_size)
-            u.addr_size = 8;
-        if (!u.offset_size)
-            u.offset_size = 4;
-        if (!u.version)
-            u.version = 5;
+        u = dwx_unit_normalize(unit);
         unit = &u;
     }
     const unsigned asz = unit->addr_size;
