@@ -471,6 +471,49 @@ bool dwx_fast_candidate(const dwexpr_program *prog)
     return true;
 }
 
+/* A list of register and empty pieces (DW_OP_regN DW_OP_piece S, or
+ * DW_OP_piece S alone, repeated; S < 128): a fifth of the expressions
+ * that are not a lone register. PC..END read as fast_loop's op_reg and
+ * op_piece would read them, with the same parts, checks and order, but
+ * without the stack: true with the parts in PARTS, their count in *NP and
+ * bits in *NBITS; false for anything else or anything those would
+ * decline (the loop then runs from the start). */
+static inline bool reg_pieces(dwexpr_ctx *ctx, const uint8_t *pc, const uint8_t *end,
+                              unsigned asz, uint64_t m, fpart *parts, uint32_t *np,
+                              uint64_t *nbits)
+{
+    uint32_t n = 0;
+    uint64_t bits = 0;
+    while (pc < end) {
+        fent e;
+        if (pc[0] == DWX_CODE_piece) {
+            e.k = FK_UNDEF; /* cases 1 and 2: nothing on the stack but the composite */
+            e.v = 0;
+            pc++;
+        } else if ((unsigned)(pc[0] - DWX_CODE_reg0) < 32 && end - pc >= 2 &&
+                   pc[1] == DWX_CODE_piece) {
+            e.k = FK_REG; /* case 3: a register location */
+            e.v = (unsigned)(pc[0] - DWX_CODE_reg0);
+            pc += 2;
+        } else {
+            return false;
+        }
+        if (pc >= end || *pc >= 0x80 || n == FAST_PARTS || n >= ctx->lim.parts)
+            return false;
+        const uint64_t nb = 8 * (uint64_t)*pc++; /* at most 1016: no overflow */
+        if ((asz < 8 && bits + nb > ((uint64_t)1 << (8 * asz)) * 8) ||
+            (e.k == FK_REG && !part_fits(ctx, &e, nb, asz, m)))
+            return false;
+        parts[n].bits = nb;
+        parts[n].e = e;
+        n++;
+        bits += nb;
+    }
+    *np = n;
+    *nbits = bits;
+    return true;
+}
+
 /* The operations the fast loop knows, by label in fast_run: the label,
  * the first and the last opcode byte it takes (the codes from the
  * DWEXPR_OPS table; binary operations go to op_other). */
@@ -588,6 +631,19 @@ static dwexpr_status fast_loop(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len
 #  define FAST_CASE(l, lo, hi) if (op - (lo) <= (unsigned)((hi) - (lo))) goto op_##l;
 #  define FAST_DISPATCH() do { FAST_OPS(FAST_CASE) goto op_other; } while (0)
 #endif
+
+    /* a register piece list without the stack (reg_pieces; the loop pushes
+     * a register, so it needs two entries) */
+    if (stack_max >= 2 && pc < end &&
+        (pc[0] == DWX_CODE_piece || (unsigned)(pc[0] - DWX_CODE_reg0) < 32)) {
+        if (reg_pieces(ctx, pc, end, asz, m, parts, &nparts, &comp_bits)) {
+            st[0].k = FK_COMP;
+            sp = 1;
+            goto done;
+        }
+        nparts = 0;
+        comp_bits = 0;
+    }
 
 next:
     if (pc >= end)

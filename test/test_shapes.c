@@ -198,6 +198,13 @@ static void test_pieces(void)
     CHECK_U64(st, DWEXPR_OK, "exactly 2^16 bytes in a 2-byte address space");
     st = three_ways("DW_OP_piece 0x8000 DW_OP_piece 0x8001", 2, NULL, &r);
     CHECK_U64(st, DWEXPR_E_ILL_FORMED, "2^16 + 1 bytes: larger than the address space");
+    /* and of a 1-byte unit, with one-byte sizes (the fast path's register
+     * piece lists read those without the stack) */
+    st = three_ways("DW_OP_piece 127 DW_OP_piece 127 DW_OP_piece 2", 1, NULL, &r);
+    CHECK_U64(st, DWEXPR_OK, "exactly 2^8 bytes in a 1-byte address space");
+    st = three_ways("DW_OP_piece 127 DW_OP_reg1 DW_OP_piece 1 DW_OP_piece 127 DW_OP_piece 2", 1,
+                    NULL, &r);
+    CHECK_U64(st, DWEXPR_E_ILL_FORMED, "2^8 + 1 bytes: larger than the address space");
 
     /* wanted result kinds, frames, context */
     dwexpr_eval_params p = {.result_kind = DWEXPR_RESULT_VALUE};
