@@ -327,8 +327,8 @@ static inline int64_t dwx_sext(uint64_t v, uint32_t n)
  * (as GDB) and floored for signed ones; a shift count >= N shifts
  * everything out (0, or all sign bits for shra). *OUT gets the result
  * masked to N bits. Returns DWEXPR_OK, DWEXPR_E_DIV_ZERO, or
- * DWEXPR_E_USAGE when X is not a binary operation. Always inline (the
- * fast loop's two copies made gcc call it: warm +1.5 instructions). */
+ * DWEXPR_E_USAGE when X is not a binary operation. Always inline (gcc
+ * once called it from the fast loop: warm +1.5 instructions). */
 static DWX_ALWAYS_INLINE dwexpr_status dwx_int_binary(unsigned x, uint64_t ua, uint64_t ub,
                                                       uint32_t n, bool generic, bool sgn,
                                                       uint64_t *out)

@@ -156,7 +156,7 @@ static inline bool breg(dwexpr_ctx *ctx, const dwexpr_eval_params *p, uint64_t r
     r.frame = 0;
     r.regno = (uint32_t)regno;
     r.ctx = (uint16_t)(p->ctx & (DWEXPR_CTX_THREAD | DWEXPR_CTX_FRAME));
-    uint64_t v = 0; /* little-endian host (dwx_fast_eval's callers check) */
+    uint64_t v = 0; /* little-endian host (the fast path's callers check) */
     if (t->reg_read(ctx->user, &r, 0, &v, asz) != DWEXPR_OK)
         return false;
     *addr = (v + (uint64_t)off) & m;
@@ -398,9 +398,8 @@ static inline bool part_fits(dwexpr_ctx *ctx, const fent *e, uint64_t nb, unsign
 
 /* Build the composite of PARTS (what dwx_piece / add_part make: capacity
  * 4 doubling, depth 1, complete because it is the result) in one piece of
- * scratch; its place goes to *S. Always inline: with the loop in two
- * functions (fast_run) gcc called it, 10 instructions more per cold
- * evaluation. */
+ * scratch; its place goes to *S. Always inline: gcc once called it out
+ * of line, 10 instructions more per cold evaluation. */
 static DWX_ALWAYS_INLINE bool build_composite(dwexpr_ctx *ctx, const fpart *parts, uint32_t n,
                                                unsigned asz, dwexpr_sld *s)
 {
@@ -437,7 +436,7 @@ static DWX_ALWAYS_INLINE bool build_composite(dwexpr_ctx *ctx, const fpart *part
     return true;
 }
 
-/* See lib/dwx.h. Only a hint: dwx_fast_eval checks everything itself. */
+/* See lib/dwx.h. Only a hint: fast_loop checks everything itself. */
 bool dwx_fast_candidate(const dwexpr_program *prog)
 {
     if (!prog->bytes && prog->len)
@@ -514,7 +513,7 @@ static inline bool reg_pieces(dwexpr_ctx *ctx, const uint8_t *pc, const uint8_t 
     return true;
 }
 
-/* The operations the fast loop knows, by label in fast_run: the label,
+/* The operations the fast loop knows, by label in fast_loop: the label,
  * the first and the last opcode byte it takes (the codes from the
  * DWEXPR_OPS table; binary operations go to op_other). */
 #define FAST_OPS(X)                                                              \
@@ -977,8 +976,8 @@ dwexpr_status dwx_fast_eval_bytes(dwexpr_ctx *ctx, const uint8_t *bytes, size_t 
 
 
 /* A DWX_SHAPE_ONE / DWX_SHAPE_ONE_SV program from its decoded producer
- * (prog->code[0]), under dwx_fast_eval's conditions and set-up (the unit
- * is the program's): the same code as dwx_fast_eval's cases for it, and
+ * (prog->code[0]), under fast_loop's conditions and set-up (the unit is
+ * the program's): the same code as fast_loop's cases for it, and
  * the same contract (true with *OUT filled exactly as the general path
  * would, or false and nothing handed out). */
 static DWX_ALWAYS_INLINE bool fast_one(dwexpr_ctx *ctx, const dwexpr_program *prog,
