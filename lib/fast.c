@@ -278,11 +278,17 @@ static inline bool debug_addr(dwexpr_ctx *ctx, const dwexpr_unit *unit, uint64_t
     return ctx->t->debug_addr && ctx->t->debug_addr(ctx->user, unit, i, out) == DWEXPR_OK;
 }
 
-/* ULEB128 / SLEB128 at *P (one byte inline, longer ones by lib/leb.c). */
+/* ULEB128 / SLEB128 at *P (one and two bytes inline, longer ones by
+ * lib/leb.c; DWARF 5 7.6). */
 static inline bool uleb(const uint8_t **p, const uint8_t *end, uint64_t *v)
 {
     if (DWX_LIKELY(*p < end && **p < 0x80)) {
         *v = *(*p)++;
+        return true;
+    }
+    if (end - *p >= 2 && (*p)[1] < 0x80) { /* two bytes: 14 bits */
+        *v = ((*p)[0] & 0x7fu) | ((uint64_t)(*p)[1] << 7);
+        *p += 2;
         return true;
     }
     const uint8_t *q = *p; /* so that the caller's position stays in a register */
@@ -296,6 +302,12 @@ static inline bool sleb(const uint8_t **p, const uint8_t *end, int64_t *v)
     if (DWX_LIKELY(*p < end && **p < 0x80)) {
         uint64_t b = *(*p)++;
         *v = (int64_t)((b & 0x40) ? b | ~(uint64_t)0x7f : b);
+        return true;
+    }
+    if (end - *p >= 2 && (*p)[1] < 0x80) { /* two bytes: 14 bits, the sign in bit 13 */
+        const uint64_t b = ((*p)[0] & 0x7fu) | ((uint64_t)(*p)[1] << 7);
+        *v = (int64_t)((b & 0x2000) ? b | ~(uint64_t)0x3fff : b);
+        *p += 2;
         return true;
     }
     const uint8_t *q = *p;
