@@ -106,6 +106,7 @@ dwexpr_status dwexpr_ctx_init_static(void *mem, size_t size, const dwexpr_limits
      * context is bound (each flag implies a binding) */
     ctx->bind.t = NULL;
     ctx->bind.fold = 0;
+    ctx->bind.have = 0;
     ctx->bind.reg_direct = false;
     ctx->bind.fast = false;
     ctx->lim = l;

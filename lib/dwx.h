@@ -69,7 +69,21 @@ typedef struct dwx_insn {
 /* A result folded at decode time (lib/fold.c): handed out by dwexpr_eval
  * under the conditions written there. */
 #define DWX_FOLD_GUARDS 8
+/* What a fold needs of a binding, as bits (dwx_folded.req; the binding
+ * keeps what it has, and dwexpr_eval_bound hands the fold out when it has
+ * all of them): bit A (1..8) the plain default space for A-byte addresses
+ * and parameters a fold stands for; DWX_REQ_ROOM at most DWX_FOLD_ROOM
+ * operations, within the context's limits; DWX_REQ_REG8(R) register R
+ * (< 32) holds at least 8 bytes (a register part of at most 64 bits);
+ * DWX_REQ_EXACT, which no binding has, sends the fold to the exact checks
+ * (more operations, or another register part). */
+#define DWX_FOLD_ROOM 64
+#define DWX_REQ_EXACT ((uint64_t)1 << 9)
+#define DWX_REQ_ROOM ((uint64_t)1 << 10)
+#define DWX_REQ_REG8(r) ((uint64_t)1 << (32 + (r)))
+#define DWX_REQ_REGS8 (~(uint64_t)0 << 32)
 typedef struct dwx_folded {
+    uint64_t req;          /* DWX_REQ_* and address-size bits */
     uint32_t need;         /* steps, stack entries and parts are each <= need */
     uint32_t nguards;      /* at most DWX_FOLD_GUARDS */
     dwexpr_result res;     /* points into this block */

@@ -1463,6 +1463,19 @@ static bool fold_guards_hold(const dwx_folded *f, const dwexpr_target *t, void *
     return true;
 }
 
+/* See lib/evalint.h. */
+dwexpr_status dwx_bound_reg_size_ask(dwexpr_ctx *ctx, uint32_t r, uint32_t *bytes)
+{
+    const dwexpr_status st = ctx->bind.t->reg_size(ctx->bind.user, r, bytes);
+    if (st == DWEXPR_OK && r < 32) {
+        ctx->bind.reg_bytes[r] = *bytes;
+        ctx->bind.reg_known |= (uint32_t)1 << r;
+        if (*bytes >= 8)
+            ctx->bind.have |= DWX_REQ_REG8(r); /* what guarded folds need */
+    }
+    return st;
+}
+
 /* fold_guards_hold for a bound evaluation: the binding remembers the
  * target's reg_size answers for registers 0..31 (dwexpr_ctx_bind: a
  * register's size is the target's, the same for the whole binding). */
@@ -1712,6 +1725,9 @@ dwexpr_status dwexpr_ctx_bind(dwexpr_ctx *ctx, const dwexpr_target *target, void
     ctx->bind.plain = (uint16_t)(t->aspace_info ? dwx_default_space_sizes(t, user)
                                                 : DWX_ADDR_SIZES);
     ctx->bind.fold = params_foldable(&ctx->bind.p) ? ctx->bind.plain : 0;
+    /* a fold's needs (dwx_folded.req), as far as they are known now */
+    ctx->bind.have = ctx->bind.fold | (ctx->fold_room >= DWX_FOLD_ROOM ? DWX_REQ_ROOM : 0) |
+                     (t->reg_size ? 0 : DWX_REQ_REGS8);
     ctx->bind.reg_direct = reg_direct_ok(t, &ctx->bind.p);
     ctx->bind.fast = fast_ok(t, &ctx->bind.p);
     return DWEXPR_OK;
@@ -1765,13 +1781,12 @@ static dwexpr_status eval_bound_fast(dwexpr_ctx *ctx, const dwexpr_program *prog
 
 dwexpr_status dwexpr_eval_bound(dwexpr_ctx *ctx, const dwexpr_program *prog, dwexpr_result *out)
 {
-    /* fold_usable with the binding's answers: bit A of bind.fold holds the
-     * target, parameter and space-0 conditions for A-byte units */
+    /* fold_usable with the binding's answers: what the fold needs, the
+     * binding has (dwx_folded.req; else eval_bound_rest checks exactly) */
     const dwx_folded *f;
     if (ctx && prog && out) {
         if ((f = prog->fold)) {
-            if (f->nguards == 0 && ((ctx->bind.fold >> prog->unit.addr_size) & 1) &&
-                f->need <= ctx->fold_room)
+            if (!(f->req & ~ctx->bind.have))
                 return use_fold(ctx, f, out);
         } else if (ctx->bind.fast && prog->fast && !prog->unit.big_endian) {
             return eval_bound_fast(ctx, prog, out); /* bind.fast: bound */

@@ -95,6 +95,11 @@ struct dwexpr_ctx {
                                     (fold_usable but the guards, the need) */
         bool reg_direct;         /* reg_direct_ok of t and p */
         bool fast;               /* fast_ok of t and p */
+        uint64_t have;           /* what folds may need (DWX_REQ_* in lib/dwx.h):
+                                    the fold bits, DWX_REQ_ROOM when the context's
+                                    fold_room allows it, DWX_REQ_REG8(R) once
+                                    register R is known to hold 8 bytes (all of
+                                    them for a target without reg_size) */
         uint32_t reg_known;      /* bit R: reg_bytes[R] is t's reg_size of register R */
         uint32_t reg_bytes[32];  /* the answers, asked once per binding (R < 32) */
         dwexpr_target t_copy;    /* a shorter (older) caller's struct, zero-extended */
@@ -219,6 +224,10 @@ static inline bool dwx_default_space_plain(const dwexpr_ctx *ctx, const dwexpr_t
     return (dwx_default_space_sizes(t, user) >> asz) & 1; /* lib/loc.c */
 }
 
+/* The bound target's reg_size of register R, asked, and remembered when
+ * it answers (lib/eval.c; out of line: the callers inline the lookup). */
+DWX_HIDDEN dwexpr_status dwx_bound_reg_size_ask(dwexpr_ctx *ctx, uint32_t r, uint32_t *bytes);
+
 /* The bound target's reg_size of register R (it must have the callback),
  * from the binding's memory of the answers for registers 0..31; asked
  * and (when successful) remembered the first time. */
@@ -228,12 +237,7 @@ static inline dwexpr_status dwx_bound_reg_size(dwexpr_ctx *ctx, uint32_t r, uint
         *bytes = ctx->bind.reg_bytes[r];
         return DWEXPR_OK;
     }
-    const dwexpr_status st = ctx->bind.t->reg_size(ctx->bind.user, r, bytes);
-    if (st == DWEXPR_OK && r < 32) {
-        ctx->bind.reg_bytes[r] = *bytes;
-        ctx->bind.reg_known |= (uint32_t)1 << r;
-    }
-    return st;
+    return dwx_bound_reg_size_ask(ctx, r, bytes);
 }
 
 /* reg_size of register R through ctx->t (it must have the callback) for

@@ -125,6 +125,8 @@ void dwx_fold(dwexpr_program *prog, dwx_alloc_fn alloc, void *ud)
     dwx_folded *f = (dwx_folded *)mem;
     memset(f, 0, sizeof *f);
     f->need = (uint32_t)prog->count;
+    f->req = ((uint64_t)1 << prog->unit.addr_size) |
+             (f->need <= DWX_FOLD_ROOM ? DWX_REQ_ROOM : DWX_REQ_EXACT);
     f->res = r;
     uint8_t *next = mem + head;
     if (top) {
@@ -148,6 +150,9 @@ void dwx_fold(dwexpr_program *prog, dwx_alloc_fn alloc, void *ud)
                     f->guard[f->nguards].regno = s->u.regno;
                     f->guard[f->nguards].bits = c->parts[i].bit_size;
                     f->nguards++;
+                    f->req |= s->u.regno < 32 && c->parts[i].bit_size <= 64
+                                  ? DWX_REQ_REG8(s->u.regno)
+                                  : DWX_REQ_EXACT;
                 }
             }
             *place = *top;

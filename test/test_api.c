@@ -140,7 +140,7 @@ static dwexpr_status c_reg_size(void *user, uint32_t regno, uint32_t *bytes)
 {
     (void)user;
     sizes_asked++;
-    *bytes = regno == 4 ? reg4_bytes : 8;
+    *bytes = regno == 4 ? reg4_bytes : regno == 40 ? 4 : 8;
     return DWEXPR_OK;
 }
 
@@ -169,6 +169,27 @@ static void test_bound_reg_size(void)
     sizes_asked = 0;
     CHECK_U64(dwexpr_eval_bound(ctx, r4, &res), DWEXPR_OK, "reg4 piece 4 reg0 piece 8, bound");
     CHECK_U64(sizes_asked, 1, "asks only register 4's size (register 0's is known)");
+
+    /* an 8-byte part in 4-byte register 4: the fold must not stand for it,
+     * neither the first time nor once the binding knows the size (a fold's
+     * register needs, lib/dwx.h DWX_REQ_REG8); nor for a register past 31 or
+     * a part past 64 bits, which only the exact checks see */
+    dwexpr_program *big4 = build("DW_OP_reg4 DW_OP_piece 8 DW_OP_reg0 DW_OP_piece 8");
+    dwexpr_program *x40 = build("DW_OP_regx 40 DW_OP_piece 8");
+    dwexpr_program *wide0 = build("DW_OP_reg0 DW_OP_piece 16");
+    const dwexpr_program *bad[] = {big4, x40, wide0};
+    const char *bad_name[] = {"reg4 piece 8 (4-byte register 4)",
+                              "regx 40 piece 8 (4-byte register 40)",
+                              "reg0 piece 16 (8-byte register 0)"};
+    for (int i = 0; i < 3; i++) {
+        for (int round = 0; round < 2; round++) {
+            dwexpr_status sb = dwexpr_eval_bound(ctx, bad[i], &res);
+            dwexpr_status su = dwexpr_eval(ref, bad[i], &t, NULL, NULL, &want);
+            TAP_OK(sb == DWEXPR_E_PIECE_RANGE && su == sb,
+                   "%s, bound, evaluation %d: the loop's error, as unbound (%s, %s)",
+                   bad_name[i], round + 1, dwexpr_status_name(sb), dwexpr_status_name(su));
+        }
+    }
 
     /* register 4 shrinks to 2 bytes: a new binding must not use the old
      * answer (a 4-byte part no longer fits: the loop's error) */
