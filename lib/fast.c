@@ -991,7 +991,9 @@ dwexpr_status dwx_fast_eval_bytes(dwexpr_ctx *ctx, const uint8_t *bytes, size_t 
  * (prog->code[0]), under fast_loop's conditions and set-up (the unit is
  * the program's): the same code as fast_loop's cases for it, and
  * the same contract (true with *OUT filled exactly as the general path
- * would, or false and nothing handed out). */
+ * would, or false and nothing handed out). Dispatched on the opcode byte
+ * (one jump; the program's bytes are there: prog->fast), and each kind of
+ * entry handed out by its own copy of hand_out. */
 static DWX_ALWAYS_INLINE bool fast_one(dwexpr_ctx *ctx, const dwexpr_program *prog,
                                        const dwexpr_eval_params *p, dwexpr_result *out)
 {
@@ -999,65 +1001,77 @@ static DWX_ALWAYS_INLINE bool fast_one(dwexpr_ctx *ctx, const dwexpr_program *pr
     const dwexpr_unit *unit = &prog->unit;
     const unsigned asz = unit->addr_size;
     const uint64_t m = dwx_mask(8u * asz);
-    const bool sv = prog->shape == DWX_SHAPE_ONE_SV;
     fent e;
     if (ctx->lim.steps < 1 || !dwx_default_space_plain(ctx, ctx->t, ctx->user, p, asz))
         return false;
     ctx->addr_size = (uint8_t)asz;
     ctx->steps = 1;
-    switch (in->x) {
-    case DWEXPR_OP_lit0:
-        e.k = FK_VAL;
+    switch (prog->bytes[0]) {
+    DWX_CASE32(DWX_CODE_lit0):
+    case DWX_CODE_const1u: case DWX_CODE_const1s: case DWX_CODE_const2u:
+    case DWX_CODE_const2s: case DWX_CODE_const4u: case DWX_CODE_const4s:
+    case DWX_CODE_const8u: case DWX_CODE_const8s: case DWX_CODE_constu:
+    case DWX_CODE_consts:
         e.v = in->a & m;
-        break;
-    case DWEXPR_OP_addr:
-        e.k = FK_MEM;
+        goto value;
+    case DWX_CODE_addr: case DWX_CODE_GNU_encoded_addr:
         e.v = (in->a + unit->load_bias) & m;
-        break;
-    case DWEXPR_OP_addrx:
-    case DWEXPR_OP_constx:
+        goto memory;
+    case DWX_CODE_addrx: case DWX_CODE_GNU_addr_index:
         if (!debug_addr(ctx, unit, in->a, &e.v))
             return false;
-        e.k = in->x == DWEXPR_OP_addrx ? FK_MEM : FK_VAL;
-        e.v = in->x == DWEXPR_OP_addrx ? (e.v + unit->load_bias) & m : e.v & m;
-        break;
-    case DWEXPR_OP_reg0:
-        if (in->a > UINT32_MAX)
+        e.v = (e.v + unit->load_bias) & m;
+        goto memory;
+    case DWX_CODE_constx: case DWX_CODE_GNU_const_index:
+        if (!debug_addr(ctx, unit, in->a, &e.v))
             return false;
+        e.v &= m;
+        goto value;
+    DWX_CASE32(DWX_CODE_reg0):
+    case DWX_CODE_regx:
+        if (in->a > UINT32_MAX || prog->shape == DWX_SHAPE_ONE_SV)
+            return false; /* stack_value of a register: the loop's error */
         e.k = FK_REG;
         e.v = in->a;
-        break;
-    case DWEXPR_OP_breg0:
+        return hand_out(ctx, &e, NULL, unit, out);
+    DWX_CASE32(DWX_CODE_breg0):
+    case DWX_CODE_bregx:
         if (!breg(ctx, p, in->a, (int64_t)in->b, asz, m, &e.v))
             return false;
-        e.k = FK_MEM;
-        break;
-    case DWEXPR_OP_fbreg:
+        goto memory;
+    case DWX_CODE_fbreg:
         if (!fbreg(ctx, (int64_t)in->a, m, &e.v))
             return false;
-        e.k = FK_MEM;
-        break;
-    case DWEXPR_OP_call_frame_cfa:
+        goto memory;
+    case DWX_CODE_call_frame_cfa:
         if (!cfa(ctx, &e.v))
             return false;
-        e.k = FK_MEM;
-        break;
-    case DWEXPR_OP_entry_value:
+        goto memory;
+    case DWX_CODE_entry_value: case DWX_CODE_GNU_entry_value:
         if (!entry_value(ctx, unit, p, in, m, &e.v))
             return false;
-        e.k = FK_VAL;
-        break;
+        goto value;
     default:
         return false;
     }
-    if (sv) {
-        /* DW_OP_stack_value: one more step (after the producer's nested
-         * ones, if any) */
-        if (++ctx->steps > ctx->lim.steps || !as_value(&e, m, &e.v))
-            return false;
-        e.k = FK_IMP;
-        e.nbits = 8u * asz;
+memory:
+    if (prog->shape == DWX_SHAPE_ONE) {
+        e.k = FK_MEM;
+        return hand_out(ctx, &e, NULL, unit, out);
     }
+    goto stack_value; /* the address as a value (as_value: masked already) */
+value:
+    if (prog->shape == DWX_SHAPE_ONE) {
+        e.k = FK_VAL;
+        return hand_out(ctx, &e, NULL, unit, out);
+    }
+stack_value:
+    /* DW_OP_stack_value: one more step (after the producer's nested
+     * ones, if any); the value's bytes become implicit storage */
+    if (++ctx->steps > ctx->lim.steps)
+        return false;
+    e.k = FK_IMP;
+    e.nbits = 8u * asz;
     return hand_out(ctx, &e, NULL, unit, out);
 }
 
