@@ -54,6 +54,7 @@ dwexpr_status dwexpr_ctx_new(const dwexpr_limits *limits, dwexpr_ctx **out)
     }
     ctx->heap = true;
     ctx->fold_room = l.arena_bytes >= 65536 ? fold_room(&l) : 0;
+    ctx->fold_have = DWX_ADDR_SIZES | (ctx->fold_room >= DWX_FOLD_ROOM ? DWX_REQ_ROOM : 0);
     ctx->err.offset = -1;
     ctx->err.opcode = -1;
     *out = ctx;
@@ -119,6 +120,7 @@ dwexpr_status dwexpr_ctx_init_static(void *mem, size_t size, const dwexpr_limits
     ctx->arena_total = c->size;
     ctx->fixed = true;
     ctx->fold_room = c->size >= 65536 ? fold_room(&l) : 0;
+    ctx->fold_have = DWX_ADDR_SIZES | (ctx->fold_room >= DWX_FOLD_ROOM ? DWX_REQ_ROOM : 0);
     ctx->err.offset = -1;
     ctx->err.opcode = -1;
     *out = ctx;

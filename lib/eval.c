@@ -1600,17 +1600,17 @@ static dwexpr_status eval_guarded(dwexpr_ctx *ctx, const dwexpr_program *prog,
 dwexpr_status dwexpr_eval(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwexpr_target *target,
                           void *user, const dwexpr_eval_params *params, dwexpr_result *out)
 {
-    /* a folded result without register parts to check, for a target
-     * without address-space facts: no call at all; with parts to check
-     * (their reg_size calls) or space 0 to ask about: out of line */
+    /* a folded result without register parts to check (what the fold
+     * needs, the context gives: dwx_folded.req), for a target without
+     * address-space facts and parameters a fold stands for: no call at
+     * all; with parts to check (their reg_size calls) or space 0 to ask
+     * about, fold_usable's exact checks out of line */
     const dwx_folded *f;
     if (ctx && prog && out && (f = prog->fold)) {
-        if (f->nguards == 0 && target && !target->aspace_info) {
-            if (fold_usable(ctx, prog, target, user, params))
-                return use_fold(ctx, f, out);
-        } else {
-            return eval_guarded(ctx, prog, target, user, params, out);
-        }
+        if (!(f->req & ~ctx->fold_have) && target && target->size >= sizeof(dwexpr_target) &&
+            !target->aspace_info && (!params || params_foldable(params)))
+            return use_fold(ctx, f, out);
+        return eval_guarded(ctx, prog, target, user, params, out);
     } else if (ctx && prog && out &&
                (prog->shape == DWX_SHAPE_ONE || prog->shape == DWX_SHAPE_ONE_SV)) {
         return eval_one(ctx, prog, target, user, params, out);

@@ -64,6 +64,10 @@ struct dwexpr_ctx {
                                 use their folded result (lib/fold.c): the
                                 smallest of the step, stack and part limits,
                                 0 when the scratch is a small fixed buffer */
+    uint64_t fold_have;      /* what an unbound evaluation gives a fold
+                                (dwx_folded.req) before it looks at the
+                                target and parameters: every address size,
+                                DWX_REQ_ROOM when fold_room allows it */
     const dwexpr_target *t;  /* the caller's callbacks (or t_copy) */
     void *user;
     const dwexpr_eval_params *p; /* the caller's, valid during dwexpr_eval */

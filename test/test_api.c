@@ -281,6 +281,27 @@ static void test_bound(void)
     CHECK_U64(dwexpr_ctx_error(ctx)->status, DWEXPR_E_UNSUPPORTED,
               "register contents are not available (no reg_read)");
 
+    /* a target struct that really ends there (on the heap: a read past it
+     * is an error under AddressSanitizer), with folded results and the
+     * lone register: nothing past its size is read, on every entry */
+    {
+        const size_t oldsize = offsetof(dwexpr_target, reg_read);
+        dwexpr_target *shortt = malloc(oldsize);
+        memcpy(shortt, &old, oldsize);
+        dwexpr_program *lit = build("DW_OP_lit7 DW_OP_stack_value");
+        CHECK_U64(dwexpr_eval(ref, lit, shortt, NULL, NULL, &want), DWEXPR_OK,
+                  "a folded program on a target struct of %zu bytes", oldsize);
+        CHECK_U64(*want.loc.slds[0].u.imp.data, 7, "is the implicit value 7");
+        CHECK_U64(dwexpr_eval(ref, reg, shortt, NULL, NULL, &want), DWEXPR_OK,
+                  "DW_OP_reg5 on it");
+        CHECK_U64(dwexpr_eval_bytes(ref, reg_bytes, 1, &unit, shortt, NULL, NULL, &want),
+                  DWEXPR_OK, "DW_OP_reg5 from the bytes on it");
+        dwexpr_ctx_bind(ctx, shortt, NULL, NULL);
+        CHECK_U64(dwexpr_eval_bound(ctx, lit, &res), DWEXPR_OK, "bound to it: the fold");
+        CHECK_U64(*res.loc.slds[0].u.imp.data, 7, "the implicit value 7");
+        free(shortt);
+    }
+
     /* address space 0 is asked about once, at bind time, and its answer
      * decides as it does for dwexpr_eval: per thread sends a fold (and
      * the fast path) to the general path, with the same result */
