@@ -1,5 +1,5 @@
 /* fuzz/fuzz_eval.c: libFuzzer harness for dwexpr_eval / dwexpr_eval_bytes,
- * their bound forms (dwexpr_ctx_bind, dwexpr_eval_bound,
+ * their bound forms (dwexpr_ctx_bind, dwexpr_eval_bound, dwexpr_eval_bound_ref,
  * dwexpr_eval_bytes_bound) and dwexpr_eval_lanes, compared with each
  * other, and for reading and writing through result locations, against a
  * deterministic mock target chosen by the input (fuzz/README.md). */
@@ -876,20 +876,33 @@ static void bind_checked(dwexpr_ctx *ctx, const dwexpr_target *t, mock *m,
 }
 
 /* On CTX, bound by the caller: dwexpr_eval_bound of PROG, then
- * dwexpr_eval_bytes_bound of BYTES, each give the outcome REF of status
- * ST (put_outcome of the unbound evaluation). TMP is scratch; WHAT names
- * the binding. */
+ * dwexpr_eval_bytes_bound of BYTES, then dwexpr_eval_bound_ref of PROG
+ * (NULL on failure), each give the outcome REF of status ST (put_outcome
+ * of the unbound evaluation). TMP is scratch; WHAT names the binding. */
 static void check_bound(dwexpr_ctx *ctx, const dwexpr_program *prog, const uint8_t *bytes,
                         size_t len, mock *m, dwexpr_status st, const blob *ref, blob *tmp,
                         const char *what)
 {
+    static const char *const how_name[] = {"eval_bound", "eval_bytes_bound", "eval_bound_ref"};
     dwexpr_result res;
-    for (int oneshot = 0; oneshot < 2; oneshot++) {
-        dwexpr_status st2 = eval_bound_checked(ctx, oneshot ? NULL : prog, bytes, len, m, &res);
+    for (int how = 0; how < 3; how++) {
+        dwexpr_status st2;
+        if (how < 2) {
+            st2 = eval_bound_checked(ctx, how ? NULL : prog, bytes, len, m, &res);
+        } else {
+            const dwexpr_result *r = &res;
+            m->in_eval = true;
+            st2 = outcome_checked(ctx, dwexpr_eval_bound_ref(ctx, prog, &r));
+            m->in_eval = false;
+            FZ_CHECK((st2 == DWEXPR_OK) == (r != NULL), "eval_bound_ref: %s with %s result",
+                     dwexpr_status_name(st2), r ? "a" : "no");
+            if (r)
+                res = *r;
+        }
         put_outcome(tmp, st2, ctx, &res);
         FZ_CHECK(st == st2 && ref->n == tmp->n && memcmp(ref->b, tmp->b, ref->n) == 0,
-                 "%s (%s) gives %s, unbound %s", oneshot ? "eval_bytes_bound" : "eval_bound",
-                 what, dwexpr_status_name(st2), dwexpr_status_name(st));
+                 "%s (%s) gives %s, unbound %s", how_name[how], what,
+                 dwexpr_status_name(st2), dwexpr_status_name(st));
     }
 }
 

@@ -95,7 +95,8 @@ dwexpr_status dwexpr_ctx_init_static(void *mem, size_t size, const dwexpr_limits
                    "small_code is the context's last member");
     _Static_assert(offsetof(dwexpr_ctx, err) < offsetof(dwexpr_ctx, t_copy) &&
                        offsetof(dwexpr_ctx, t_copy) < offsetof(dwexpr_ctx, result_one) &&
-                       offsetof(dwexpr_ctx, result_one) < offsetof(dwexpr_ctx, result_bytes) &&
+                       offsetof(dwexpr_ctx, result_one) < offsetof(dwexpr_ctx, result) &&
+                       offsetof(dwexpr_ctx, result) < offsetof(dwexpr_ctx, result_bytes) &&
                        offsetof(dwexpr_ctx, result_bytes) < offsetof(dwexpr_ctx, bind) &&
                        offsetof(dwexpr_ctx, bind) < offsetof(dwexpr_ctx, small_code),
                    "the context's scratch members come after err");

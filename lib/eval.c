@@ -1518,14 +1518,20 @@ static inline bool fold_usable(const dwexpr_ctx *ctx, const dwexpr_program *prog
     return f->nguards == 0 || !t->reg_size || fold_guards_hold(f, t, user);
 }
 
-/* Hand out folded result F (see fold_usable). */
-static inline dwexpr_status use_fold(dwexpr_ctx *ctx, const dwx_folded *f, dwexpr_result *out)
+/* Leave CTX as an evaluation whose result is fold F leaves it. */
+static inline dwexpr_status fold_done(dwexpr_ctx *ctx, const dwx_folded *f)
 {
-    *out = f->res;
     ctx->err.status = DWEXPR_OK; /* what an evaluation leaves (dwexpr_ctx_error) */
     ctx->sp = 0;
     ctx->steps = f->need; /* straight-line: one step per operation */
     return DWEXPR_OK;
+}
+
+/* Hand out folded result F (see fold_usable). */
+static inline dwexpr_status use_fold(dwexpr_ctx *ctx, const dwx_folded *f, dwexpr_result *out)
+{
+    *out = f->res;
+    return fold_done(ctx, f);
 }
 
 /* dwexpr_eval but a folded result, for FAST = fast_ok(target, p):
@@ -1793,6 +1799,58 @@ dwexpr_status dwexpr_eval_bound(dwexpr_ctx *ctx, const dwexpr_program *prog, dwe
         }
     }
     return eval_bound_rest(ctx, prog, out);
+}
+
+/* dwexpr_eval_bound_ref but a fold the binding has what it needs for and
+ * the fast path: dwexpr_eval_bound into the context's result. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static dwexpr_status eval_bound_ref_rest(dwexpr_ctx *ctx, const dwexpr_program *prog,
+                                         const dwexpr_result **out)
+{
+    if (!out)
+        return ctx ? dwx_ctx_fail(ctx, DWEXPR_E_USAGE, "no place for the result (out)")
+                   : DWEXPR_E_USAGE;
+    *out = NULL;
+    if (!ctx)
+        return DWEXPR_E_USAGE;
+    const dwexpr_status st = dwexpr_eval_bound(ctx, prog, &ctx->result);
+    if (st == DWEXPR_OK)
+        *out = &ctx->result;
+    return st;
+}
+
+/* dwexpr_eval_bound_ref on the fast path (eval_bound_fast's conditions
+ * hold), out of line: the fold's path saves no registers. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static dwexpr_status eval_bound_ref_fast(dwexpr_ctx *ctx, const dwexpr_program *prog,
+                                         const dwexpr_result **out)
+{
+    const dwexpr_status st = eval_bound_fast(ctx, prog, &ctx->result);
+    *out = st == DWEXPR_OK ? &ctx->result : NULL;
+    return st;
+}
+
+dwexpr_status dwexpr_eval_bound_ref(dwexpr_ctx *ctx, const dwexpr_program *prog,
+                                    const dwexpr_result **out)
+{
+    /* dwexpr_eval_bound's two quick cases: the fold, handed out where it
+     * is; the fast path, into the context's result */
+    const dwx_folded *f;
+    if (ctx && prog && out) {
+        if ((f = prog->fold)) {
+            if (!(f->req & ~ctx->bind.have)) {
+                *out = &f->res;
+                return fold_done(ctx, f);
+            }
+        } else if (ctx->bind.fast && prog->fast && !prog->unit.big_endian) {
+            return eval_bound_ref_fast(ctx, prog, out);
+        }
+    }
+    return eval_bound_ref_rest(ctx, prog, out);
 }
 
 #if defined(__GNUC__)

@@ -80,6 +80,8 @@ struct dwexpr_ctx {
                                 (dwx_set_target fills all of it) */
     dwexpr_sld result_one;   /* the result's place when it has one (written
                                 before it is handed out) */
+    dwexpr_result result;    /* what dwexpr_eval_bound_ref hands out when the result
+                                is not a fold's (written before it is handed out) */
     uint64_t result_bytes;   /* the implicit storage of result_one when the fast path
                                 makes it from a value (lib/fast.c hand_out); the
                                 same lifetime as result_one, no scratch taken */

@@ -207,6 +207,80 @@ static void test_bound_reg_size(void)
     dwexpr_ctx_free(ctx);
 }
 
+/* dwexpr_eval_bound_ref: dwexpr_eval_bound's status, error and result
+ * (every field), the result where it lives: a fold's in the program (the
+ * same address every time), any other in the context; NULL on failure. */
+static void test_bound_ref(void)
+{
+    dwexpr_ctx *ctx = NULL, *ref = NULL;
+    dwexpr_ctx_new(NULL, &ctx);
+    dwexpr_ctx_new(NULL, &ref);
+    const dwexpr_result *r = NULL, *again = NULL;
+    dwexpr_result want;
+    const dwexpr_target t = {.size = sizeof t, .reg_read = b_reg_read, .reg_size = c_reg_size};
+    dwexpr_program *lit = build("DW_OP_lit7 DW_OP_stack_value");
+
+    /* usage */
+    r = lit ? (const dwexpr_result *)lit : NULL; /* anything but NULL */
+    CHECK_U64(dwexpr_eval_bound_ref(NULL, lit, &r), DWEXPR_E_USAGE, "NULL context");
+    TAP_OK(r == NULL, "and *out is NULL");
+    CHECK_U64(dwexpr_eval_bound_ref(ctx, lit, NULL), DWEXPR_E_USAGE, "NULL out");
+    TAP_OK(strstr(dwexpr_ctx_error(ctx)->message, "out") != NULL, "which the error says (%s)",
+           dwexpr_ctx_error(ctx)->message);
+    r = &want;
+    CHECK_U64(dwexpr_eval_bound_ref(ctx, lit, &r), DWEXPR_E_USAGE, "a context never bound");
+    TAP_OK(r == NULL && strstr(dwexpr_ctx_error(ctx)->message, "not bound") != NULL,
+           "*out NULL, and the error says it is not bound");
+    dwexpr_ctx_bind(ctx, &t, NULL, NULL);
+    r = &want;
+    CHECK_U64(dwexpr_eval_bound_ref(ctx, NULL, &r), DWEXPR_E_USAGE, "NULL program");
+    TAP_OK(r == NULL, "and *out is NULL");
+
+    /* a fold, a guarded fold, a register piece too big for its register
+     * (an error), the fast path from a decoded producer and over the
+     * bytes, an operation only the general loop runs, a failure there */
+    const char *text[] = {"DW_OP_lit7 DW_OP_stack_value",
+                          "DW_OP_reg0 DW_OP_piece 8 DW_OP_reg1 DW_OP_piece 8",
+                          "DW_OP_reg4 DW_OP_piece 8",
+                          "DW_OP_breg3 16",
+                          "DW_OP_breg3 16 DW_OP_breg2 0 DW_OP_plus DW_OP_stack_value",
+                          "DW_OP_lit1 DW_OP_bra 1 DW_OP_nop DW_OP_breg5 2",
+                          "DW_OP_lit0 DW_OP_lit0 DW_OP_div"};
+    dwexpr_ctx_bind(ref, &t, NULL, NULL);
+    dwexpr_program *tp[7];
+    for (int i = 0; i < 7; i++) {
+        dwexpr_program *prog = tp[i] = build(text[i]);
+        /* twice: a guarded fold's first evaluation learns the register
+         * sizes (the result then in the context), the second hands the
+         * fold out */
+        for (int round = 0; round < 2; round++) {
+            const dwexpr_status s = dwexpr_eval_bound_ref(ctx, prog, round ? &again : &r);
+            const dwexpr_result *got = round ? again : r;
+            const dwexpr_status sw = dwexpr_eval_bound(ref, prog, &want);
+            CHECK_U64(s, sw, "%s (evaluation %d): the status of dwexpr_eval_bound", text[i],
+                      round + 1);
+            if (s == DWEXPR_OK) {
+                TAP_OK(got != NULL && same_result(got, &want), "and its result, every field");
+            } else {
+                TAP_OK(got == NULL, "*out NULL on failure");
+                CHECK_STR(dwexpr_ctx_error(ctx)->message, dwexpr_ctx_error(ref)->message,
+                          "the same error");
+            }
+        }
+    }
+    /* where the results live */
+    dwexpr_eval_bound_ref(ctx, lit, &r);
+    dwexpr_eval_bound_ref(ctx, tp[3], &again); /* DW_OP_breg3 16 */
+    TAP_OK(r != NULL && again != NULL && (const void *)r != (const void *)again,
+           "a fold's result and another one are different places");
+    TAP_OK(again != NULL && again->loc.slds[0].byte_offset == 0x1013,
+           "DW_OP_breg3 16: register 3 (0x1003) + 16");
+    TAP_OK(r != NULL && *r->loc.slds[0].u.imp.data == 7,
+           "and the fold's result is intact after it (7)");
+    dwexpr_ctx_free(ref);
+    dwexpr_ctx_free(ctx);
+}
+
 /* dwexpr_ctx_bind, dwexpr_eval_bound, dwexpr_eval_bytes_bound. */
 static void test_bound(void)
 {
@@ -440,6 +514,7 @@ int main(void)
 
     test_bound();
     test_bound_reg_size();
+    test_bound_ref();
 
     dwexpr_ctx_free(other);
     dwexpr_ctx_free(ctx);

@@ -169,6 +169,14 @@ DWEXPR_API dwexpr_status dwexpr_ctx_bind(dwexpr_ctx *ctx, const dwexpr_target *t
 /* dwexpr_eval with CTX's binding. */
 DWEXPR_API dwexpr_status dwexpr_eval_bound(dwexpr_ctx *ctx, const dwexpr_program *prog,
                                            dwexpr_result *out);
+/* dwexpr_eval_bound without the copy: on success *OUT points to the
+ * result itself, read-only, which lives in CTX or (a result computed when
+ * PROG was decoded) in PROG, and stays valid until the next evaluation on
+ * CTX and while PROG lives, as a copied result's places do. On failure
+ * *OUT is NULL and dwexpr_ctx_error(ctx) describes the failure (for NULL
+ * arguments, as far as there is a context to describe it in). */
+DWEXPR_API dwexpr_status dwexpr_eval_bound_ref(dwexpr_ctx *ctx, const dwexpr_program *prog,
+                                               const dwexpr_result **out);
 /* dwexpr_eval_bytes with CTX's binding. */
 DWEXPR_API dwexpr_status dwexpr_eval_bytes_bound(dwexpr_ctx *ctx, const uint8_t *bytes,
                                                  size_t len, const dwexpr_unit *unit,

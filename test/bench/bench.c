@@ -305,8 +305,10 @@ static int no_trace(void *arg, const dwexpr_ctx *ctx, const dwexpr_trace_event *
 
 /* COLD_BOUND, WARM_BOUND, ASPACE_BOUND: COLD, WARM and WARM_ASPACE through
  * the bound API (dwexpr_ctx_bind once per pass: one frame, every
- * expression of the corpus) */
-enum kind { COLD, WARM, LANE1, GENERAL, WARM_ASPACE, COLD_BOUND, WARM_BOUND, ASPACE_BOUND };
+ * expression of the corpus); WARM_REF: WARM_BOUND by dwexpr_eval_bound_ref
+ * (the result where it is, not copied) */
+enum kind { COLD, WARM, LANE1, GENERAL, WARM_ASPACE, COLD_BOUND, WARM_BOUND, ASPACE_BOUND,
+            WARM_REF };
 
 /* One pass over the corpus; returns errors. Timed passes (OUT NULL) run a
  * tight loop per kind, so that the figures measure the evaluator. */
@@ -316,7 +318,8 @@ static size_t pass(dwexpr_ctx *ctx, expr *es, size_t n, enum kind k, summary *ou
     static const dwexpr_eval_params traced = {.trace = no_trace};
     size_t errors = 0;
     dwexpr_result r;
-    if (k == COLD_BOUND || k == WARM_BOUND)
+    const dwexpr_result *ref = NULL;
+    if (k == COLD_BOUND || k == WARM_BOUND || k == WARM_REF)
         dwexpr_ctx_bind(ctx, &mock, NULL, &params);
     else if (k == ASPACE_BOUND)
         dwexpr_ctx_bind(ctx, &aspace_mock, NULL, &params);
@@ -329,6 +332,13 @@ static size_t pass(dwexpr_ctx *ctx, expr *es, size_t n, enum kind k, summary *ou
     if (!out && (k == WARM_BOUND || k == ASPACE_BOUND)) {
         for (size_t i = 0; i < n; i++)
             errors += (es[i].prog ? dwexpr_eval_bound(ctx, es[i].prog, &r)
+                                  : dwexpr_eval_bytes_bound(ctx, es[i].bytes, es[i].len,
+                                                            &es[i].unit, &r)) != DWEXPR_OK;
+        return errors;
+    }
+    if (!out && k == WARM_REF) {
+        for (size_t i = 0; i < n; i++)
+            errors += (es[i].prog ? dwexpr_eval_bound_ref(ctx, es[i].prog, &ref)
                                   : dwexpr_eval_bytes_bound(ctx, es[i].bytes, es[i].len,
                                                             &es[i].unit, &r)) != DWEXPR_OK;
         return errors;
@@ -356,6 +366,13 @@ static size_t pass(dwexpr_ctx *ctx, expr *es, size_t n, enum kind k, summary *ou
             st = dwexpr_eval_bytes_bound(ctx, es[i].bytes, es[i].len, &es[i].unit, &r);
         else if (k == WARM_BOUND || k == ASPACE_BOUND)
             st = dwexpr_eval_bound(ctx, es[i].prog, &r);
+        else if (k == WARM_REF && !es[i].prog)
+            st = dwexpr_eval_bytes_bound(ctx, es[i].bytes, es[i].len, &es[i].unit, &r);
+        else if (k == WARM_REF) {
+            st = dwexpr_eval_bound_ref(ctx, es[i].prog, &ref);
+            if (st == DWEXPR_OK)
+                r = *ref; /* (summarize reads no result of a failure) */
+        }
         else if (!es[i].prog)
             st = dwexpr_eval_bytes(ctx, es[i].bytes, es[i].len, &es[i].unit, &mock, &es[i],
                                    &params, &r); /* its decode error */
@@ -531,7 +548,7 @@ int main(int argc, char **argv)
     const char *path = argc > 1 ? argv[1] : "../shared/bench/corpus.txt";
     /* time | errors | split=PREFIX (the corpus by kind, kind_of) | callgrind passes:
      * cold1 | cold3 | warm1 | warm3 | aspace1 | aspace3 | coldb1 | coldb3 | warmb1 |
-     * warmb3 | aspaceb1 | aspaceb3 | lanes1 | lanes3 | decode1 | decode3 */
+     * warmb3 | warmr1 | warmr3 | aspaceb1 | aspaceb3 | lanes1 | lanes3 | decode1 | decode3 */
     const char *mode = argc > 2 ? argv[2] : "time";
     double seconds = getenv("BENCH_SECONDS") ? atof(getenv("BENCH_SECONDS")) : 2.0;
     FILE *f = fopen(path, "r");
@@ -590,10 +607,12 @@ int main(int argc, char **argv)
      * 1000 batches of 64 lanes) */
     if (strncmp(mode, "cold", 4) == 0 || strncmp(mode, "warm", 4) == 0 ||
         strncmp(mode, "aspace", 6) == 0) {
-        /* coldN, warmN, aspaceN; coldbN, warmbN, aspacebN: bound */
+        /* coldN, warmN, aspaceN; coldbN, warmbN, aspacebN: bound; warmrN:
+         * bound, by reference */
         const size_t len = mode[0] == 'a' ? 6 : 4;
-        const bool bound = mode[len] == 'b';
-        const enum kind kind = mode[0] == 'w'   ? (bound ? WARM_BOUND : WARM)
+        const bool bound = mode[len] == 'b' || mode[len] == 'r';
+        const enum kind kind = mode[0] == 'w' && mode[len] == 'r' ? WARM_REF
+                               : mode[0] == 'w' ? (bound ? WARM_BOUND : WARM)
                                : mode[0] == 'c' ? (bound ? COLD_BOUND : COLD)
                                                 : (bound ? ASPACE_BOUND : WARM_ASPACE);
         int passes = atoi(mode + len + bound);
@@ -671,10 +690,10 @@ int main(int argc, char **argv)
      * the target that describes its address spaces */
     summary *cold = malloc(sizeof *cold * n), *other = malloc(sizeof *other * n);
     size_t errors = pass(ctx, es, n, COLD, cold); /* warm-up; grows the arena */
-    enum { OTHERS = 7 };
+    enum { OTHERS = 8 };
     size_t mismatches[OTHERS] = {0};
-    const enum kind others[OTHERS] = {WARM,       LANE1,      GENERAL,     WARM_ASPACE,
-                                      COLD_BOUND, WARM_BOUND, ASPACE_BOUND};
+    const enum kind others[OTHERS] = {WARM,       LANE1,      GENERAL,      WARM_ASPACE,
+                                      COLD_BOUND, WARM_BOUND, ASPACE_BOUND, WARM_REF};
     for (int k = 0; k < OTHERS; k++) {
         pass(ctx, es, n, others[k], other);
         for (size_t i = 0; i < n; i++)
@@ -686,6 +705,7 @@ int main(int argc, char **argv)
     pass(ctx, es, n, WARM, NULL);
     pass(ctx, es, n, COLD_BOUND, NULL);
     pass(ctx, es, n, WARM_BOUND, NULL);
+    pass(ctx, es, n, WARM_REF, NULL);
     {
         dwexpr_result res[LANES];
         dwexpr_status st[LANES];
@@ -699,6 +719,7 @@ int main(int argc, char **argv)
     double cold_bound_ns = measure(ctx, es, n, COLD_BOUND, seconds);
     double warm_bound_ns = measure(ctx, es, n, WARM_BOUND, seconds);
     double aspace_bound_ns = measure(ctx, es, n, ASPACE_BOUND, seconds);
+    double warm_ref_ns = measure(ctx, es, n, WARM_REF, seconds);
     double lane_ns = measure_lanes(ctx, lane_prog, seconds);
     size_t decode_failures = decode_pass(es, n);
     double decode_ns = measure_decode(es, n, seconds);
@@ -715,6 +736,9 @@ int main(int argc, char **argv)
     printf("dwexpr-warm-aspace-bound ns_per_eval=%.1f ns_per_op=%.2f evals_per_s=%.0f "
            "errors=%zu n=%zu\n", aspace_bound_ns, aspace_bound_ns * n / ops,
            1e9 / aspace_bound_ns, errors, n);
+    printf("dwexpr-warm-bound-ref ns_per_eval=%.1f ns_per_op=%.2f evals_per_s=%.0f "
+           "errors=%zu n=%zu\n", warm_ref_ns, warm_ref_ns * n / ops, 1e9 / warm_ref_ns,
+           errors, n);
     printf("dwexpr-lanes ns_per_eval=%.1f ns_per_op=%.2f evals_per_s=%.0f errors=%zu n=%d\n",
            lane_ns, lane_ns / 5, 1e9 / lane_ns, lane_errors, LANES);
     printf("dwexpr-decode ns_per_program=%.1f ns_per_op=%.2f programs_per_s=%.0f errors=%zu "
@@ -723,9 +747,10 @@ int main(int argc, char **argv)
     printf("dwexpr-check ops=%zu cold_warm_mismatches=%zu cold_lane_mismatches=%zu "
            "cold_general_mismatches=%zu cold_aspace_mismatches=%zu "
            "cold_bound_mismatches=%zu warm_bound_mismatches=%zu aspace_bound_mismatches=%zu "
-           "lanes_vs_single_mismatches=%zu allocs_after_first_pass=%llu\n",
+           "warm_ref_mismatches=%zu lanes_vs_single_mismatches=%zu "
+           "allocs_after_first_pass=%llu\n",
            ops, mismatches[0], mismatches[1], mismatches[2], mismatches[3], mismatches[4],
-           mismatches[5], mismatches[6], lane_mismatches, allocs);
+           mismatches[5], mismatches[6], mismatches[7], lane_mismatches, allocs);
     dwexpr_program_free(lane_prog);
     dwexpr_ctx_free(ctx);
     size_t bad = lane_mismatches;

@@ -8,7 +8,8 @@
 # prints: dwexpr-cold instructions_per_eval=...  (and warm, aspace = warm on
 # a target with address-space facts, lanes per lane, decode per
 # dwexpr_program_decode + dwexpr_program_free; coldb, warmb, aspaceb: cold,
-# warm and aspace through the bound API, dwexpr_ctx_bind once per pass)
+# warm and aspace through the bound API, dwexpr_ctx_bind once per pass;
+# warmr: warmb by dwexpr_eval_bound_ref, the result not copied)
 set -eu
 build=${1:-build}
 corpus=${2:-../shared/bench/corpus.txt}
@@ -22,7 +23,7 @@ total() { # mode -> instructions of the whole run
 }
 
 n=$(grep -c '^[0-9]' "$corpus")
-for kind in cold warm aspace coldb warmb aspaceb lanes decode; do
+for kind in cold warm aspace coldb warmb warmr aspaceb lanes decode; do
     one=$(total "${kind}1")
     three=$(total "${kind}3")
     per=$n
