@@ -670,8 +670,7 @@ dwexpr_status dwexpr_asm(const char *text, const dwexpr_unit *unit, const dwexpr
     dwexpr_status st = dwx_unit_check(&a.u, err);
     if (st != DWEXPR_OK)
         return st;
-    /* DWARF 5 7.7.1: references are offset-sized, address-sized in DWARF 2 */
-    a.ref_size = a.u.version == 2 ? a.u.addr_size : a.u.offset_size;
+    a.ref_size = dwx_ref_size(&a.u);
     if (!assemble(&a))
         return DWEXPR_E_SYNTAX;
     if (len)

@@ -751,8 +751,7 @@ static dwexpr_status decode_prog(const uint8_t *bytes, size_t len, const dwexpr_
                                  void *ud, struct dwexpr_program *prog, dwexpr_error *err,
                                  unsigned depth, bool lazy)
 {
-    dstate s = {bytes, len ? bytes + len : bytes, u,
-                u->version == 2 ? u->addr_size : u->offset_size};
+    dstate s = {bytes, len ? bytes + len : bytes, u, dwx_ref_size(u)};
     size_t count = 0, pos = 0;
     dwexpr_op tmp;
 
@@ -900,7 +899,7 @@ dwexpr_status dwx_decode_one(const uint8_t *bytes, size_t len, size_t pos,
     if (!bytes || pos >= len || len > UINT32_MAX)
         return dwx_fail(err, DWEXPR_E_USAGE, (int64_t)pos, DWEXPR_OP_COUNT,
                         "no operation at offset %zu", pos);
-    dstate s = {bytes, bytes + len, &u, u.version == 2 ? u.addr_size : u.offset_size};
+    dstate s = {bytes, bytes + len, &u, dwx_ref_size(&u)};
     return decode_at(&s, pos, op, err);
 }
 

@@ -189,6 +189,14 @@ DWX_HIDDEN dwexpr_status dwx_fail(dwexpr_error *err, dwexpr_status s, int64_t of
 /* Unit defaults: addr_size 8, offset_size 4, version 5 for zero fields. */
 DWX_HIDDEN dwexpr_unit dwx_unit_normalize(const dwexpr_unit *u);
 
+/* Bytes of a DIE reference operand (DW_OP_call_ref, DW_OP_implicit_pointer)
+ * in normalized unit U: the offset size (DWARF 5 7.7.1), the address size
+ * in DWARF 2. */
+static inline unsigned dwx_ref_size(const dwexpr_unit *u)
+{
+    return u->version == 2 ? u->addr_size : u->offset_size;
+}
+
 /* ---- architectures (lib/arch/) ---- */
 struct dwexpr_arch {
     const char *name;

@@ -2,8 +2,8 @@
  * straight-line expression made of the commonest operations (what real
  * location expressions are: literals, registers, register-relative and
  * frame-base addresses, the CFA, entry values, .debug_addr entries, generic
- * arithmetic, dereferences, conversions, stack_value and DW_OP_piece
- * lists), with a stack of 16-byte entries (a word and its kind) instead of
+ * arithmetic, dereferences, conversions, stack_value, implicit pointers and
+ * DW_OP_piece lists), with a stack of 16-byte entries (a word and its kind) instead of
  * dwx_entry.
  *
  * The rule that keeps it honest: it either hands out exactly what the
@@ -26,8 +26,9 @@
  * seed "Memory Location Description Operations"); a register location of
  * the top frame; a value of a base type of at most 64 bits (DW_OP_convert,
  * DW_OP_reinterpret; the arithmetic runs only on generic values); the
- * implicit storage DW_OP_stack_value makes of a value; and one incomplete
- * composite at the bottom of the stack. */
+ * implicit storage DW_OP_stack_value makes of a value; implicit pointer
+ * storage (DW_OP_implicit_pointer, in the default space); and one
+ * incomplete composite at the bottom of the stack. */
 #include "evalops.h"
 
 /* The 32 case labels of an opcode family (DW_OP_lit*, DW_OP_reg*,
@@ -41,8 +42,10 @@
     case (b) + 27: case (b) + 28: case (b) + 29: case (b) + 30: case (b) + 31
 
 /* FK_TVAL: a value of a base type, made by DW_OP_convert /
- * DW_OP_reinterpret; v indexes the evaluation's typed values. */
-enum { FK_VAL, FK_MEM, FK_REG, FK_IMP, FK_COMP, FK_UNDEF, FK_TVAL };
+ * DW_OP_reinterpret; v indexes the evaluation's typed values. FK_IPTR:
+ * implicit pointer storage (DW_OP_implicit_pointer) of nbits bits; v
+ * indexes the evaluation's implicit pointers. */
+enum { FK_VAL, FK_MEM, FK_REG, FK_IMP, FK_COMP, FK_UNDEF, FK_TVAL, FK_IPTR };
 
 typedef struct fent {
     uint64_t v;     /* value bits (masked), byte offset, register number,
@@ -51,7 +54,13 @@ typedef struct fent {
     uint32_t nbits; /* FK_IMP: bits of the implicit storage */
 } fent;
 
-enum { FAST_TYPED = 4 }; /* typed values per evaluation */
+enum { FAST_TYPED = 4, FAST_IPTRS = 4 }; /* typed values, implicit pointers per evaluation */
+
+/* What DW_OP_implicit_pointer names: a DIE and a byte offset. */
+typedef struct fiptr {
+    uint64_t die;
+    int64_t disp;
+} fiptr;
 
 enum { FAST_STACK = 16, FAST_PARTS = 16 };
 
@@ -96,10 +105,19 @@ static inline bool as_value(const fent *e, uint64_t m, uint64_t *v)
 }
 
 /* The place an entry stands for, as the general path builds it. IMP
- * entries get their 8 bytes here (what dwx_stack_value allocates). */
-static inline bool place_of(dwexpr_ctx *ctx, const fent *e, unsigned asz, dwexpr_sld *s)
+ * entries get their 8 bytes here (what dwx_stack_value allocates); IPTR
+ * entries name IPTRS[v] (dwx_op_implicit_pointer: the default space). */
+static inline bool place_of(dwexpr_ctx *ctx, const fent *e, const fiptr *iptrs,
+                            dwexpr_sld *s)
 {
     switch (e->k) {
+    case FK_IPTR:
+        dwx_sld_clear(s);
+        s->kind = DWEXPR_LOC_IMPLICIT_POINTER;
+        s->u.ptr.die = iptrs[e->v].die;
+        s->u.ptr.disp = iptrs[e->v].disp;
+        s->u.ptr.bits = e->nbits;
+        return true;
     case FK_MEM: *s = sld_memory(0, e->v); return true;
     case FK_REG: sld_register(s, (uint32_t)e->v, ctx->p); return true;
     case FK_UNDEF: *s = sld_undefined(); return true;
@@ -357,8 +375,8 @@ static inline bool hand_out_place(dwexpr_ctx *ctx, const dwexpr_sld *slot, dwexp
 /* Hand out entry E (not a composite) as the result, as put_result does:
  * a value, or a location whose single place lives in the context. */
 static DWX_ALWAYS_INLINE bool hand_out(dwexpr_ctx *ctx, const fent *e,
-                                       const dwexpr_value *typed, const dwexpr_unit *unit,
-                                       dwexpr_result *out)
+                                       const dwexpr_value *typed, const fiptr *iptrs,
+                                       const dwexpr_unit *unit, dwexpr_result *out)
 {
     if (e->k == FK_TVAL) {
         out->kind = DWEXPR_RESULT_VALUE;
@@ -378,7 +396,7 @@ static DWX_ALWAYS_INLINE bool hand_out(dwexpr_ctx *ctx, const fent *e,
         return hand_out_place(ctx, &ctx->result_one, out);
     } else {
         dwexpr_sld *slot = ctx->result_slot ? ctx->result_slot : &ctx->result_one;
-        return place_of(ctx, e, unit->addr_size, slot) && hand_out_place(ctx, slot, out);
+        return place_of(ctx, e, iptrs, slot) && hand_out_place(ctx, slot, out);
     }
     ctx->err.status = DWEXPR_OK;
     ctx->sp = 0;
@@ -402,6 +420,7 @@ static inline bool part_fits(dwexpr_ctx *ctx, const fent *e, uint64_t nb, unsign
                nb <= 8 * (uint64_t)rb;
     }
     case FK_IMP:
+    case FK_IPTR: /* fits(): the storage's bits */
         return nb <= e->nbits;
     default:
         return false;
@@ -413,7 +432,7 @@ static inline bool part_fits(dwexpr_ctx *ctx, const fent *e, uint64_t nb, unsign
  * scratch; its place goes to *S. Always inline: gcc once called it out
  * of line, 10 instructions more per cold evaluation. */
 static DWX_ALWAYS_INLINE bool build_composite(dwexpr_ctx *ctx, const fpart *parts, uint32_t n,
-                                               unsigned asz, dwexpr_sld *s)
+                                               const fiptr *iptrs, dwexpr_sld *s)
 {
     uint32_t cap = 4;
     while (cap < n)
@@ -428,7 +447,7 @@ static DWX_ALWAYS_INLINE bool build_composite(dwexpr_ctx *ctx, const fpart *part
     dwexpr_sld *slds = (dwexpr_sld *)(mem + head + psize);
     uint64_t bits = 0;
     for (uint32_t i = 0; i < n; i++) {
-        if (!place_of(ctx, &parts[i].e, asz, &slds[i]))
+        if (!place_of(ctx, &parts[i].e, iptrs, &slds[i]))
             return false;
         pp[i].bit_size = parts[i].bits;
         pp[i].loc.count = 1;
@@ -473,7 +492,7 @@ bool dwx_fast_candidate(const dwexpr_program *prog)
             if (in->blen != 1 || in->blk[0] < DWX_CODE_reg0 || in->blk[0] > DWX_CODE_reg31)
                 return false;
             break;
-        case DWEXPR_OP_convert: case DWEXPR_OP_reinterpret:
+        case DWEXPR_OP_convert: case DWEXPR_OP_reinterpret: case DWEXPR_OP_implicit_pointer:
             break;
         default:
             return false;
@@ -565,7 +584,9 @@ static inline bool reg_pieces(dwexpr_ctx *ctx, const uint8_t *pc, const uint8_t 
     X(deref, DWX_CODE_deref, DWX_CODE_deref)                                     \
     X(deref, DWX_CODE_deref_size, DWX_CODE_deref_size)                           \
     X(nop, DWX_CODE_nop, DWX_CODE_nop)                                           \
-    X(nop, DWX_CODE_GNU_uninit, DWX_CODE_GNU_uninit)
+    X(nop, DWX_CODE_GNU_uninit, DWX_CODE_GNU_uninit)                             \
+    X(implicit_pointer, DWX_CODE_implicit_pointer, DWX_CODE_implicit_pointer)    \
+    X(implicit_pointer, DWX_CODE_GNU_implicit_pointer, DWX_CODE_GNU_implicit_pointer)
 
 /* What fast_loop does when it declines: FALL_NONE returns
  * DWEXPR_E_UNSUPPORTED (dwx_fast_fold: no fold), FALL_BYTES runs
@@ -599,7 +620,8 @@ static dwexpr_status fast_loop(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len
     fent st[FAST_STACK];
     fpart parts[FAST_PARTS];
     dwexpr_value typed[FAST_TYPED];
-    uint32_t sp = 0, nparts = 0, ntyped = 0;
+    fiptr iptrs[FAST_IPTRS];
+    uint32_t sp = 0, nparts = 0, ntyped = 0, niptrs = 0;
     uint64_t comp_bits = 0;
     const uint32_t stack_max = ctx->lim.stack < FAST_STACK ? ctx->lim.stack : FAST_STACK;
     dwx_env env; /* for the helpers that ask the target (set_env) */
@@ -932,6 +954,27 @@ next:
     }
     op_nop: /* a marker for the consumer; no effect (as the loop) */
         goto next;
+    op_implicit_pointer: {
+        /* seed "Implicit Location Description Operations": a DIE
+         * reference (dwx_ref_size bytes) and a signed byte offset;
+         * implicit pointer storage of the default address space's address
+         * size (dwx_op_implicit_pointer; the space is the plain one) */
+        const unsigned rs = dwx_ref_size(unit);
+        if ((size_t)(end - pc) < rs || niptrs == FAST_IPTRS)
+            goto decline;
+        a = 0;
+        for (unsigned i = 0; i < rs; i++)
+            a |= (uint64_t)pc[i] << (8 * i);
+        pc += rs;
+        if (!sleb(&pc, end, &sa))
+            goto decline;
+        iptrs[niptrs].die = a;
+        iptrs[niptrs].disp = sa;
+        e.k = FK_IPTR;
+        e.v = niptrs++;
+        e.nbits = 8u * asz;
+        goto push;
+    }
     op_other:
         if (!(x = binary_op(op)) || sp < 2)
             goto decline;
@@ -957,11 +1000,11 @@ done:; /* (a declaration follows: a label needs a statement before C23) */
      * on top is completed. */
     dwexpr_sld *slot = ctx->result_slot ? ctx->result_slot : &ctx->result_one;
     if (sp && st[sp - 1].k == FK_COMP) {
-        if (build_composite(ctx, parts, nparts, asz, slot) && hand_out_place(ctx, slot, out))
+        if (build_composite(ctx, parts, nparts, iptrs, slot) && hand_out_place(ctx, slot, out))
             return DWEXPR_OK;
     } else {
         const fent undef = {0, FK_UNDEF, 0};
-        if (hand_out(ctx, sp ? &st[sp - 1] : &undef, typed, unit, out))
+        if (hand_out(ctx, sp ? &st[sp - 1] : &undef, typed, iptrs, unit, out))
             return DWEXPR_OK;
     }
 
@@ -1033,7 +1076,7 @@ static DWX_ALWAYS_INLINE bool fast_one(dwexpr_ctx *ctx, const dwexpr_program *pr
             return false; /* stack_value of a register: the loop's error */
         e.k = FK_REG;
         e.v = in->a;
-        return hand_out(ctx, &e, NULL, unit, out);
+        return hand_out(ctx, &e, NULL, NULL, unit, out);
     DWX_CASE32(DWX_CODE_breg0):
     case DWX_CODE_bregx:
         if (!breg(ctx, p, in->a, (int64_t)in->b, asz, m, &e.v))
@@ -1057,13 +1100,13 @@ static DWX_ALWAYS_INLINE bool fast_one(dwexpr_ctx *ctx, const dwexpr_program *pr
 memory:
     if (prog->shape == DWX_SHAPE_ONE) {
         e.k = FK_MEM;
-        return hand_out(ctx, &e, NULL, unit, out);
+        return hand_out(ctx, &e, NULL, NULL, unit, out);
     }
     goto stack_value; /* the address as a value (as_value: masked already) */
 value:
     if (prog->shape == DWX_SHAPE_ONE) {
         e.k = FK_VAL;
-        return hand_out(ctx, &e, NULL, unit, out);
+        return hand_out(ctx, &e, NULL, NULL, unit, out);
     }
 stack_value:
     /* DW_OP_stack_value: one more step (after the producer's nested
@@ -1072,7 +1115,7 @@ stack_value:
         return false;
     e.k = FK_IMP;
     e.nbits = 8u * asz;
-    return hand_out(ctx, &e, NULL, unit, out);
+    return hand_out(ctx, &e, NULL, NULL, unit, out);
 }
 
 /* See lib/evalint.h. The fallback is called from here, as in

@@ -1,7 +1,9 @@
 /* lib/fold.c: results computed once, when dwexpr_program_decode decodes a
  * program that needs nothing from the target: literals, DW_OP_addr (the
- * unit's load bias is known), registers as locations, generic arithmetic,
- * stack operations, DW_OP_stack_value and DW_OP_piece lists. That is most
+ * unit's load bias is known), registers as locations, implicit pointers
+ * (in the default space, whose address size the fold's conditions fix),
+ * generic arithmetic, stack operations, DW_OP_stack_value and DW_OP_piece
+ * lists. That is most
  * real location expressions (77% of ../shared/bench/corpus.txt), above all
  * a lone DW_OP_reg*. dwexpr_eval hands the folded result out when the
  * evaluation would compute exactly it:
@@ -37,6 +39,7 @@ static bool target_free(const dwexpr_program *prog)
         case DWEXPR_OP_plus: case DWEXPR_OP_shl: case DWEXPR_OP_shr: case DWEXPR_OP_shra:
         case DWEXPR_OP_xor: case DWEXPR_OP_eq: case DWEXPR_OP_ge: case DWEXPR_OP_gt:
         case DWEXPR_OP_le: case DWEXPR_OP_lt: case DWEXPR_OP_ne:
+        case DWEXPR_OP_implicit_pointer: /* the default space's address size */
             break;
         default:
             return false;

@@ -323,6 +323,7 @@ typedef struct gen {
     size_t n;
     int depth;          /* simulated stack depth (a guide, not exact) */
     uint8_t asz;
+    uint8_t refsz;      /* bytes of a DIE reference (offset size; address size in DWARF 2) */
 } gen;
 
 static void put1(gen *g, uint64_t x)
@@ -460,15 +461,20 @@ static void emit_producer(gen *g)
     g->depth++;
 }
 
-/* A location: a register, or implicit value storage. */
+/* A location: a register, implicit pointer storage, or implicit value
+ * storage. */
 static void emit_location(gen *g)
 {
     unsigned k = below(100);
-    if (k < 60) {
+    if (k < 55) {
         put1(g, 0x50 + below(32));
-    } else if (k < 80) {
+    } else if (k < 72) {
         put1(g, 0x90);
         uleb(g, regno());
+    } else if (k < 82) {
+        put1(g, chance(80) ? 0xa0 : 0xf2); /* implicit_pointer, GNU_implicit_pointer */
+        putn(g, chance(90) ? die_ref() : value(), g->refsz);
+        sleb(g, chance(70) ? 0 : offset());
     } else {
         put1(g, 0x9e); /* implicit_value */
         static const unsigned lens[] = {0, 1, 2, 4, 8, 9, 16, 17};
@@ -1219,6 +1225,7 @@ static void random_case(kase *c, unsigned index)
     c->unit.big_endian = chance(10);
     c->unit.load_bias = chance(80) ? 0 : chance(50) ? 0x10000 : 0xfffffffffffff000ull;
     c->g.asz = c->unit.addr_size;
+    c->g.refsz = c->unit.version == 2 ? c->unit.addr_size : c->unit.offset_size;
     random_variant(&tv);
     generate(&c->g);
     random_params(c);
@@ -1325,6 +1332,9 @@ int main(void)
            n_loc_kind[DWEXPR_LOC_IMPLICIT]);
     TAP_OK(n_loc_kind[DWEXPR_LOC_COMPOSITE] >= MIN_KIND, "at least %lu composite locations (%lu)", MIN_KIND,
            n_loc_kind[DWEXPR_LOC_COMPOSITE]);
+    TAP_OK(n_loc_kind[DWEXPR_LOC_IMPLICIT_POINTER] >= MIN_KIND / 5,
+           "at least %lu implicit pointer locations (%lu)", MIN_KIND / 5,
+           n_loc_kind[DWEXPR_LOC_IMPLICIT_POINTER]);
     TAP_OK(n_ok >= CASES / 4u, "at least a quarter of the cases succeed (%lu)", n_ok);
     static const dwexpr_class need[] = {DWEXPR_CLASS_DECODE, DWEXPR_CLASS_ILL_FORMED,
                                         DWEXPR_CLASS_EVALUATION, DWEXPR_CLASS_CONTEXT,
