@@ -493,6 +493,7 @@ bool dwx_fast_candidate(const dwexpr_program *prog)
                 return false;
             break;
         case DWEXPR_OP_convert: case DWEXPR_OP_reinterpret: case DWEXPR_OP_implicit_pointer:
+        case DWEXPR_OP_skip: case DWEXPR_OP_bra:
             break;
         default:
             return false;
@@ -585,6 +586,8 @@ static inline bool reg_pieces(dwexpr_ctx *ctx, const uint8_t *pc, const uint8_t 
     X(deref, DWX_CODE_deref_size, DWX_CODE_deref_size)                           \
     X(nop, DWX_CODE_nop, DWX_CODE_nop)                                           \
     X(nop, DWX_CODE_GNU_uninit, DWX_CODE_GNU_uninit)                             \
+    X(branch, DWX_CODE_skip, DWX_CODE_skip)                                      \
+    X(branch, DWX_CODE_bra, DWX_CODE_bra)                                        \
     X(implicit_pointer, DWX_CODE_implicit_pointer, DWX_CODE_implicit_pointer)    \
     X(implicit_pointer, DWX_CODE_GNU_implicit_pointer, DWX_CODE_GNU_implicit_pointer)
 
@@ -628,8 +631,8 @@ static dwexpr_status fast_loop(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len
     bool have_env = false;
     /* The step limit (seed "DWARF Expression Evaluation Context": an
      * evaluation that runs too long is stopped) charged up front: every
-     * operation here takes at least one byte and none branches, so there
-     * are at most LEN. A nested evaluation (entry_value's block in the
+     * operation here takes at least one byte and branches go forward only
+     * (op_branch), so there are at most LEN. A nested evaluation (entry_value's block in the
      * caller frame) counts on from there, more than the loop would have
      * counted: where that stops it, the loop takes over and stops where
      * it stops. */
@@ -954,6 +957,39 @@ next:
     }
     op_nop: /* a marker for the consumer; no effect (as the loop) */
         goto next;
+    op_branch: {
+        /* seed "Control Flow Operations": a 2-byte signed offset from the
+         * next operation; DW_OP_bra pops a value and branches when it is
+         * not zero (dwx_op_bra_taken). Forward only, so that every
+         * operation runs at most once and the step charge holds; and only
+         * in a decoded program, whose decoder checked that every target
+         * is an operation boundary (the bytes of dwexpr_eval_bytes are
+         * not checked: the loop runs them) */
+        if (fall == FALL_BYTES || end - pc < 2 || pc[1] >= 0x80)
+            goto decline;
+        const size_t off = pc[0] | (size_t)pc[1] << 8;
+        pc += 2;
+        if (op == DWX_CODE_bra) {
+            if (!sp)
+                goto decline;
+            const fent *t = &st[sp - 1];
+            if (t->k == FK_TVAL) {
+                const dwexpr_value *tv = &typed[t->v];
+                if (tv->wide || tv->is_implicit_pointer)
+                    goto decline;
+                a = tv->bits;
+            } else if (!as_value(t, m, &a)) {
+                goto decline;
+            }
+            sp--;
+            if (!a)
+                goto next;
+        }
+        if (off > (size_t)(end - pc))
+            goto decline;
+        pc += off;
+        goto next;
+    }
     op_implicit_pointer: {
         /* seed "Implicit Location Description Operations": a DIE
          * reference (dwx_ref_size bytes) and a signed byte offset;

@@ -40,6 +40,7 @@ static bool target_free(const dwexpr_program *prog)
         case DWEXPR_OP_xor: case DWEXPR_OP_eq: case DWEXPR_OP_ge: case DWEXPR_OP_gt:
         case DWEXPR_OP_le: case DWEXPR_OP_lt: case DWEXPR_OP_ne:
         case DWEXPR_OP_implicit_pointer: /* the default space's address size */
+        case DWEXPR_OP_skip: case DWEXPR_OP_bra:
             break;
         default:
             return false;
