@@ -1770,11 +1770,8 @@ static dwexpr_status eval_bound_rest(dwexpr_ctx *ctx, const dwexpr_program *prog
  * else in one pass over the bytes; DW_OP_reg* alone directly), written
  * out because the caller has checked prog->fast already (calling
  * unfolded() here costs 2 instructions per evaluation more). */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
-static dwexpr_status eval_bound_fast(dwexpr_ctx *ctx, const dwexpr_program *prog,
-                                     dwexpr_result *out)
+static DWX_ALWAYS_INLINE dwexpr_status bound_fast(dwexpr_ctx *ctx, const dwexpr_program *prog,
+                                                 dwexpr_result *out)
 {
     const dwexpr_eval_params *p = &ctx->bind.p;
     if (prog->shape == DWX_SHAPE_REG) {
@@ -1782,7 +1779,16 @@ static dwexpr_status eval_bound_fast(dwexpr_ctx *ctx, const dwexpr_program *prog
         return DWEXPR_OK;
     }
     direct_begin(ctx, ctx->bind.t, ctx->bind.user, p);
-    return dwx_fast_prog(ctx, prog, out); /* a jump */
+    return dwx_fast_prog(ctx, prog, out); /* a jump, where the caller allows it */
+}
+
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static dwexpr_status eval_bound_fast(dwexpr_ctx *ctx, const dwexpr_program *prog,
+                                     dwexpr_result *out)
+{
+    return bound_fast(ctx, prog, out);
 }
 
 dwexpr_status dwexpr_eval_bound(dwexpr_ctx *ctx, const dwexpr_program *prog, dwexpr_result *out)
@@ -1829,7 +1835,7 @@ __attribute__((noinline))
 static dwexpr_status eval_bound_ref_fast(dwexpr_ctx *ctx, const dwexpr_program *prog,
                                          const dwexpr_result **out)
 {
-    const dwexpr_status st = eval_bound_fast(ctx, prog, &ctx->result);
+    const dwexpr_status st = bound_fast(ctx, prog, &ctx->result);
     *out = st == DWEXPR_OK ? &ctx->result : NULL;
     return st;
 }
