@@ -111,13 +111,6 @@ static inline bool place_of(dwexpr_ctx *ctx, const fent *e, const fiptr *iptrs,
                             dwexpr_sld *s)
 {
     switch (e->k) {
-    case FK_IPTR:
-        dwx_sld_clear(s);
-        s->kind = DWEXPR_LOC_IMPLICIT_POINTER;
-        s->u.ptr.die = iptrs[e->v].die;
-        s->u.ptr.disp = iptrs[e->v].disp;
-        s->u.ptr.bits = e->nbits;
-        return true;
     case FK_MEM: *s = sld_memory(0, e->v); return true;
     case FK_REG: sld_register(s, (uint32_t)e->v, ctx->p); return true;
     case FK_UNDEF: *s = sld_undefined(); return true;
@@ -129,6 +122,13 @@ static inline bool place_of(dwexpr_ctx *ctx, const fent *e, const fiptr *iptrs,
         *s = sld_implicit(bytes, e->nbits);
         return true;
     }
+    case FK_IPTR:
+        dwx_sld_clear(s);
+        s->kind = DWEXPR_LOC_IMPLICIT_POINTER;
+        s->u.ptr.die = iptrs[e->v].die;
+        s->u.ptr.disp = iptrs[e->v].disp;
+        s->u.ptr.bits = e->nbits;
+        return true;
     default: return false;
     }
 }
