@@ -92,10 +92,9 @@ static int let_run(void *arg, const dwexpr_ctx *ctx, const dwexpr_trace_event *e
  * *OUT (its context in *CTXP, valid until the next call). */
 static dwexpr_ctx *ctx_a, *ctx_b, *ctx_c;
 
-static dwexpr_status three_ways(const char *text, uint8_t addr_size, const dwexpr_eval_params *pp,
-                                dwexpr_result *out)
+static dwexpr_status three_ways_unit(const char *text, dwexpr_unit unit,
+                                     const dwexpr_eval_params *pp, dwexpr_result *out)
 {
-    dwexpr_unit unit = {.addr_size = addr_size, .offset_size = 4, .version = 5};
     static uint8_t bytes[256];
     size_t len = 0;
     dwexpr_error err;
@@ -130,7 +129,93 @@ static dwexpr_status three_ways(const char *text, uint8_t addr_size, const dwexp
     return sc;
 }
 
+/* three_ways_unit for a DWARF 5, 32-bit unit of ADDR_SIZE-byte addresses. */
+static dwexpr_status three_ways(const char *text, uint8_t addr_size, const dwexpr_eval_params *pp,
+                                dwexpr_result *out)
+{
+    const dwexpr_unit unit = {.addr_size = addr_size, .offset_size = 4, .version = 5};
+    return three_ways_unit(text, unit, pp, out);
+}
+
 /* The part I of a composite result. */
+static const dwexpr_part *part(const dwexpr_result *r, uint32_t i);
+
+/* DW_OP_implicit_pointer (seed "Implicit Location Description
+ * Operations"), which the fast path and folds take: implicit pointer
+ * storage of the default space's address size, its DIE reference
+ * offset-sized (address-sized in DWARF 2), alone, as a part, too small
+ * for a part, in the GNU spelling. */
+static void test_implicit_pointer(void)
+{
+    dwexpr_result r;
+    static const struct { uint8_t asz, osz; uint16_t ver; } units[] = {
+        {8, 4, 5}, {4, 4, 5}, {8, 8, 5}, {4, 4, 2}, {2, 4, 4}};
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        const dwexpr_unit u = {.addr_size = units[i].asz, .offset_size = units[i].osz,
+                               .version = units[i].ver};
+        dwexpr_status st = three_ways_unit("DW_OP_implicit_pointer 0x1234 -8", u, NULL, &r);
+        TAP_OK(st == DWEXPR_OK && r.kind == DWEXPR_RESULT_LOCATION && r.loc.count == 1 &&
+                   r.loc.slds[0].kind == DWEXPR_LOC_IMPLICIT_POINTER &&
+                   r.loc.slds[0].u.ptr.die == 0x1234 && r.loc.slds[0].u.ptr.disp == -8 &&
+                   r.loc.slds[0].u.ptr.bits == 8u * units[i].asz && r.loc.slds[0].aspace == 0,
+               "implicit pointer to DIE 0x1234 - 8, %u-byte addresses, DWARF %u%s: %u bits",
+               units[i].asz, units[i].ver, units[i].osz == 8 ? " (64-bit)" : "",
+               r.loc.count ? (unsigned)r.loc.slds[0].u.ptr.bits : 0);
+    }
+    CHECK_U64(three_ways("DW_OP_GNU_implicit_pointer 0x40 2", 8, NULL, &r), DWEXPR_OK,
+              "the GNU spelling");
+    TAP_OK(r.loc.count == 1 && r.loc.slds[0].u.ptr.die == 0x40 && r.loc.slds[0].u.ptr.disp == 2,
+           "the same storage");
+    CHECK_U64(three_ways("DW_OP_implicit_pointer 0x40 0 DW_OP_piece 8 DW_OP_reg3 DW_OP_piece 4",
+                         8, NULL, &r), DWEXPR_OK, "an implicit pointer part and a register part");
+    TAP_OK(part(&r, 0) && part(&r, 0)->bit_size == 64 &&
+               part(&r, 0)->loc.slds[0].kind == DWEXPR_LOC_IMPLICIT_POINTER &&
+               part(&r, 1) && part(&r, 1)->loc.slds[0].u.regno == 3,
+           "its parts: the pointer's 64 bits, register 3");
+    CHECK_U64(three_ways("DW_OP_implicit_pointer 0x40 0 DW_OP_piece 8", 4, NULL, &r),
+              DWEXPR_E_PIECE_RANGE, "an 8-byte part of a 4-byte implicit pointer");
+    CHECK_U64(three_ways("DW_OP_implicit_pointer 0x40 0 DW_OP_stack_value", 8, NULL, &r),
+              three_ways("DW_OP_implicit_pointer 0x40 0 DW_OP_stack_value", 8, NULL, &r),
+              "DW_OP_stack_value of one: the loop's answer, three ways");
+    CHECK_U64(three_ways("DW_OP_implicit_pointer 0x40 0 DW_OP_implicit_pointer 0x50 0 "
+                         "DW_OP_swap DW_OP_drop", 8, NULL, &r), DWEXPR_OK,
+              "two of them, swapped, one dropped");
+    TAP_OK(r.loc.count == 1 && r.loc.slds[0].u.ptr.die == 0x50, "leaves the second");
+}
+
+/* DW_OP_skip and DW_OP_bra (seed "Control Flow Operations"): forward ones
+ * in a decoded program are the fast path's; backward ones and those in
+ * bytes the loop's; the same results and errors every way. */
+static void test_branches(void)
+{
+    dwexpr_result r;
+    /* bra over lit1 and a skip when register 5 is not zero: 2, else 1 */
+    CHECK_U64(three_ways("DW_OP_breg5 0 DW_OP_bra 4 DW_OP_lit1 DW_OP_skip 1 DW_OP_lit2 "
+                         "DW_OP_stack_value", 8, NULL, &r), DWEXPR_OK, "bra taken");
+    TAP_OK(r.loc.count == 1 && r.loc.slds[0].u.imp.data[0] == 2, "gives 2");
+    CHECK_U64(three_ways("DW_OP_lit0 DW_OP_bra 4 DW_OP_lit1 DW_OP_skip 1 DW_OP_lit2 "
+                         "DW_OP_stack_value", 8, NULL, &r), DWEXPR_OK, "bra not taken");
+    TAP_OK(r.loc.count == 1 && r.loc.slds[0].u.imp.data[0] == 1, "gives 1");
+    CHECK_U64(three_ways("DW_OP_lit3 DW_OP_lit1 DW_OP_minus DW_OP_dup DW_OP_bra -6 "
+                         "DW_OP_stack_value", 8, NULL, &r), DWEXPR_OK, "a loop (backward bra)");
+    TAP_OK(r.loc.count == 1 && r.loc.slds[0].u.imp.data[0] == 0, "counts down to 0");
+    CHECK_U64(three_ways("DW_OP_skip 0 DW_OP_lit5 DW_OP_stack_value", 8, NULL, &r), DWEXPR_OK,
+              "skip 0");
+    CHECK_U64(three_ways("DW_OP_lit1 DW_OP_skip 1 DW_OP_lit2", 8, NULL, &r), DWEXPR_OK,
+              "skip to the end");
+    TAP_OK(r.kind == DWEXPR_RESULT_VALUE && r.value.bits == 1, "leaves lit1 (the value 1)");
+    CHECK_U64(three_ways("DW_OP_bra 0", 8, NULL, &r), DWEXPR_E_STACK_EMPTY,
+              "bra on an empty stack");
+    CHECK_U64(three_ways("DW_OP_reg3 DW_OP_bra 1 DW_OP_lit7 DW_OP_lit9 DW_OP_stack_value", 8,
+                         NULL, &r), DWEXPR_E_NOT_VALUE,
+              "bra on a register location (not a value: ill-formed)");
+    CHECK_U64(three_ways("DW_OP_implicit_pointer 0x40 0 DW_OP_bra 0", 8, NULL, &r),
+              DWEXPR_E_NOT_VALUE, "bra on an implicit pointer location (not a value)");
+    CHECK_U64(three_ways("DW_OP_addr 0x10 DW_OP_bra 1 DW_OP_lit7 DW_OP_lit9 DW_OP_stack_value",
+                         8, NULL, &r), DWEXPR_OK, "bra on a memory location (its address)");
+    TAP_OK(r.loc.count == 1 && r.loc.slds[0].u.imp.data[0] == 9, "taken: 9");
+}
+
 static const dwexpr_part *part(const dwexpr_result *r, uint32_t i)
 {
     if (r->kind != DWEXPR_RESULT_LOCATION || r->loc.count != 1 ||
@@ -713,6 +798,8 @@ int main(void)
     test_fold();
     test_program_sizes();
     test_error_record();
+    test_implicit_pointer();
+    test_branches();
     dwexpr_ctx_free(ctx_a);
     dwexpr_ctx_free(ctx_b);
     dwexpr_ctx_free(ctx_c);
