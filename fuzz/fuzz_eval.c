@@ -875,6 +875,16 @@ static void bind_checked(dwexpr_ctx *ctx, const dwexpr_target *t, mock *m,
     FZ_CHECK(st == DWEXPR_OK, "ctx_bind: %s", dwexpr_status_name(st));
 }
 
+/* Whether the one-shot path (dwexpr_eval_bytes, dwexpr_eval_bytes_bound)
+ * may end otherwise than decode + evaluate because the scratch ran out
+ * (status ST_BYTES): it decodes an expression of DWX_SMALL_PROGRAM bytes
+ * or more into the context's scratch, so a program that fills the scratch
+ * runs out sooner there, at another operation. */
+static bool oneshot_scratch_excused(dwexpr_status st_bytes, size_t len)
+{
+    return st_bytes == DWEXPR_E_NOSPACE && len >= DWX_SMALL_PROGRAM;
+}
+
 /* On CTX, bound by the caller: dwexpr_eval_bound of PROG, then
  * dwexpr_eval_bytes_bound of BYTES, then dwexpr_eval_bound_ref of PROG
  * (NULL on failure), each give the outcome REF of status ST (put_outcome
@@ -899,6 +909,8 @@ static void check_bound(dwexpr_ctx *ctx, const dwexpr_program *prog, const uint8
             if (r)
                 res = *r;
         }
+        if (how == 1 && oneshot_scratch_excused(st2, len))
+            continue;
         put_outcome(tmp, st2, ctx, &res);
         FZ_CHECK(st == st2 && ref->n == tmp->n && memcmp(ref->b, tmp->b, ref->n) == 0,
                  "%s (%s) gives %s, unbound %s", how_name[how], what,
@@ -1263,10 +1275,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(ts.scratch.b);
     }
 
-    /* the one-shot path: the same outcome */
+    /* the one-shot path: the same outcome (but where the scratch runs
+     * out: oneshot_scratch_excused) */
     st2 = eval_checked(ctx, NULL, bytes, elen, &t, &m, &pp, &res);
     put_outcome(&b2, st2, ctx, &res);
-    FZ_CHECK(st == st2 && b1.n == b2.n && memcmp(b1.b, b2.b, b1.n) == 0,
+    FZ_CHECK(oneshot_scratch_excused(st2, elen) ||
+                 (st == st2 && b1.n == b2.n && memcmp(b1.b, b2.b, b1.n) == 0),
              "eval_bytes gives %s, decode + eval %s", dwexpr_status_name(st2),
              dwexpr_status_name(st));
 
