@@ -493,7 +493,7 @@ bool dwx_fast_candidate(const dwexpr_program *prog)
                 return false;
             break;
         case DWEXPR_OP_convert: case DWEXPR_OP_reinterpret: case DWEXPR_OP_implicit_pointer:
-        case DWEXPR_OP_skip: case DWEXPR_OP_bra:
+        case DWEXPR_OP_skip: case DWEXPR_OP_bra: case DWEXPR_OP_implicit_value:
             break;
         default:
             return false;
@@ -586,6 +586,7 @@ static inline bool reg_pieces(dwexpr_ctx *ctx, const uint8_t *pc, const uint8_t 
     X(deref, DWX_CODE_deref_size, DWX_CODE_deref_size)                           \
     X(nop, DWX_CODE_nop, DWX_CODE_nop)                                           \
     X(nop, DWX_CODE_GNU_uninit, DWX_CODE_GNU_uninit)                             \
+    X(implicit_value, DWX_CODE_implicit_value, DWX_CODE_implicit_value)          \
     X(branch, DWX_CODE_skip, DWX_CODE_skip)                                      \
     X(branch, DWX_CODE_bra, DWX_CODE_bra)                                        \
     X(implicit_pointer, DWX_CODE_implicit_pointer, DWX_CODE_implicit_pointer)    \
@@ -957,6 +958,22 @@ next:
     }
     op_nop: /* a marker for the consumer; no effect (as the loop) */
         goto next;
+    op_implicit_value:
+        /* seed "Implicit Location Description Operations": a ULEB128
+         * length and that many bytes, implicit storage of their bits
+         * (within the implicit_bytes limit, else the loop's error; so not
+         * folded, lib/fold.c); up to 8 bytes, kept as FK_IMP keeps a
+         * value's (little-endian host) */
+        if (!uleb(&pc, end, &a) || a > 8 || a > ctx->lim.implicit_bytes ||
+            a > (uint64_t)(end - pc))
+            goto decline;
+        e.v = 0;
+        for (unsigned i = 0; i < a; i++)
+            e.v |= (uint64_t)pc[i] << (8 * i);
+        pc += a;
+        e.k = FK_IMP;
+        e.nbits = 8u * (uint32_t)a;
+        goto push;
     op_branch: {
         /* seed "Control Flow Operations": a 2-byte signed offset from the
          * next operation; DW_OP_bra pops a value and branches when it is

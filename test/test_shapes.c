@@ -183,6 +183,48 @@ static void test_implicit_pointer(void)
     TAP_OK(r.loc.count == 1 && r.loc.slds[0].u.ptr.die == 0x50, "leaves the second");
 }
 
+static dwexpr_status three_ways_limited(const dwexpr_limits *lim, const char *text,
+                                        const dwexpr_eval_params *p);
+
+/* DW_OP_implicit_value (seed "Implicit Location Description
+ * Operations"), which the fast path takes up to 8 bytes (not folded: the
+ * context's implicit_bytes limit decides): the bytes as implicit storage,
+ * alone, as parts, empty, too small for a part, longer than 8 bytes (the
+ * loop's), and over the limit (E_TOO_BIG). */
+static void test_implicit_value(void)
+{
+    dwexpr_result r;
+    CHECK_U64(three_ways("DW_OP_implicit_value 4 0x01020304", 8, NULL, &r), DWEXPR_OK,
+              "a 4-byte implicit value");
+    TAP_OK(r.loc.count == 1 && r.loc.slds[0].kind == DWEXPR_LOC_IMPLICIT &&
+               r.loc.slds[0].u.imp.bits == 32 && r.loc.slds[0].u.imp.data[0] == 1 &&
+               r.loc.slds[0].u.imp.data[3] == 4,
+           "its 32 bits, in order");
+    CHECK_U64(three_ways("DW_OP_implicit_value 8 0x0000000000805640 DW_OP_piece 8 "
+                         "DW_OP_implicit_value 0 DW_OP_piece 0 DW_OP_reg3 DW_OP_piece 8",
+                         8, NULL, &r), DWEXPR_OK, "as parts, an empty one among them");
+    TAP_OK(part(&r, 0) && part(&r, 0)->loc.slds[0].u.imp.data[6] == 0x56 && part(&r, 1) &&
+               part(&r, 1)->bit_size == 0 && part(&r, 2) && part(&r, 2)->loc.slds[0].u.regno == 3,
+           "the 8 bytes, the empty part, register 3");
+    CHECK_U64(three_ways("DW_OP_implicit_value 2 0x0102 DW_OP_piece 4", 8, NULL, &r),
+              DWEXPR_E_PIECE_RANGE, "a 4-byte part of 2 bytes of storage");
+    CHECK_U64(three_ways("DW_OP_implicit_value 9 0x010203040506070809", 8, NULL, &r),
+              DWEXPR_OK, "9 bytes (the loop's)");
+    TAP_OK(r.loc.count == 1 && r.loc.slds[0].u.imp.bits == 72, "72 bits");
+    CHECK_U64(three_ways("DW_OP_implicit_value 8 0x0102030405060708 DW_OP_stack_value", 8,
+                         NULL, &r),
+              three_ways("DW_OP_implicit_value 8 0x0102030405060708 DW_OP_stack_value", 8,
+                         NULL, &r),
+              "DW_OP_stack_value of one: the loop's answer, three ways");
+    const dwexpr_limits four = {.implicit_bytes = 4};
+    CHECK_U64(three_ways_limited(&four, "DW_OP_implicit_value 8 0x0102030405060708", NULL),
+              DWEXPR_E_TOO_BIG, "8 bytes over a 4-byte limit");
+    CHECK_U64(three_ways_limited(&four, "DW_OP_implicit_value 4 0x01020304", NULL), DWEXPR_OK,
+              "4 bytes within it");
+    CHECK_U64(three_ways_limited(&four, "DW_OP_implicit_value 5 0x0102030405 DW_OP_piece 5",
+                                 NULL), DWEXPR_E_TOO_BIG, "5 bytes as a part over it");
+}
+
 /* DW_OP_skip and DW_OP_bra (seed "Control Flow Operations"): forward ones
  * in a decoded program are the fast path's; backward ones and those in
  * bytes the loop's; the same results and errors every way. */
@@ -799,6 +841,7 @@ int main(void)
     test_program_sizes();
     test_error_record();
     test_implicit_pointer();
+    test_implicit_value();
     test_branches();
     dwexpr_ctx_free(ctx_a);
     dwexpr_ctx_free(ctx_b);
