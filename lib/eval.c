@@ -1821,6 +1821,8 @@ static dwexpr_status eval_bound_ref_rest(dwexpr_ctx *ctx, const dwexpr_program *
     *out = NULL;
     if (!ctx)
         return DWEXPR_E_USAGE;
+    if (!prog)
+        return dwx_ctx_fail(ctx, DWEXPR_E_USAGE, "no program to evaluate");
     const dwexpr_status st = dwexpr_eval_bound(ctx, prog, &ctx->result);
     if (st == DWEXPR_OK)
         *out = &ctx->result;

@@ -234,7 +234,9 @@ static void test_bound_ref(void)
     dwexpr_ctx_bind(ctx, &t, NULL, NULL);
     r = &want;
     CHECK_U64(dwexpr_eval_bound_ref(ctx, NULL, &r), DWEXPR_E_USAGE, "NULL program");
-    TAP_OK(r == NULL, "and *out is NULL");
+    TAP_OK(r == NULL && dwexpr_ctx_error(ctx)->status == DWEXPR_E_USAGE &&
+               strstr(dwexpr_ctx_error(ctx)->message, "program") != NULL,
+           "*out NULL, and the error record says so (%s)", dwexpr_ctx_error(ctx)->message);
 
     /* a fold, a guarded fold, a register piece too big for its register
      * (an error), the fast path from a decoded producer and over the
