@@ -188,10 +188,12 @@ DWEXPR_API dwexpr_status dwexpr_eval_bytes_bound(dwexpr_ctx *ctx, const uint8_t 
  * with PARAMS (may be NULL) whose lane is replaced and DWEXPR_CTX_LANE
  * added. The program is decoded once (it is), the context is set up once
  * and its stack reused; results are exactly those of COUNT single-lane
- * dwexpr_eval calls, with one exception: the scratch a successful lane's
- * evaluation used stays in the context until the batch ends (its result
- * points into it), so a later lane may fail with E_NOSPACE where a single
- * evaluation would not (a failing lane's scratch is given back). RESULTS[i] and STATUSES[i] get lane LANE_FIRST + i's
+ * dwexpr_eval calls, with one exception, the scratch: the batch keeps each
+ * lane's result place in it (one dwexpr_sld a lane, taken first), and the
+ * scratch a successful lane's evaluation used stays there until the batch
+ * ends (its result points into it), so a lane may run out of scratch
+ * (E_NOSPACE) where a single evaluation would not, or sooner, at another
+ * operation (a failing lane's scratch is given back). RESULTS[i] and STATUSES[i] get lane LANE_FIRST + i's
  * result and status; a lane outside the mask is not evaluated: its result
  * is zeroed (kind 0) and its status DWEXPR_E_NO_CONTEXT. Every result
  * points into CTX and stays valid until the next evaluation on CTX.
