@@ -9,7 +9,7 @@
 enum { CHUNK_MIN = 16384 };
 
 /* What lib/fold.c needs of a context: see fold_room in lib/evalint.h. */
-static uint32_t fold_room(const dwexpr_limits *l)
+static uint32_t fold_room_of(const dwexpr_limits *l)
 {
     uint64_t r = l->steps;
     if (l->stack < r)
@@ -17,6 +17,14 @@ static uint32_t fold_room(const dwexpr_limits *l)
     if (l->parts < r)
         r = l->parts;
     return r > UINT32_MAX ? UINT32_MAX : (uint32_t)r;
+}
+
+/* CTX's fold_room (0 when its scratch is too small to hold what a fold
+ * stands for: SCRATCH_OK false) and what that gives folds (fold_have). */
+static void set_fold_room(dwexpr_ctx *ctx, bool scratch_ok)
+{
+    ctx->fold_room = scratch_ok ? fold_room_of(&ctx->lim) : 0;
+    ctx->fold_have = DWX_ADDR_SIZES | (ctx->fold_room >= DWX_FOLD_ROOM ? DWX_REQ_ROOM : 0);
 }
 
 /* Fill unset limits with the defaults documented in dwexpr/eval.h. */
@@ -53,8 +61,7 @@ dwexpr_status dwexpr_ctx_new(const dwexpr_limits *limits, dwexpr_ctx **out)
         return DWEXPR_E_NOMEM;
     }
     ctx->heap = true;
-    ctx->fold_room = l.arena_bytes >= 65536 ? fold_room(&l) : 0;
-    ctx->fold_have = DWX_ADDR_SIZES | (ctx->fold_room >= DWX_FOLD_ROOM ? DWX_REQ_ROOM : 0);
+    set_fold_room(ctx, l.arena_bytes >= 65536);
     ctx->err.offset = -1;
     ctx->err.opcode = -1;
     *out = ctx;
@@ -120,8 +127,7 @@ dwexpr_status dwexpr_ctx_init_static(void *mem, size_t size, const dwexpr_limits
     ctx->head = ctx->cur = c;
     ctx->arena_total = c->size;
     ctx->fixed = true;
-    ctx->fold_room = c->size >= 65536 ? fold_room(&l) : 0;
-    ctx->fold_have = DWX_ADDR_SIZES | (ctx->fold_room >= DWX_FOLD_ROOM ? DWX_REQ_ROOM : 0);
+    set_fold_room(ctx, c->size >= 65536);
     ctx->err.offset = -1;
     ctx->err.opcode = -1;
     *out = ctx;

@@ -1732,7 +1732,7 @@ dwexpr_status dwexpr_ctx_bind(dwexpr_ctx *ctx, const dwexpr_target *target, void
                                                 : DWX_ADDR_SIZES);
     ctx->bind.fold = params_foldable(&ctx->bind.p) ? ctx->bind.plain : 0;
     /* a fold's needs (dwx_folded.req), as far as they are known now */
-    ctx->bind.have = ctx->bind.fold | (ctx->fold_room >= DWX_FOLD_ROOM ? DWX_REQ_ROOM : 0) |
+    ctx->bind.have = ctx->bind.fold | (ctx->fold_have & DWX_REQ_ROOM) |
                      (t->reg_size ? 0 : DWX_REQ_REGS8);
     ctx->bind.reg_direct = reg_direct_ok(t, &ctx->bind.p);
     ctx->bind.fast = fast_ok(t, &ctx->bind.p);
