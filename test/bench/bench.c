@@ -99,13 +99,24 @@ static dwexpr_status m_reg_size(void *u, uint32_t r, uint32_t *bytes)
     *bytes = (r >= 17 && r <= 32) ? 16 : 8; /* x86-64 xmm registers are 16 bytes */
     return DWEXPR_OK;
 }
+/* The two callbacks that hand out bytes store a whole word for the sizes
+ * evaluators ask (8 bytes from offset 0; 1..8 bytes of memory) instead of
+ * a byte loop or a libc memcpy of a variable size: the mock's cost is part
+ * of every figure, so it is kept to what a debugger's register cache or
+ * memory read would cost at least (a load and a store). The answers are
+ * those of bench/README.md either way. */
 static dwexpr_status m_reg_read(void *u, const dwexpr_regref *r, uint64_t off, void *buf,
                                 size_t len)
 {
     (void)u;
     /* the register's 16 bytes, little-endian: the value, then zeros */
-    uint64_t b[2] = {htole64(0x7ffe0000u + 0x100u * (uint64_t)r->regno), 0};
-    if (off + len > 16)
+    const uint64_t v = htole64(0x7ffe0000u + 0x100u * (uint64_t)r->regno);
+    if (off == 0 && len == 8) {
+        memcpy(buf, &v, 8);
+        return DWEXPR_OK;
+    }
+    const uint64_t b[2] = {v, 0};
+    if (off > 16 || len > 16 - off)
         return DWEXPR_E_TARGET;
     memcpy(buf, (const uint8_t *)b + off, len);
     return DWEXPR_OK;
@@ -113,7 +124,12 @@ static dwexpr_status m_reg_read(void *u, const dwexpr_regref *r, uint64_t off, v
 static dwexpr_status m_mem_read(void *u, const dwexpr_memref *m, void *buf, size_t len)
 {
     (void)u;
-    uint64_t v = m->address * 2654435761u;
+    const uint64_t v = m->address * 2654435761u;
+    if (len == 8) {
+        const uint64_t w = htole64(v);
+        memcpy(buf, &w, 8);
+        return DWEXPR_OK;
+    }
     uint8_t *o = buf;
     for (size_t i = 0; i < len; i++)
         o[i] = i < 8 ? (uint8_t)(v >> (8 * i)) : 0;
