@@ -904,10 +904,20 @@ fail:
 }
 
 /* Reset CTX (and its arena) for a new evaluation. */
+static inline void eval_begin_keep(dwexpr_ctx *ctx, const dwexpr_target *target, void *user,
+                                   const dwexpr_eval_params *params);
+
 static inline void eval_begin(dwexpr_ctx *ctx, const dwexpr_target *target, void *user,
                               const dwexpr_eval_params *params)
 {
     dwx_arena_reset(ctx);
+    eval_begin_keep(ctx, target, user, params);
+}
+
+/* eval_begin but the arena, which keeps what is in it. */
+static inline void eval_begin_keep(dwexpr_ctx *ctx, const dwexpr_target *target, void *user,
+                                   const dwexpr_eval_params *params)
+{
     dwx_use_target(ctx, target, user);
     ctx->err.status = DWEXPR_OK;
     ctx->err.offset = -1;
@@ -1641,10 +1651,27 @@ static dwexpr_status eval_bytes_general(dwexpr_ctx *ctx, const uint8_t *bytes, s
         eval_bytes_small(ctx, bytes, len, unit, target, user, params, out))
         return DWEXPR_OK;
     eval_begin(ctx, target, user, params);
-    dwexpr_unit u = dwx_unit_normalize(unit);
     dwexpr_program prog;
+    const dwexpr_status st = dwx_decode_oneshot(ctx, bytes, len, unit, &prog);
+    if (st)
+        return st;
+    return eval_program(ctx, &prog, out);
+}
+
+/* See lib/evalint.h. */
+dwexpr_status dwx_eval_oneshot_decoded(dwexpr_ctx *ctx, const dwexpr_program *prog,
+                                       dwexpr_result *out)
+{
+    eval_begin_keep(ctx, ctx->t, ctx->user, ctx->p);
+    return eval_program(ctx, prog, out);
+}
+
+/* See lib/evalint.h. */
+dwexpr_status dwx_decode_oneshot(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
+                                 const dwexpr_unit *unit, dwexpr_program *prog)
+{
+    const dwexpr_unit u = dwx_unit_normalize(unit);
     dwx_insn *insns;
-    dwexpr_status st;
     if (len < DWX_SMALL_PROGRAM) {
         insns = ctx->small_code;
     } else {
@@ -1653,12 +1680,9 @@ static dwexpr_status eval_bytes_general(dwexpr_ctx *ctx, const uint8_t *bytes, s
             return dwx_ctx_fail(ctx, DWEXPR_E_NOSPACE, "out of scratch memory");
     }
     if (unit_fine(&u) && len <= UINT32_MAX)
-        st = dwx_decode_checked(bytes, len, &u, insns, dwx_alloc_cb, ctx, &prog, &ctx->err);
-    else /* dwx_decode reports what is wrong */
-        st = dwx_decode(bytes, len, &u, insns, NULL, dwx_alloc_cb, ctx, &prog, &ctx->err);
-    if (st)
-        return st;
-    return eval_program(ctx, &prog, out);
+        return dwx_decode_checked(bytes, len, &u, insns, dwx_alloc_cb, ctx, prog, &ctx->err);
+    /* dwx_decode reports what is wrong */
+    return dwx_decode(bytes, len, &u, insns, NULL, dwx_alloc_cb, ctx, prog, &ctx->err);
 }
 
 

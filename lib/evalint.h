@@ -282,6 +282,22 @@ DWX_HIDDEN dwexpr_status dwx_fast_eval_bytes(dwexpr_ctx *ctx, const uint8_t *byt
 DWX_HIDDEN dwexpr_status dwx_eval_bytes_general(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
                                                 const dwexpr_unit *unit, dwexpr_result *out);
 
+/* The one-shot decode of dwexpr_eval_bytes's general path: LEN bytes at
+ * BYTES of UNIT (normalized here) into *PROG, its insns in
+ * ctx->small_code (fewer than DWX_SMALL_PROGRAM bytes) or the scratch;
+ * a failure (ill-formed bytes, no scratch) recorded on CTX. The fast path
+ * decodes with it too, where it must know what the decoder says of bytes
+ * it does not run (forward branches). */
+DWX_HIDDEN dwexpr_status dwx_decode_oneshot(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
+                                            const dwexpr_unit *unit, dwexpr_program *prog);
+
+/* The rest of dwexpr_eval_bytes's general path after dwx_decode_oneshot
+ * gave PROG, with nothing else put in the scratch since (the target,
+ * user and parameters in ctx->t, ctx->user and ctx->p): what
+ * dwx_eval_bytes_general gives, without decoding again. */
+DWX_HIDDEN dwexpr_status dwx_eval_oneshot_decoded(dwexpr_ctx *ctx, const dwexpr_program *prog,
+                                                  dwexpr_result *out);
+
 /* dwexpr_eval of PROG (fast, little-endian: dwx_fast_candidate) from the
  * fast path, on CTX set up as for it: a DWX_SHAPE_ONE / DWX_SHAPE_ONE_SV
  * program from its decoded producer, any other over its bytes; else

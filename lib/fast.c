@@ -630,6 +630,11 @@ static dwexpr_status fast_loop(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len
     const uint32_t stack_max = ctx->lim.stack < FAST_STACK ? ctx->lim.stack : FAST_STACK;
     dwx_env env; /* for the helpers that ask the target (set_env) */
     bool have_env = false;
+    /* FALL_BYTES: the bytes decoded (op_branch) into WHOLE, the scratch
+     * as it was after that; a decline then goes on from there */
+    bool decoded = false;
+    dwexpr_program whole;
+    dwx_mark after_decode;
     /* The step limit (seed "DWARF Expression Evaluation Context": an
      * evaluation that runs too long is stopped) charged up front: every
      * operation here takes at least one byte and branches go forward only
@@ -979,11 +984,20 @@ next:
          * next operation; DW_OP_bra pops a value and branches when it is
          * not zero (dwx_op_bra_taken). Forward only, so that every
          * operation runs at most once and the step charge holds; and only
-         * in a decoded program, whose decoder checked that every target
-         * is an operation boundary (the bytes of dwexpr_eval_bytes are
-         * not checked: the loop runs them) */
-        if (fall == FALL_BYTES || end - pc < 2 || pc[1] >= 0x80)
+         * in decoded bytes, whose decoder checked every operation (the
+         * ones jumped over too) and that every target is an operation
+         * boundary: the bytes of dwexpr_eval_bytes are decoded here
+         * first, as its general path decodes them (into the same scratch,
+         * before anything else is put there; which the general path then
+         * resets and fills again if the loop declines) */
+        if (end - pc < 2 || pc[1] >= 0x80)
             goto decline;
+        if (fall == FALL_BYTES && !decoded) {
+            if (dwx_decode_oneshot(ctx, bytes, len, unit, &whole) != DWEXPR_OK)
+                goto decline;
+            decoded = true;
+            after_decode = dwx_arena_mark(ctx);
+        }
         const size_t off = pc[0] | (size_t)pc[1] << 8;
         pc += 2;
         if (op == DWX_CODE_bra) {
@@ -1062,6 +1076,10 @@ done:; /* (a declaration follows: a label needs a statement before C23) */
     }
 
 decline: /* nothing handed out: the general path runs from the start */
+    if (fall == FALL_BYTES && decoded) {
+        dwx_arena_rollback(ctx, after_decode);
+        return dwx_eval_oneshot_decoded(ctx, &whole, out);
+    }
     if (fall == FALL_BYTES)
         return dwx_eval_bytes_general(ctx, bytes, len, (const dwexpr_unit *)src, out);
     if (fall == FALL_PROG)

@@ -258,6 +258,81 @@ static void test_branches(void)
     TAP_OK(r.loc.count == 1 && r.loc.slds[0].u.imp.data[0] == 9, "taken: 9");
 }
 
+/* Raw BYTES from dwexpr_eval_bytes (its shortcuts on: the fast path)
+ * and through the general loop (traced), on a DWARF 5 unit of 8-byte
+ * addresses: the same status, and the same result or error record. */
+static dwexpr_status bytes_two_ways(const uint8_t *bytes, size_t len, const char *what,
+                                    dwexpr_result *out)
+{
+    const dwexpr_unit unit = {.addr_size = 8, .offset_size = 4, .version = 5};
+    const dwexpr_eval_params p = {0}, traced = {.trace = let_run};
+    dwexpr_result ra, rc;
+    const dwexpr_status sa = dwexpr_eval_bytes(ctx_a, bytes, len, &unit, &target, NULL, &p, &ra);
+    const dwexpr_status sc =
+        dwexpr_eval_bytes(ctx_c, bytes, len, &unit, &target, NULL, &traced, &rc);
+    TAP_OK(sa == sc, "%s: the same status from the bytes and in the loop (%d %d)", what, sa, sc);
+    if (sc == DWEXPR_OK)
+        TAP_OK(same_result(&ra, &rc), "%s: the same result", what);
+    else
+        TAP_OK(same_error(dwexpr_ctx_error(ctx_a), dwexpr_ctx_error(ctx_c)),
+               "%s: the same error (%s)", what, dwexpr_ctx_error(ctx_c)->message);
+    *out = rc;
+    return sc;
+}
+
+/* Forward branches in the unchecked bytes of dwexpr_eval_bytes: the fast
+ * loop decodes them first (what it jumps over and where it lands must be
+ * what the decoder accepts), and goes on from that decode when it
+ * declines later. */
+static void test_branches_from_bytes(void)
+{
+    dwexpr_result r;
+    /* lit1 bra +2 (over two bytes the decoder rejects: 0x01 is no
+     * operation) lit2 stack_value */
+    static const uint8_t over_bad[] = {0x31, 0x28, 0x02, 0x00, 0x01, 0x01, 0x32, 0x9f};
+    CHECK_U64(bytes_two_ways(over_bad, sizeof over_bad, "bra over an unknown opcode", &r),
+              DWEXPR_E_UNKNOWN_OP, "jumped-over bytes are decoded: an unknown opcode");
+    /* lit1 bra +1 (into const1u's operand, 0x30 = lit0) const1u 0x30 stack_value */
+    static const uint8_t into_op[] = {0x31, 0x28, 0x01, 0x00, 0x08, 0x30, 0x9f};
+    CHECK_U64(bytes_two_ways(into_op, sizeof into_op, "bra into an operand", &r),
+              DWEXPR_E_BAD_BRANCH, "a target inside an operation: ill-formed");
+    /* lit0 bra +1 (not taken) over a truncated const2u: ill-formed even so */
+    static const uint8_t trunc[] = {0x30, 0x28, 0x01, 0x00, 0x31, 0x0a, 0x01};
+    CHECK_U64(bytes_two_ways(trunc, sizeof trunc, "truncated operation after a bra", &r),
+              DWEXPR_E_TRUNCATED, "a truncated operation after the branch");
+    /* lit1 bra +1 lit7 lit9 stack_value: taken */
+    static const uint8_t taken[] = {0x31, 0x28, 0x01, 0x00, 0x37, 0x39, 0x9f};
+    CHECK_U64(bytes_two_ways(taken, sizeof taken, "bra taken", &r), DWEXPR_OK, "bra taken");
+    TAP_OK(r.loc.count == 1 && r.loc.slds[0].u.imp.data[0] == 9, "taken: 9");
+    /* lit0 bra 0 lit3 lit1 minus dup bra -6 stack_value: a forward
+     * branch (decoded), then a backward one (the loop declines: the
+     * general loop goes on from the decode) */
+    static const uint8_t back[] = {0x30, 0x28, 0x00, 0x00, 0x33, 0x31, 0x1c,
+                                   0x12, 0x28, 0xfa, 0xff, 0x9f};
+    CHECK_U64(bytes_two_ways(back, sizeof back, "forward, then backward bra", &r), DWEXPR_OK,
+              "a loop after a forward branch");
+    TAP_OK(r.loc.count == 1 && r.loc.slds[0].u.imp.data[0] == 0, "counts down to 0");
+    /* 40 bytes (decoded into the scratch), a forward skip, then a piece
+     * list the loop builds in the scratch too */
+    static const uint8_t longer[] = {0x2f, 0x1b, 0x00, 0x96, 0x96, 0x96, 0x96, 0x96, 0x96, 0x96,
+                                     0x96, 0x96, 0x96, 0x96, 0x96, 0x96, 0x96, 0x96, 0x96, 0x96,
+                                     0x96, 0x96, 0x96, 0x96, 0x96, 0x96, 0x96, 0x96, 0x96, 0x96,
+                                     0x50, 0x93, 0x08, 0x51, 0x93, 0x08, 0x30, 0x9f, 0x93, 0x04};
+    CHECK_U64(bytes_two_ways(longer, sizeof longer, "40 bytes: skip, then pieces", &r),
+              DWEXPR_OK, "a long expression with a skip");
+    TAP_OK(part(&r, 2) && part(&r, 2)->loc.slds[0].kind == DWEXPR_LOC_IMPLICIT &&
+               part(&r, 1)->loc.slds[0].u.regno == 1,
+           "three parts: register 0, register 1, an implicit 0");
+    /* the same 40 bytes but a DW_OP_const2u at offset 29, which runs
+     * across the skip's target (30): ill-formed, though never run */
+    static const uint8_t long_bad[] = {0x2f, 0x1b, 0x00, 0x96, 0x96, 0x96, 0x96, 0x96, 0x96, 0x96,
+                                       0x96, 0x96, 0x96, 0x96, 0x96, 0x96, 0x96, 0x96, 0x96, 0x96,
+                                       0x96, 0x96, 0x96, 0x96, 0x96, 0x96, 0x96, 0x96, 0x96, 0x0a,
+                                       0x50, 0x93, 0x08, 0x51, 0x93, 0x08, 0x30, 0x9f, 0x93, 0x04};
+    CHECK_U64(bytes_two_ways(long_bad, sizeof long_bad, "40 bytes, an operation across the target", &r),
+              DWEXPR_E_BAD_BRANCH, "an operation across the skip's target");
+}
+
 static const dwexpr_part *part(const dwexpr_result *r, uint32_t i)
 {
     if (r->kind != DWEXPR_RESULT_LOCATION || r->loc.count != 1 ||
@@ -843,6 +918,7 @@ int main(void)
     test_implicit_pointer();
     test_implicit_value();
     test_branches();
+    test_branches_from_bytes();
     dwexpr_ctx_free(ctx_a);
     dwexpr_ctx_free(ctx_b);
     dwexpr_ctx_free(ctx_c);
