@@ -325,10 +325,9 @@ static void test_branches_from_bytes(void)
            "three parts: register 0, register 1, an implicit 0");
     /* the same 40 bytes but a DW_OP_const2u at offset 29, which runs
      * across the skip's target (30): ill-formed, though never run */
-    static const uint8_t long_bad[] = {0x2f, 0x1b, 0x00, 0x96, 0x96, 0x96, 0x96, 0x96, 0x96, 0x96,
-                                       0x96, 0x96, 0x96, 0x96, 0x96, 0x96, 0x96, 0x96, 0x96, 0x96,
-                                       0x96, 0x96, 0x96, 0x96, 0x96, 0x96, 0x96, 0x96, 0x96, 0x0a,
-                                       0x50, 0x93, 0x08, 0x51, 0x93, 0x08, 0x30, 0x9f, 0x93, 0x04};
+    uint8_t long_bad[sizeof longer];
+    memcpy(long_bad, longer, sizeof longer);
+    long_bad[29] = 0x0a;
     CHECK_U64(bytes_two_ways(long_bad, sizeof long_bad, "40 bytes, an operation across the target", &r),
               DWEXPR_E_BAD_BRANCH, "an operation across the skip's target");
 }
