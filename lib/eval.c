@@ -903,18 +903,8 @@ fail:
     return fail_at(ctx, in, st);
 }
 
-/* Reset CTX (and its arena) for a new evaluation. */
-static inline void eval_begin_keep(dwexpr_ctx *ctx, const dwexpr_target *target, void *user,
-                                   const dwexpr_eval_params *params);
-
-static inline void eval_begin(dwexpr_ctx *ctx, const dwexpr_target *target, void *user,
-                              const dwexpr_eval_params *params)
-{
-    dwx_arena_reset(ctx);
-    eval_begin_keep(ctx, target, user, params);
-}
-
-/* eval_begin but the arena, which keeps what is in it. */
+/* Reset CTX for a new evaluation, but its arena, which keeps what is in
+ * it (eval_begin resets that too). */
 static inline void eval_begin_keep(dwexpr_ctx *ctx, const dwexpr_target *target, void *user,
                                    const dwexpr_eval_params *params)
 {
@@ -929,6 +919,14 @@ static inline void eval_begin_keep(dwexpr_ctx *ctx, const dwexpr_target *target,
     ctx->sp = 0;
     static const dwexpr_eval_params none;
     ctx->p = params ? params : &none;
+}
+
+/* Reset CTX (and its arena) for a new evaluation. */
+static inline void eval_begin(dwexpr_ctx *ctx, const dwexpr_target *target, void *user,
+                              const dwexpr_eval_params *params)
+{
+    dwx_arena_reset(ctx);
+    eval_begin_keep(ctx, target, user, params);
 }
 
 /* Hand out result entry R (seed "DWARF Operation Expressions"): a single

@@ -988,8 +988,8 @@ next:
          * ones jumped over too) and that every target is an operation
          * boundary: the bytes of dwexpr_eval_bytes are decoded here
          * first, as its general path decodes them (into the same scratch,
-         * before anything else is put there; which the general path then
-         * resets and fills again if the loop declines) */
+         * before anything else is put there), and if the loop declines
+         * later the general path goes on from that decode */
         if (end - pc < 2 || pc[1] >= 0x80)
             goto decline;
         if (fall == FALL_BYTES && !decoded) {
@@ -1075,7 +1075,8 @@ done:; /* (a declaration follows: a label needs a statement before C23) */
             return DWEXPR_OK;
     }
 
-decline: /* nothing handed out: the general path runs from the start */
+decline: /* nothing handed out: the general path runs from the start
+          * (from the bytes' decode, if op_branch made one) */
     if (fall == FALL_BYTES && decoded) {
         dwx_arena_rollback(ctx, after_decode);
         return dwx_eval_oneshot_decoded(ctx, &whole, out);
