@@ -280,7 +280,9 @@ static dwexpr_status bytes_two_ways(const uint8_t *bytes, size_t len, const char
     return sc;
 }
 
-/* Forward branches in the unchecked bytes of dwexpr_eval_bytes: the fast
+/* Forward branches in the unchecked bytes of dwexpr_eval_bytes (seed
+ * "Control Flow Operations": a target must be the start of an operation;
+ * every operation of the expression is decoded, run or not): the fast
  * loop decodes them first (what it jumps over and where it lands must be
  * what the decoder accepts), and goes on from that decode when it
  * declines later. */
