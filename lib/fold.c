@@ -79,25 +79,37 @@ bool dwx_foldable(const dwexpr_program *prog)
 void dwx_fold(dwexpr_program *prog, dwx_alloc_fn alloc, void *ud)
 {
     prog->fold = NULL;
-    dwexpr_ctx *ctx = NULL;
-    dwexpr_limits lim; /* what the fast path can use at most */
-    memset(&lim, 0, sizeof lim);
-    lim.stack = 16;
-    lim.parts = 16;
-    /* a context in a buffer here: no allocation; its scratch holds a
-     * composite of 16 parts with their implicit bytes (the fast path's
-     * most), else the fast path declines and there is no fold */
-    _Alignas(16) unsigned char scratch[8192];
-    if (dwexpr_ctx_init_static(scratch, sizeof scratch, &lim, &ctx) != DWEXPR_OK)
-        return;
-    static const dwexpr_target none = {.size = sizeof(dwexpr_target)};
     static const dwexpr_eval_params params;
     dwexpr_result r;
-    ctx->t = &none;
-    ctx->user = NULL;
-    ctx->p = &params;
-    if (!dwx_fast_fold(ctx, prog, &r))
-        return; /* an error: the evaluation reports it */
+    dwexpr_sld reg_place;
+    _Alignas(16) unsigned char scratch[8192];
+    if (prog->shape == DWX_SHAPE_REG) {
+        /* a lone DW_OP_reg0..31 (most programs): what the fast path hands
+         * out for it (fast_loop's op_reg, then hand_out: the register of
+         * the top frame), without setting a context up to run it */
+        sld_register(&reg_place, (uint32_t)prog->code[0].a, &params);
+        r.kind = DWEXPR_RESULT_LOCATION;
+        dwx_value_clear(&r.value);
+        r.loc.count = 1;
+        r.loc.slds = &reg_place;
+    } else {
+        dwexpr_ctx *ctx = NULL;
+        dwexpr_limits lim; /* what the fast path can use at most */
+        memset(&lim, 0, sizeof lim);
+        lim.stack = 16;
+        lim.parts = 16;
+        /* a context in a buffer here: no allocation; its scratch holds a
+         * composite of 16 parts with their implicit bytes (the fast
+         * path's most), else the fast path declines and there is no fold */
+        if (dwexpr_ctx_init_static(scratch, sizeof scratch, &lim, &ctx) != DWEXPR_OK)
+            return;
+        static const dwexpr_target none = {.size = sizeof(dwexpr_target)};
+        ctx->t = &none;
+        ctx->user = NULL;
+        ctx->p = &params;
+        if (!dwx_fast_fold(ctx, prog, &r))
+            return; /* an error: the evaluation reports it */
+    }
     /* the storage: the fold, the result's place, a composite's parts and
      * places, implicit bytes */
     const dwexpr_sld *top = r.kind == DWEXPR_RESULT_LOCATION ? &r.loc.slds[0] : NULL;
