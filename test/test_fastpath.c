@@ -1332,8 +1332,12 @@ int main(void)
            n_loc_kind[DWEXPR_LOC_IMPLICIT]);
     TAP_OK(n_loc_kind[DWEXPR_LOC_COMPOSITE] >= MIN_KIND, "at least %lu composite locations (%lu)", MIN_KIND,
            n_loc_kind[DWEXPR_LOC_COMPOSITE]);
-    TAP_OK(n_loc_kind[DWEXPR_LOC_IMPLICIT_POINTER] >= MIN_KIND / 5,
-           "at least %lu implicit pointer locations (%lu)", MIN_KIND / 5,
+    /* about 0.35% of the cases give one (214 of the default 60,000):
+     * the bound of 1/300 of them, until round 8, failed for some
+     * FASTPATH_SEED sweeps (seed 5, 200,000 cases: 642 against 666);
+     * 1/600 still fails a generator that makes none */
+    TAP_OK(n_loc_kind[DWEXPR_LOC_IMPLICIT_POINTER] >= MIN_KIND / 10,
+           "at least %lu implicit pointer locations (%lu)", MIN_KIND / 10,
            n_loc_kind[DWEXPR_LOC_IMPLICIT_POINTER]);
     TAP_OK(n_ok >= CASES / 4u, "at least a quarter of the cases succeed (%lu)", n_ok);
     static const dwexpr_class need[] = {DWEXPR_CLASS_DECODE, DWEXPR_CLASS_ILL_FORMED,
