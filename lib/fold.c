@@ -84,8 +84,9 @@ void dwx_fold(dwexpr_program *prog, dwx_alloc_fn alloc, void *ud)
     dwexpr_sld reg_place;
     _Alignas(16) unsigned char scratch[8192];
     if (prog->shape == DWX_SHAPE_REG) {
-        /* a lone DW_OP_reg0..31 (most programs): what the fast path hands
-         * out for it (fast_loop's op_reg, then hand_out: the register of
+        /* a lone DW_OP_reg0..31 or DW_OP_regx of a 32-bit register
+         * number (most programs): what the fast path hands out for it
+         * (fast_loop's op_reg / op_regx, then hand_out: the register of
          * the top frame), without setting a context up to run it */
         sld_register(&reg_place, (uint32_t)prog->code[0].a, &params);
         r.kind = DWEXPR_RESULT_LOCATION;
