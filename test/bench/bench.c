@@ -114,9 +114,10 @@ static dwexpr_status m_reg_size(void *u, uint32_t r, uint32_t *bytes)
     *bytes = (r >= 17 && r <= 32) ? 16 : 8; /* x86-64 xmm registers are 16 bytes */
     return DWEXPR_OK;
 }
-/* The two callbacks that hand out bytes store a whole word for the sizes
- * evaluators ask (8 bytes from offset 0; 1..8 bytes of memory) instead of
- * a byte loop or a libc memcpy of a variable size: the mock's cost is part
+/* The two callbacks that hand out bytes store a whole word for the size
+ * evaluators ask most (8 bytes of a register from offset 0; 8 bytes of
+ * memory) instead of a byte loop or a libc memcpy of a variable size (other
+ * sizes take those as before): the mock's cost is part
  * of every figure, so it is kept to what a debugger's register cache or
  * memory read would cost at least (a load and a store). The answers are
  * those of bench/README.md either way. */
