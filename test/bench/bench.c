@@ -211,10 +211,21 @@ static dwexpr_status m_base_type(void *u, const dwexpr_unit *unit, uint64_t die,
         const bt *b = &cur->types[i];
         if (b->off != die)
             continue;
+        /* integers of 1, 2, 4 or 8 bytes, floats of 4 or 8 (a 16-byte
+         * integer is "anything else": generic) */
+        const bool int_size = b->size == 1 || b->size == 2 || b->size == 4 || b->size == 8;
         t->bits = 8 * b->size;
         switch (b->ate) {
-        case 5: case 6: t->encoding = DW_ATE_signed; return DWEXPR_OK;
-        case 2: case 7: case 8: case 0x10: t->encoding = DW_ATE_unsigned; return DWEXPR_OK;
+        case 5: case 6:
+            if (!int_size)
+                break;
+            t->encoding = DW_ATE_signed;
+            return DWEXPR_OK;
+        case 2: case 7: case 8: case 0x10:
+            if (!int_size)
+                break;
+            t->encoding = DW_ATE_unsigned;
+            return DWEXPR_OK;
         case 4:
             if (b->size == 4 || b->size == 8) {
                 t->encoding = DW_ATE_float;
