@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include <endian.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <malloc.h>
@@ -586,26 +587,112 @@ static double measure(dwexpr_ctx *ctx, expr *es, size_t n, enum kind kind, doubl
     return runs[2];
 }
 
-/* The result R (of a successful evaluation) as mock-check.txt writes
- * it: mem:ADDR, reg:N, val:HEX or imp:BYTES; "other" for anything else. */
+/* Append to BUF (SIZE bytes, *K used): what printf would print, cut at
+ * the end of BUF. */
+static void put(char *buf, size_t size, size_t *k, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (*k < size) {
+        const int n = vsnprintf(buf + *k, size - *k, fmt, ap);
+        *k = n < 0 ? size : *k + (size_t)n;
+    }
+    va_end(ap);
+}
+
+/* One place of a result as test/bench/gimli/src/main.rs prints gimli's:
+ * mem:ADDR, reg:N, imp:BYTES, iptr:DIE:DISP or undef, then +bN for a bit
+ * offset into the storage ("other" for anything else). */
+static void describe_place(const dwexpr_sld *s, char *buf, size_t size, size_t *k)
+{
+    const uint64_t off = s->byte_offset * 8 + s->bit;
+    switch (s->kind) {
+    case DWEXPR_LOC_MEMORY:
+        if (s->aspace)
+            put(buf, size, k, "mem%u:", (unsigned)s->aspace);
+        else
+            put(buf, size, k, "mem:");
+        put(buf, size, k, "0x%llx", (unsigned long long)s->byte_offset);
+        if (s->bit)
+            put(buf, size, k, "+b%u", (unsigned)s->bit);
+        return;
+    case DWEXPR_LOC_REGISTER:
+        put(buf, size, k, "reg:%u", (unsigned)s->u.regno);
+        break;
+    case DWEXPR_LOC_IMPLICIT:
+        put(buf, size, k, "imp:");
+        for (uint64_t i = 0; i < (s->u.imp.bits + 7) / 8; i++)
+            put(buf, size, k, "%02x", s->u.imp.data[i]);
+        break;
+    case DWEXPR_LOC_IMPLICIT_POINTER:
+        put(buf, size, k, "iptr:0x%llx:%lld", (unsigned long long)s->u.ptr.die,
+            (long long)s->u.ptr.disp);
+        break;
+    case DWEXPR_LOC_UNDEFINED:
+        put(buf, size, k, "undef");
+        return;
+    default:
+        put(buf, size, k, "other");
+        return;
+    }
+    if (off)
+        put(buf, size, k, "+b%llu", (unsigned long long)off);
+}
+
+/* A location's places, '|' between them. */
+static void describe_loc(const dwexpr_loc *l, char *buf, size_t size, size_t *k)
+{
+    for (uint32_t i = 0; i < l->count; i++) {
+        if (i)
+            put(buf, size, k, "|");
+        describe_place(&l->slds[i], buf, size, k);
+    }
+}
+
+/* The result R (of a successful evaluation) as mock-check.txt's expect=
+ * and the mode dump write it: val:HEX (a value), a location's places, or
+ * [BITS:PLACES,...] (a composite). */
 static void describe(const dwexpr_result *r, char *buf, size_t size)
 {
+    size_t k = 0;
+    buf[0] = 0;
     if (r->kind == DWEXPR_RESULT_VALUE) {
-        snprintf(buf, size, "val:0x%llx", (unsigned long long)r->value.bits);
+        put(buf, size, &k, "val:0x%llx", (unsigned long long)r->value.bits);
         return;
     }
     const dwexpr_sld *s = r->loc.count == 1 ? &r->loc.slds[0] : NULL;
-    if (s && s->kind == DWEXPR_LOC_MEMORY && s->aspace == 0 && s->bit == 0) {
-        snprintf(buf, size, "mem:0x%llx", (unsigned long long)s->byte_offset);
-    } else if (s && s->kind == DWEXPR_LOC_REGISTER && s->bit == 0) {
-        snprintf(buf, size, "reg:%u", (unsigned)s->u.regno);
-    } else if (s && s->kind == DWEXPR_LOC_IMPLICIT && s->bit == 0 && s->u.imp.bits % 8 == 0 &&
-               s->u.imp.bits / 8 * 2 + 5 <= size) {
-        size_t k = (size_t)snprintf(buf, size, "imp:");
-        for (uint64_t i = 0; i < s->u.imp.bits / 8; i++)
-            k += (size_t)snprintf(buf + k, size - k, "%02x", s->u.imp.data[i]);
+    if (s && s->kind == DWEXPR_LOC_COMPOSITE) {
+        const dwexpr_composite *c = s->u.comp;
+        put(buf, size, &k, "[");
+        for (uint32_t i = 0; i < c->count; i++) {
+            put(buf, size, &k, "%s%llu:", i ? "," : "", (unsigned long long)c->parts[i].bit_size);
+            describe_loc(&c->parts[i].loc, buf, size, &k);
+        }
+        put(buf, size, &k, "]");
     } else {
-        snprintf(buf, size, "other");
+        describe_loc(&r->loc, buf, size, &k);
+    }
+}
+
+/* Mode dump: every corpus expression's result from its bytes, one line
+ * each: `N err CLASS OP: MESSAGE`, or N and the result as describe writes
+ * it; N is the line's index. test/bench/gimli-compare.py compares it with
+ * gimli's (test/bench/gimli, mode dump). */
+static void dump_results(dwexpr_ctx *ctx, const expr *es, size_t n)
+{
+    static const dwexpr_eval_params params;
+    static char buf[1 << 16];
+    for (size_t i = 0; i < n; i++) {
+        dwexpr_result r;
+        if (dwexpr_eval_bytes(ctx, es[i].bytes, es[i].len, &es[i].unit, &mock, NULL, &params,
+                              &r) != DWEXPR_OK) {
+            const dwexpr_error *e = dwexpr_ctx_error(ctx);
+            printf("%zu err %s %s: %s\n", i, dwexpr_class_name(dwexpr_status_class(e->status)),
+                   e->op_name ? e->op_name : "-", e->message);
+            continue;
+        }
+        describe(&r, buf, sizeof buf);
+        printf("%zu %s\n", i, buf);
     }
 }
 
@@ -646,7 +733,7 @@ static int check_mock(dwexpr_ctx *ctx, const expr *es, size_t n)
 int main(int argc, char **argv)
 {
     const char *path = argc > 1 ? argv[1] : "../shared/bench/corpus.txt";
-    /* time | errors | check (mock-check.txt) | split=PREFIX (the corpus by kind,
+    /* time | errors | dump (gimli-compare.py) | check (mock-check.txt) | split=PREFIX (the corpus by kind,
      * kind_of) | callgrind passes:
      * cold1 | cold3 | warm1 | warm3 | aspace1 | aspace3 | coldb1 | coldb3 | warmb1 |
      * warmb3 | warmr1 | warmr3 | aspaceb1 | aspaceb3 | lanes1 | lanes3 | decode1 | decode3 */
@@ -781,6 +868,10 @@ int main(int argc, char **argv)
         }
         free(es);
         return failed;
+    }
+    if (strcmp(mode, "dump") == 0) {
+        dump_results(ctx, es, n);
+        return 0;
     }
     if (strcmp(mode, "errors") == 0) {
         /* list the expressions that fail, with the reason */
