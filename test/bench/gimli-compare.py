@@ -4,7 +4,8 @@
     gimli-compare.py CORPUS DWEXPR_DUMP GIMLI_DUMP
 
 DWEXPR_DUMP: `dwexpr-bench CORPUS dump`; GIMLI_DUMP: `gimli-bench CORPUS
-dump` (test/bench/gimli); both evaluate from the bytes with the mock target
+dump` (test/bench/gimli); CORPUS is the benchmark's or random programs of
+test/bench/gimli-random.py in its format. Both evaluate from the bytes with the mock target
 of ../shared/bench/README.md and print one line per expression:
 
     N err REASON          the evaluation failed (each says why its own way)
@@ -50,6 +51,12 @@ def main():
          '"Incompatible types on DWARF stack"), evaluated by gimli', 'types'),
         ('DW_OP_convert of a floating-point value outside the integer type: an '
          'evaluation error in dwexpr, saturated by gimli (Rust "as")', 'float'),
+        ('a piece or a dereference past the end of its storage (implicit '
+         'storage smaller than the piece, memory beyond the last address of '
+         'the unit\'s address size): ill-formed or an evaluation error in '
+         'dwexpr (002 "Composite Location Description Operations", "Memory '
+         'Location Description Operations"); gimli has no storage sizes and '
+         'asks the target', 'bounds'),
         ('both fail', 'both_err'),
     ]
     counts = {k: 0 for _, k in rules}
@@ -72,6 +79,11 @@ def main():
             continue
         if d.startswith('err evaluation DW_OP_convert: floating-point value does not fit'):
             counts['float'] += 1
+            continue
+        if (d.startswith('err') and not g.startswith('err') and
+                ('run past the end of the implicit storage' in d or
+                 'run past the end of the memory storage' in d)):
+            counts['bounds'] += 1
             continue
         unexplained.append((i, ' '.join(corpus[i]), d, g))
 

@@ -5,6 +5,9 @@
 #   test/bench/gimli.sh BUILD_DIR compare [CORPUS]
 #       every corpus result of dwexpr and of gimli, compared
 #       (test/bench/gimli-compare.py; TAP; meson test gimli-compare)
+#   test/bench/gimli.sh BUILD_DIR random [SEED [COUNT]]
+#       the same on COUNT (20000) random DWARF 5 expressions of SEED (1)
+#       (test/bench/gimli-random.py; meson test gimli-random)
 #   test/bench/gimli.sh BUILD_DIR callgrind [CORPUS]
 #       gimli's instructions per evaluation, as test/bench/callgrind.sh
 #       measures dwexpr's: gimli-stack (its allocation-free storage, the
@@ -15,7 +18,11 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "$1" && pwd)
 mode=$2
-corpus=${3:-$here/../../../shared/bench/corpus.txt}
+if [ "$mode" = random ]; then
+    corpus=
+else
+    corpus=${3:-$here/../../../shared/bench/corpus.txt}
+fi
 dir=$build/gimli-bench
 
 # A copy of the project (cargo writes Cargo.lock next to Cargo.toml and
@@ -26,9 +33,13 @@ cp -R "$here/gimli/Cargo.toml" "$here/gimli/src" "$here/gimli/.cargo" "$dir/"
 gimli=$dir/target/release/gimli-bench
 
 case $mode in
-compare)
+compare | random)
     out=$(mktemp -d)
     trap 'rm -rf "$out"' EXIT
+    if [ "$mode" = random ]; then
+        corpus=$out/random.txt
+        python3 "$here/gimli-random.py" "${3:-1}" "${4:-20000}" >"$corpus"
+    fi
     "$build/test/bench/dwexpr-bench" "$corpus" dump >"$out/dwexpr"
     "$gimli" "$corpus" dump >"$out/gimli"
     python3 "$here/gimli-compare.py" "$corpus" "$out/dwexpr" "$out/gimli"
@@ -52,7 +63,7 @@ time)
     "$gimli" "$corpus" time
     ;;
 *)
-    echo "usage: $0 BUILD_DIR compare|callgrind|time [CORPUS]" >&2
+    echo "usage: $0 BUILD_DIR compare|callgrind|time [CORPUS] | random [SEED [COUNT]]" >&2
     exit 2
     ;;
 esac
