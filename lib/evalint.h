@@ -345,77 +345,107 @@ static inline int64_t dwx_sext(uint64_t v, uint32_t n)
     return (int64_t)((v ^ sign) - sign);
 }
 
-/* The integer rules of DWARF 5 2.5.1.4/2.5.1.5 on N-bit operands (1..64):
- * the one definition dwx_value_binary and the fast path (lib/fast.c)
- * share. GENERIC: the generic type; SGN: a signed type. Comparisons give
- * 0/1 and compare generic operands as signed; div is signed for generic
- * and signed operands (MIN / -1 wraps), mod is unsigned for generic ones
- * (as GDB) and floored for signed ones; a shift count >= N shifts
- * everything out (0, or all sign bits for shra). *OUT gets the result
- * masked to N bits. Returns DWEXPR_OK, DWEXPR_E_DIV_ZERO, or
- * DWEXPR_E_USAGE when X is not a binary operation. Always inline (gcc
- * once called it from the fast loop: warm +1.5 instructions). */
-static DWX_ALWAYS_INLINE dwexpr_status dwx_int_binary(unsigned x, uint64_t ua, uint64_t ub,
-                                                      uint32_t n, bool generic, bool sgn,
-                                                      uint64_t *out)
+/* 128-bit integers where the compiler has them (gcc and clang on 64-bit
+ * hosts): DW_OP_convert to and from, and arithmetic on, integral base
+ * types of 65 to 128 bits (__int128 variables). Elsewhere such values are
+ * "not supported" errors. */
+#if defined(__SIZEOF_INT128__)
+#  define DWX_HAVE_INT128 1
+__extension__ typedef unsigned __int128 dwx_u128;
+__extension__ typedef __int128 dwx_i128;
+/* The low BITS bits set (all for 128 and more). */
+static inline dwx_u128 dwx_mask128(uint32_t bits)
 {
-    const uint64_t m = dwx_mask(n);
-    ua &= m;
-    ub &= m;
-    const int64_t sa = dwx_sext(ua, n), sb = dwx_sext(ub, n);
-    const bool s = generic || sgn;
-    uint64_t ur;
-    switch (x) {
-    case DWEXPR_OP_eq: ur = ua == ub; break;
-    case DWEXPR_OP_ne: ur = ua != ub; break;
-    case DWEXPR_OP_lt: ur = s ? sa < sb : ua < ub; break;
-    case DWEXPR_OP_le: ur = s ? sa <= sb : ua <= ub; break;
-    case DWEXPR_OP_gt: ur = s ? sa > sb : ua > ub; break;
-    case DWEXPR_OP_ge: ur = s ? sa >= sb : ua >= ub; break;
-    case DWEXPR_OP_plus: ur = ua + ub; break;
-    case DWEXPR_OP_minus: ur = ua - ub; break;
-    case DWEXPR_OP_mul: ur = ua * ub; break;
-    case DWEXPR_OP_and: ur = ua & ub; break;
-    case DWEXPR_OP_or: ur = ua | ub; break;
-    case DWEXPR_OP_xor: ur = ua ^ ub; break;
-    case DWEXPR_OP_div:
-        if (ub == 0)
-            return DWEXPR_E_DIV_ZERO;
-        if (s)
-            ur = sb == -1 ? (uint64_t)0 - ua : (uint64_t)(sa / sb);
-        else
-            ur = ua / ub;
-        break;
-    case DWEXPR_OP_mod:
-        if (ub == 0)
-            return DWEXPR_E_DIV_ZERO;
-        if (sgn) {
-            int64_t rem = sb == -1 ? 0 : sa % sb;
-            if (rem != 0 && ((rem < 0) != (sb < 0)))
-                rem += sb;
-            ur = (uint64_t)rem;
-        } else {
-            ur = ua % ub;
-        }
-        break;
-    case DWEXPR_OP_shl:
-    case DWEXPR_OP_shr:
-    case DWEXPR_OP_shra:
-        if (ub >= n)
-            ur = (x == DWEXPR_OP_shra && sa < 0) ? m : 0;
-        else if (x == DWEXPR_OP_shl)
-            ur = ua << ub;
-        else if (x == DWEXPR_OP_shr)
-            ur = ua >> ub;
-        else
-            ur = sa < 0 ? ~((~(uint64_t)sa) >> ub) : ((uint64_t)sa >> ub);
-        break;
-    default:
-        return DWEXPR_E_USAGE;
-    }
-    *out = ur & m;
-    return DWEXPR_OK;
+    return bits >= 128 ? ~(dwx_u128)0 : (((dwx_u128)1 << bits) - 1);
 }
+/* V (N bits, 1..128) read as signed. */
+static inline dwx_i128 dwx_sext128(dwx_u128 v, uint32_t n)
+{
+    if (n >= 128)
+        return (dwx_i128)v;
+    const dwx_u128 sign = (dwx_u128)1 << (n - 1);
+    v &= dwx_mask128(n);
+    return (dwx_i128)((v ^ sign) - sign);
+}
+#endif
+
+/* The integer rules of DWARF 5 2.5.1.4/2.5.1.5 on N-bit operands: the one
+ * definition dwx_value_binary and the fast path (lib/fast.c) share, as
+ * dwx_int_binary (N 1..64, words T = uint64_t) and dwx_int128_binary (N
+ * 1..128, DWX_HAVE_INT128). GENERIC: the generic type; SGN: a signed
+ * type. Comparisons give 0/1 and compare generic operands as signed; div
+ * is signed for generic and signed operands (MIN / -1 wraps), mod is
+ * unsigned for generic ones (as GDB) and floored for signed ones; a shift
+ * count >= N shifts everything out (0, or all sign bits for shra). *OUT
+ * gets the result masked to N bits. Returns DWEXPR_OK, DWEXPR_E_DIV_ZERO,
+ * or DWEXPR_E_USAGE when X is not a binary operation. Always inline (gcc
+ * once called it from the fast loop: warm +1.5 instructions). */
+#define DWX_INT_BINARY(name, T, ST, mask, sext)                                            \
+    static DWX_ALWAYS_INLINE dwexpr_status name(unsigned x, T ua, T ub, uint32_t n,          \
+                                                bool generic, bool sgn, T *out)             \
+    {                                                                                      \
+        const T m = mask(n);                                                               \
+        ua &= m;                                                                           \
+        ub &= m;                                                                           \
+        const ST sa = sext(ua, n), sb = sext(ub, n);                                       \
+        const bool s = generic || sgn;                                                     \
+        T ur;                                                                              \
+        switch (x) {                                                                       \
+        case DWEXPR_OP_eq: ur = ua == ub; break;                                           \
+        case DWEXPR_OP_ne: ur = ua != ub; break;                                           \
+        case DWEXPR_OP_lt: ur = s ? sa < sb : ua < ub; break;                              \
+        case DWEXPR_OP_le: ur = s ? sa <= sb : ua <= ub; break;                            \
+        case DWEXPR_OP_gt: ur = s ? sa > sb : ua > ub; break;                              \
+        case DWEXPR_OP_ge: ur = s ? sa >= sb : ua >= ub; break;                            \
+        case DWEXPR_OP_plus: ur = ua + ub; break;                                          \
+        case DWEXPR_OP_minus: ur = ua - ub; break;                                         \
+        case DWEXPR_OP_mul: ur = ua * ub; break;                                           \
+        case DWEXPR_OP_and: ur = ua & ub; break;                                           \
+        case DWEXPR_OP_or: ur = ua | ub; break;                                            \
+        case DWEXPR_OP_xor: ur = ua ^ ub; break;                                           \
+        case DWEXPR_OP_div:                                                                \
+            if (ub == 0)                                                                   \
+                return DWEXPR_E_DIV_ZERO;                                                  \
+            if (s)                                                                         \
+                ur = sb == -1 ? (T)0 - ua : (T)(sa / sb);                                  \
+            else                                                                           \
+                ur = ua / ub;                                                              \
+            break;                                                                         \
+        case DWEXPR_OP_mod:                                                                \
+            if (ub == 0)                                                                   \
+                return DWEXPR_E_DIV_ZERO;                                                  \
+            if (sgn) {                                                                     \
+                ST rem = sb == -1 ? 0 : sa % sb;                                           \
+                if (rem != 0 && ((rem < 0) != (sb < 0)))                                   \
+                    rem += sb;                                                             \
+                ur = (T)rem;                                                               \
+            } else {                                                                       \
+                ur = ua % ub;                                                              \
+            }                                                                              \
+            break;                                                                         \
+        case DWEXPR_OP_shl:                                                                \
+        case DWEXPR_OP_shr:                                                                \
+        case DWEXPR_OP_shra:                                                               \
+            if (ub >= n)                                                                   \
+                ur = (x == DWEXPR_OP_shra && sa < 0) ? m : 0;                              \
+            else if (x == DWEXPR_OP_shl)                                                   \
+                ur = ua << ub;                                                             \
+            else if (x == DWEXPR_OP_shr)                                                   \
+                ur = ua >> ub;                                                             \
+            else                                                                           \
+                ur = sa < 0 ? ~((~(T)sa) >> ub) : ((T)sa >> ub);                           \
+            break;                                                                         \
+        default:                                                                           \
+            return DWEXPR_E_USAGE;                                                         \
+        }                                                                                  \
+        *out = ur & m;                                                                     \
+        return DWEXPR_OK;                                                                  \
+    }
+DWX_INT_BINARY(dwx_int_binary, uint64_t, int64_t, dwx_mask, dwx_sext)
+#if defined(DWX_HAVE_INT128)
+DWX_INT_BINARY(dwx_int128_binary, dwx_u128, dwx_i128, dwx_mask128, dwx_sext128)
+#endif
+#undef DWX_INT_BINARY
 
 /* Binary arithmetic/logical/relational operation X (an opid) on A, B
  * (B was on top); result in *R. */

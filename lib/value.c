@@ -76,16 +76,65 @@ static uint64_t from_double(double d, uint32_t bits)
     return w;
 }
 
+#if defined(DWX_HAVE_INT128)
+/* V's bits (at most 128) as one word: its wide bytes (little-endian, as
+ * dwx_value_from_bits keeps them) or its 64 bits. */
+static dwx_u128 value_u128(const dwexpr_value *v)
+{
+    if (!v->wide)
+        return v->bits;
+    const uint64_t nbytes = (dwx_value_bits(v) + 7) / 8;
+    dwx_u128 x = 0;
+    for (uint64_t i = 0; i < nbytes && i < 16; i++)
+        x |= (dwx_u128)v->wide[i] << (8 * i);
+    return x;
+}
+
+/* R (its type set) holds X cut to the type's bits: more than 64 in wide
+ * bytes in the scratch (a fresh copy: never an operand's). */
+static dwexpr_status set_u128(dwexpr_ctx *ctx, dwexpr_value *r, dwx_u128 x)
+{
+    const uint32_t n = r->type.bits;
+    x &= dwx_mask128(n);
+    r->bits = (uint64_t)x;
+    r->wide = NULL;
+    if (n <= 64)
+        return DWEXPR_OK;
+    const size_t nbytes = (n + 7) / 8;
+    uint8_t *w = dwx_alloc(ctx, nbytes);
+    if (!w)
+        return dwx_ctx_fail(ctx, DWEXPR_E_NOSPACE, "out of scratch memory for a %u-bit value",
+                            (unsigned)n);
+    for (size_t i = 0; i < nbytes; i++)
+        w[i] = (uint8_t)(x >> (8 * i));
+    r->wide = w;
+    return DWEXPR_OK;
+}
+#endif
+
+/* An integral value of 65 to 128 bits, one lane: what the 128-bit
+ * arithmetic takes (DWX_HAVE_INT128). */
+static bool int128_value(const dwexpr_value *v)
+{
+#if defined(DWX_HAVE_INT128)
+    return v->type.lanes <= 1 && v->type.bits > 64 && v->type.bits <= 128 &&
+           dwexpr_type_is_integral(&v->type);
+#else
+    (void)v;
+    return false;
+#endif
+}
+
 static dwexpr_status check_scalar(dwexpr_ctx *ctx, const dwexpr_value *v)
 {
     if (v->is_implicit_pointer)
         return dwx_ctx_fail(ctx, DWEXPR_E_IMPLICIT_PTR,
                             "an implicit pointer value can only be used as a location or by "
                             "DW_OP_stack_value");
-    if (v->wide || (v->type.lanes > 1))
+    if ((v->wide && !int128_value(v)) || (v->type.lanes > 1))
         return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED,
-                            "arithmetic on %u-bit values (vectors or wider than 64 bits) is not "
-                            "supported",
+                            "arithmetic on %u-bit values (vectors, or wider than the integers "
+                            "and floats taken) is not supported",
                             (unsigned)dwx_value_bits(v));
     return DWEXPR_OK;
 }
@@ -143,6 +192,25 @@ dwexpr_status dwx_value_binary(dwexpr_ctx *ctx, const dwexpr_unit *u, int x,
                             "operands must be integral (DW_ATE encoding 0x%x)", t->encoding);
 
     uint32_t n = t->bits;
+#if defined(DWX_HAVE_INT128)
+    if (int128_value(a)) {
+        /* 65 to 128 bits (an __int128): the same rules on 128-bit words */
+        dwx_u128 ur;
+        st = dwx_int128_binary((unsigned)x, value_u128(a), value_u128(b), n, false,
+                               is_signed_type(t), &ur);
+        if (st == DWEXPR_E_DIV_ZERO)
+            return dwx_ctx_fail(ctx, DWEXPR_E_DIV_ZERO,
+                                x == DWEXPR_OP_div ? "division by zero" : "modulo by zero");
+        if (st)
+            return dwx_ctx_fail(ctx, DWEXPR_E_USAGE, "internal: not a binary operation");
+        if (is_cmp) {
+            set_generic_bool(u, r, ur != 0);
+            return DWEXPR_OK;
+        }
+        *r = *a;
+        return set_u128(ctx, r, ur);
+    }
+#endif
     if (n == 0 || n > 64)
         return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED, "%u-bit integer arithmetic is not supported",
                             (unsigned)n);
@@ -189,6 +257,20 @@ dwexpr_status dwx_value_unary(dwexpr_ctx *ctx, int x, const dwexpr_value *a, dwe
         return dwx_ctx_fail(ctx, DWEXPR_E_NOT_INTEGRAL,
                             "operand must be integral (DW_ATE encoding 0x%x)", t->encoding);
     uint32_t n = t->bits;
+#if defined(DWX_HAVE_INT128)
+    if (int128_value(a)) {
+        /* 65 to 128 bits: the rules below on a 128-bit word */
+        const dwx_u128 m = dwx_mask128(n), ua = value_u128(a) & m;
+        dwx_u128 ur = ua;
+        if (x == DWEXPR_OP_neg || (x == DWEXPR_OP_abs && is_signed_type(t) && dwx_sext128(ua, n) < 0))
+            ur = (dwx_u128)0 - ua;
+        else if (x == DWEXPR_OP_not)
+            ur = ~ua;
+        else if (x != DWEXPR_OP_abs)
+            return dwx_ctx_fail(ctx, DWEXPR_E_USAGE, "internal: not a unary operation");
+        return set_u128(ctx, r, ur);
+    }
+#endif
     if (n == 0 || n > 64)
         return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED, "%u-bit integer arithmetic is not supported",
                             (unsigned)n);
@@ -228,6 +310,18 @@ dwexpr_status dwx_value_convert(dwexpr_ctx *ctx, const dwexpr_value *a, const dw
         r->wide = a->wide;
         return DWEXPR_OK;
     }
+#if defined(DWX_HAVE_INT128)
+    /* integers of up to 128 bits (__int128), one lane: extended by the
+     * source's signedness, cut to the result's bits, as below */
+    if ((from_bits > 64 || to_bits > 64) && from_bits <= 128 && to_bits <= 128 &&
+        a->type.lanes <= 1 && (t->lanes ? t->lanes : 1) == 1 &&
+        dwexpr_type_is_integral(&a->type) && dwexpr_type_is_integral(t)) {
+        dwx_u128 v = value_u128(a) & dwx_mask128((uint32_t)from_bits);
+        if (is_signed_type(&a->type))
+            v = (dwx_u128)dwx_sext128(v, (uint32_t)from_bits);
+        return set_u128(ctx, r, v);
+    }
+#endif
     if (a->wide || a->type.lanes > 1 || (t->lanes ? t->lanes : 1) > 1 || to_bits > 64 ||
         to_bits == 0)
         return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED,
