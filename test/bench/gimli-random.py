@@ -18,7 +18,14 @@ a register, DW_OP_implicit_value or (in a 4-byte unit, only small values)
 or a list of DW_OP_piece / DW_OP_bit_piece parts made of such pieces.
 The constructs where the two documents part (locations in the middle of a
 computation, pieces with entries left beneath them, an empty stack at the
-end) are left out on purpose."""
+end) are left out on purpose, and so are the shifts in 4-byte units:
+gimli 0.27 keeps generic values in 64 bits there, its Value::shl does not
+cut its result to the 32-bit generic type and its shifts read a shift
+count or a sign from bits dwexpr (and DWARF 5 2.5.1, the generic type
+being the size of an address) has dropped; e.g. `DW_OP_breg22 4;
+DW_OP_const4s 5; DW_OP_not; DW_OP_not; DW_OP_shra` gives 0 in gimli, the
+register shifted by 5 in dwexpr (found by seeds 16, 17, 18, 20, 29, 35,
+40 and 60 of earlier versions of this generator)."""
 import random
 import sys
 
@@ -65,6 +72,8 @@ class Gen:
         self.r = rnd
         self.asz = asz
         self.limit = (1 << 31) if asz == 4 else (1 << 64)
+        # no shifts (0x24..0x26) in 4-byte units (see above)
+        self.binary = [b for b in BINARY if asz == 8 or b not in (0x24, 0x25, 0x26)]
 
     def value(self):
         r = self.r.random()
@@ -122,7 +131,7 @@ class Gen:
         rnd = self.r
         k = rnd.random()
         if k < 0.3:
-            return self.producer() + [rnd.choice(BINARY[:9])]  # and..shr: keeps depth
+            return self.producer() + [rnd.choice([b for b in self.binary if b <= 0x25])]  # and..shr
         if k < 0.5:
             return [rnd.choice(UNARY)]
         if k < 0.65:
@@ -144,7 +153,7 @@ class Gen:
                 ops.append(self.producer())
                 depth += 1
             elif depth >= 2 and k < 0.6:
-                ops.append([rnd.choice(BINARY)])
+                ops.append([rnd.choice(self.binary)])
                 depth -= 1
             elif k < 0.66:
                 ops.append([rnd.choice(UNARY)])
@@ -179,7 +188,7 @@ class Gen:
                 body = [x for _ in range(rnd.randint(1, 3)) for x in self.neutral()]
                 ops.append(self.producer() + [0x28] + le(len(body), 2) + body)
         while depth > 1:
-            ops.append([rnd.choice(BINARY)])
+            ops.append([rnd.choice(self.binary)])
             depth -= 1
         if self.asz == 8 and rnd.random() < 0.12:
             ops.append(self.typed())
