@@ -348,8 +348,8 @@ static inline int64_t dwx_sext(uint64_t v, uint32_t n)
 /* 128-bit integers where the compiler has them (gcc and clang on 64-bit
  * hosts): DW_OP_convert to and from, and arithmetic on, integral base
  * types of 65 to 128 bits (__int128 variables). Elsewhere such values are
- * "not supported" errors. */
-#if defined(__SIZEOF_INT128__)
+ * "not supported" errors (and with -DDWX_NO_INT128, which tests that). */
+#if defined(__SIZEOF_INT128__) && !defined(DWX_NO_INT128)
 #  define DWX_HAVE_INT128 1
 __extension__ typedef unsigned __int128 dwx_u128;
 __extension__ typedef __int128 dwx_i128;

@@ -192,41 +192,41 @@ dwexpr_status dwx_value_binary(dwexpr_ctx *ctx, const dwexpr_unit *u, int x,
                             "operands must be integral (DW_ATE encoding 0x%x)", t->encoding);
 
     uint32_t n = t->bits;
-#if defined(DWX_HAVE_INT128)
-    if (int128_value(a)) {
-        /* 65 to 128 bits (an __int128): the same rules on 128-bit words */
-        dwx_u128 ur;
-        st = dwx_int128_binary((unsigned)x, value_u128(a), value_u128(b), n, false,
-                               is_signed_type(t), &ur);
-        if (st == DWEXPR_E_DIV_ZERO)
-            return dwx_ctx_fail(ctx, DWEXPR_E_DIV_ZERO,
-                                x == DWEXPR_OP_div ? "division by zero" : "modulo by zero");
-        if (st)
-            return dwx_ctx_fail(ctx, DWEXPR_E_USAGE, "internal: not a binary operation");
-        if (is_cmp) {
-            set_generic_bool(u, r, ur != 0);
-            return DWEXPR_OK;
-        }
-        *r = *a;
-        return set_u128(ctx, r, ur);
-    }
-#endif
-    if (n == 0 || n > 64)
-        return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED, "%u-bit integer arithmetic is not supported",
-                            (unsigned)n);
     bool generic = t->encoding == DWEXPR_ATE_GENERIC;
     uint64_t ur = 0;
-    st = dwx_int_binary((unsigned)x, a->bits, b->bits, n, generic, is_signed_type(t), &ur);
+#if defined(DWX_HAVE_INT128)
+    /* 65 to 128 bits (an __int128): the same rules on 128-bit words */
+    const bool wide = int128_value(a);
+    dwx_u128 wr = 0;
+    if (wide)
+        st = dwx_int128_binary((unsigned)x, value_u128(a), value_u128(b), n, generic,
+                               is_signed_type(t), &wr);
+    else
+#endif
+    {
+        if (n == 0 || n > 64)
+            return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED,
+                                "%u-bit integer arithmetic is not supported", (unsigned)n);
+        st = dwx_int_binary((unsigned)x, a->bits, b->bits, n, generic, is_signed_type(t), &ur);
+    }
     if (st == DWEXPR_E_DIV_ZERO)
         return dwx_ctx_fail(ctx, DWEXPR_E_DIV_ZERO,
                             x == DWEXPR_OP_div ? "division by zero" : "modulo by zero");
     if (st)
         return dwx_ctx_fail(ctx, DWEXPR_E_USAGE, "internal: not a binary operation");
+#if defined(DWX_HAVE_INT128)
+    if (wide)
+        ur = wr != 0; /* what a comparison needs; the value is set below */
+#endif
     if (is_cmp) {
         set_generic_bool(u, r, ur != 0);
         return DWEXPR_OK;
     }
     *r = *a;
+#if defined(DWX_HAVE_INT128)
+    if (wide)
+        return set_u128(ctx, r, wr);
+#endif
     r->bits = ur;
     return DWEXPR_OK;
 }
