@@ -233,10 +233,55 @@ def core_file(dw, src, work, gdb):
        'g_rec.p: nested members x = 1, y = 2', p)
     split_tls(dw, src, work, gdb)
     clang_dwp(dw, src, work, gdb)
+    wide_ints(dw, src, work, gdb)
     h = run(dw + ['vars', '--core', core, exe])
     ok(h.returncode == 0 and 'frame 3: twice (inlined)' in h.stdout and
        '<synthetic pointer>' in h.stdout and 'globals:' in h.stdout,
        'human output', h.stdout[:800])
+
+
+def wide_ints(dw, src, work, gdb):
+    """progs/int128.c by gcc -O1 and clang -O1 / -O2: __int128 locals whose
+    locations convert to and from 16-byte base types (gcc: s; clang: hi and
+    lo), against the values worked out from the arguments (GDB 13 cannot
+    read them). Each build checks the variables its debug information
+    describes truly: gcc -O1 gives hi the location of lo (GDB reads the
+    same), and gcc -O2 keeps p in r10/r11, caller-saved registers the call
+    to probe() clobbers, and nothing else of interest, so it is left out."""
+    a, b = 0x123456789, 0xfedcba987654321  # argc 1
+    p = a * b
+    want = {'a': (a, 8), 'b': (b, 8), 'p': (p, 16), 's': (a - 5, 16),
+            'hi': (p >> 64, 8), 'lo': (p & (2**64 - 1), 8)}
+    builds = [('gcc', '-O1', ['a', 'b', 'p', 's', 'lo']),
+              ('clang', '-O1', ['a', 'b', 'p', 'hi', 'lo']),
+              ('clang', '-O2', ['a', 'b', 'p', 'hi', 'lo'])]
+    for cc, opt, names in builds:
+        tag = 'int128.c %s %s' % (cc, opt)
+        if not shutil.which(cc):
+            ok(True, '%s # SKIP %s not installed' % (tag, cc))
+            continue
+        exe = os.path.join(work, 'int128-%s%s' % (cc, opt))
+        bld = run([cc, '-g', opt, '-o', exe, os.path.join(src, 'int128.c')])
+        ok(bld.returncode == 0, 'build ' + tag, bld.stderr)
+        if bld.returncode:
+            continue
+        core = exe + '.core'
+        if os.path.exists(core):
+            os.unlink(core)
+        run([gdb, '-nx', '-batch', '-iex', 'set debuginfod enabled off', '-ex', 'break probe',
+             '-ex', 'run', '-ex', 'gcore ' + core, '-ex', 'kill', exe], cwd=work)
+        r = run(dw + ['vars', '--core', core, '--json', exe])
+        frame = frame_named(json.loads(r.stdout or '{"frames": []}'), 'wide')
+        got = {v['name']: v for v in frame['vars']} if frame else {}
+        bad = []
+        for name in names:
+            value, size = want[name]
+            hx = value.to_bytes(size, 'little').hex()
+            v = got.get(name, {})
+            if v.get('hex') != hx:
+                bad.append('%s = %s, want %s' % (name, v.get('hex', v.get('error')), hx))
+        ok(r.returncode == 0 and frame is not None and not bad,
+           '%s: %s' % (tag, ', '.join(names)), '\n'.join(bad) or r.stderr)
 
 
 def split_tls(dw, src, work, gdb):
