@@ -12,9 +12,10 @@ constants of every form, registers through bregN / bregx, the frame base,
 the CFA, .debug_addr, entry values, thread-local storage, every generic
 arithmetic, logical, comparison and stack operation, dereferences of every
 size, forward DW_OP_skip / DW_OP_bra over operations that leave the stack
-as it was, typed constants and conversions of the base types the line's
-bt= table names) that ends with one entry: an address, DW_OP_stack_value,
-a register, DW_OP_implicit_value or (in a 4-byte unit, only small values)
+as it was, typed constants, conversions, reinterpretations and integer
+and floating-point arithmetic of the base types the line's bt= table
+names) that ends with one entry: an address, DW_OP_stack_value, a
+register or DW_OP_implicit_value (in a 4-byte unit, only small values),
 or a list of DW_OP_piece / DW_OP_bit_piece parts made of such pieces.
 The constructs where the two documents part (locations in the middle of a
 computation, pieces with entries left beneath them, an empty stack at the
@@ -27,15 +28,16 @@ DW_OP_const4s 5; DW_OP_not; DW_OP_not; DW_OP_shra` gives 0 in gimli, the
 register shifted by 5 in dwexpr (found by seeds 16, 17, 18, 20, 29, 35,
 40 and 60 of earlier versions of this generator)."""
 import random
+import struct
 import sys
 
 BINARY = [0x1a, 0x1b, 0x1c, 0x1d, 0x1e, 0x21, 0x22, 0x24, 0x25, 0x26, 0x27,
           0x29, 0x2a, 0x2b, 0x2c, 0x2d, 0x2e]  # and div minus mod mul or plus shl shr shra xor eq ge gt le lt ne
 UNARY = [0x19, 0x1f, 0x20]  # abs neg not
-# typed: the bt= table of every line (offset: ate, size); float arithmetic
-# is left out (rounding is not what this compares)
+# typed: the bt= table of every line (offset: ate, size): integers, and
+# floats of 4 and 8 bytes (IEEE arithmetic in both evaluators)
 TYPES = {0x30: (5, 4), 0x31: (7, 4), 0x32: (5, 8), 0x33: (7, 8), 0x34: (5, 1),
-         0x35: (7, 2)}
+         0x35: (7, 2), 0x36: (4, 4), 0x37: (4, 8)}
 TYPED_BINARY = [0x1a, 0x1c, 0x1e, 0x21, 0x22, 0x27, 0x29, 0x2a, 0x2b, 0x2c,
                 0x2d, 0x2e]  # and minus mul or plus xor and comparisons
 
@@ -196,9 +198,29 @@ class Gen:
 
     def typed(self):
         """A typed computation on the value on the stack, back to generic:
-        convert to T, a typed constant of T, an operation, convert to 0."""
+        convert to T, a typed constant of T, an operation, convert to 0; for
+        a float type T (half of them) the constant's bits are random, a
+        number or a special one (0, -0, infinity), the operation one of
+        minus, mul, plus, div, eq, ne, and the result goes back through
+        DW_OP_reinterpret to an integer of its size (its bits, NaNs
+        included) or DW_OP_convert (its value)."""
         rnd = self.r
-        t = rnd.choice(sorted(TYPES))
+        if rnd.random() < 0.5:
+            f = rnd.choice([0x36, 0x37])
+            size = TYPES[f][1]
+            iv = 0x31 if size == 4 else 0x33
+            fmt = '<f' if size == 4 else '<d'
+            r = rnd.random()
+            if r < 0.3:
+                v = rnd.getrandbits(8 * size)
+            else:
+                x = (rnd.uniform(-1e6, 1e6) if r < 0.6 else
+                     rnd.choice([0.0, -0.0, 1.0, 0.5, 3.0, -2.0, 1e30, float('inf')]))
+                v = int.from_bytes(struct.pack(fmt, x), 'little')
+            end = [0xa9] + uleb(iv) + [0xa8, 0] if rnd.random() < 0.6 else [0xa8, 0]
+            return ([0xa8] + uleb(f) + [0xa4] + uleb(f) + [size] + le(v, size) +
+                    [rnd.choice([0x1c, 0x1e, 0x22, 0x1b, 0x29, 0x2d])] + end)
+        t = rnd.choice(sorted(TYPES)[:6])
         size = TYPES[t][1]
         v = rnd.getrandbits(8 * size)
         return ([0xa8] + uleb(t) + [0xa4] + uleb(t) + [size] + le(v, size) +
