@@ -310,23 +310,25 @@ dwexpr_status dwx_value_convert(dwexpr_ctx *ctx, const dwexpr_value *a, const dw
         r->wide = a->wide;
         return DWEXPR_OK;
     }
-#if defined(DWX_HAVE_INT128)
-    /* integers of up to 128 bits (__int128), one lane: extended by the
-     * source's signedness, cut to the result's bits, as below */
-    if ((from_bits > 64 || to_bits > 64) && from_bits <= 128 && to_bits <= 128 &&
-        a->type.lanes <= 1 && (t->lanes ? t->lanes : 1) == 1 &&
-        dwexpr_type_is_integral(&a->type) && dwexpr_type_is_integral(t)) {
-        dwx_u128 v = value_u128(a) & dwx_mask128((uint32_t)from_bits);
-        if (is_signed_type(&a->type))
-            v = (dwx_u128)dwx_sext128(v, (uint32_t)from_bits);
-        return set_u128(ctx, r, v);
-    }
-#endif
     if (a->wide || a->type.lanes > 1 || (t->lanes ? t->lanes : 1) > 1 || to_bits > 64 ||
-        to_bits == 0)
+        to_bits == 0) {
+#if defined(DWX_HAVE_INT128)
+        /* integers of up to 128 bits (__int128), one lane: extended by the
+         * source's signedness, cut to the result's bits, as below (a value
+         * of more than 64 bits is wide: every such conversion is here) */
+        if (from_bits <= 128 && to_bits <= 128 && to_bits > 0 && a->type.lanes <= 1 &&
+            (t->lanes ? t->lanes : 1) == 1 && dwexpr_type_is_integral(&a->type) &&
+            dwexpr_type_is_integral(t)) {
+            dwx_u128 v = value_u128(a) & dwx_mask128((uint32_t)from_bits);
+            if (is_signed_type(&a->type))
+                v = (dwx_u128)dwx_sext128(v, (uint32_t)from_bits);
+            return set_u128(ctx, r, v);
+        }
+#endif
         return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED,
                             "DW_OP_convert between %llu-bit and %llu-bit types is not supported",
                             (unsigned long long)from_bits, (unsigned long long)to_bits);
+    }
     const dwexpr_type *f = &a->type;
     bool f_float = f->encoding == DW_ATE_float, t_float = t->encoding == DW_ATE_float;
     if ((f_float && !is_float_type(f)) || (t_float && !is_float_type(t)))
