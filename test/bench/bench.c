@@ -674,25 +674,53 @@ static void describe(const dwexpr_result *r, char *buf, size_t size)
     }
 }
 
-/* Mode dump: every corpus expression's result from its bytes, one line
- * each: `N err CLASS OP: MESSAGE`, or N and the result as describe writes
- * it; N is the line's index. test/bench/gimli-compare.py compares it with
- * gimli's (test/bench/gimli, mode dump). */
+/* What an evaluation that returned ST with result R gave, as the mode
+ * dump prints it: `err CLASS OP: MESSAGE`, or describe()'s text. */
+static void outcome(dwexpr_ctx *ctx, dwexpr_status st, const dwexpr_result *r, char *buf,
+                    size_t size)
+{
+    if (st == DWEXPR_OK) {
+        describe(r, buf, size);
+        return;
+    }
+    const dwexpr_error *e = dwexpr_ctx_error(ctx);
+    snprintf(buf, size, "err %s %s: %s", dwexpr_class_name(dwexpr_status_class(e->status)),
+             e->op_name ? e->op_name : "-", e->message);
+}
+
+/* Mode dump: every corpus expression's result, one line each: N (the
+ * line's index) and what outcome() says of it from the bytes
+ * (dwexpr_eval_bytes). The same expression pre-decoded (dwexpr_eval) and
+ * through the bound API (dwexpr_eval_bound) must give the same, message
+ * included; where they do not, the line says `paths differ` and all three,
+ * which no other evaluator prints. test/bench/gimli-compare.py compares
+ * the dump with gimli's (test/bench/gimli, mode dump). */
 static void dump_results(dwexpr_ctx *ctx, const expr *es, size_t n)
 {
     static const dwexpr_eval_params params;
-    static char buf[1 << 16];
+    static char cold[1 << 16], warm[1 << 16], bound[1 << 16];
+    dwexpr_ctx_bind(ctx, &mock, NULL, &params);
     for (size_t i = 0; i < n; i++) {
         dwexpr_result r;
-        if (dwexpr_eval_bytes(ctx, es[i].bytes, es[i].len, &es[i].unit, &mock, NULL, &params,
-                              &r) != DWEXPR_OK) {
-            const dwexpr_error *e = dwexpr_ctx_error(ctx);
-            printf("%zu err %s %s: %s\n", i, dwexpr_class_name(dwexpr_status_class(e->status)),
-                   e->op_name ? e->op_name : "-", e->message);
+        dwexpr_status st = dwexpr_eval_bytes(ctx, es[i].bytes, es[i].len, &es[i].unit, &mock,
+                                             NULL, &params, &r);
+        outcome(ctx, st, &r, cold, sizeof cold);
+        if (!es[i].prog) { /* it does not decode: an error from the bytes too */
+            if (st == DWEXPR_OK)
+                printf("%zu paths differ: from the bytes %s | does not decode\n", i, cold);
+            else
+                printf("%zu %s\n", i, cold);
             continue;
         }
-        describe(&r, buf, sizeof buf);
-        printf("%zu %s\n", i, buf);
+        st = dwexpr_eval(ctx, es[i].prog, &mock, NULL, &params, &r);
+        outcome(ctx, st, &r, warm, sizeof warm);
+        st = dwexpr_eval_bound(ctx, es[i].prog, &r);
+        outcome(ctx, st, &r, bound, sizeof bound);
+        if (strcmp(cold, warm) != 0 || strcmp(cold, bound) != 0)
+            printf("%zu paths differ: from the bytes %s | pre-decoded %s | bound %s\n", i, cold,
+                   warm, bound);
+        else
+            printf("%zu %s\n", i, cold);
     }
 }
 
