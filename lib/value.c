@@ -262,7 +262,8 @@ dwexpr_status dwx_value_unary(dwexpr_ctx *ctx, int x, const dwexpr_value *a, dwe
         /* 65 to 128 bits: the rules below on a 128-bit word */
         const dwx_u128 m = dwx_mask128(n), ua = value_u128(a) & m;
         dwx_u128 ur = ua;
-        if (x == DWEXPR_OP_neg || (x == DWEXPR_OP_abs && is_signed_type(t) && dwx_sext128(ua, n) < 0))
+        if (x == DWEXPR_OP_neg ||
+            (x == DWEXPR_OP_abs && is_signed_type(t) && dwx_sext128(ua, n) < 0))
             ur = (dwx_u128)0 - ua;
         else if (x == DWEXPR_OP_not)
             ur = ~ua;

@@ -761,8 +761,8 @@ static int check_mock(dwexpr_ctx *ctx, const expr *es, size_t n)
 int main(int argc, char **argv)
 {
     const char *path = argc > 1 ? argv[1] : "../shared/bench/corpus.txt";
-    /* time | errors | dump (gimli-compare.py) | check (mock-check.txt) | split=PREFIX (the corpus by kind,
-     * kind_of) | callgrind passes:
+    /* time | errors | dump (gimli-compare.py) | check (mock-check.txt) |
+     * split=PREFIX (the corpus by kind, kind_of) | callgrind passes:
      * cold1 | cold3 | warm1 | warm3 | aspace1 | aspace3 | coldb1 | coldb3 | warmb1 |
      * warmb3 | warmr1 | warmr3 | aspaceb1 | aspaceb3 | lanes1 | lanes3 | decode1 | decode3 */
     const char *mode = argc > 2 ? argv[2] : "time";
