@@ -360,11 +360,11 @@ static unsigned binary_op(unsigned code)
 }
 
 /* Hand out the place in SLOT (the context's result place) as a location
- * result, as put_result does, and leave the context as a success does. */
+ * result, as put_result does (the value half not written: dwexpr_result
+ * leaves it unspecified), and leave the context as a success does. */
 static inline bool hand_out_place(dwexpr_ctx *ctx, const dwexpr_sld *slot, dwexpr_result *out)
 {
     out->kind = DWEXPR_RESULT_LOCATION;
-    dwx_value_clear(&out->value);
     out->loc.count = 1;
     out->loc.slds = slot;
     ctx->err.status = DWEXPR_OK;

@@ -433,6 +433,70 @@ static void test_bound(void)
     dwexpr_ctx_free(ctx);
 }
 
+/* dwexpr_result: an evaluation sets the kind and the member of that kind
+ * only. Whatever the caller's struct held before (here 0xa5 bytes), the
+ * member of the result's kind is right on every path that hands out a
+ * location or a value: a fold (lone DW_OP_reg*, a register piece list),
+ * the pre-decoded fast path (DW_OP_breg*), from the bytes (both), the
+ * bound API, and a value (which is written whole). */
+static void test_result_by_kind(dwexpr_ctx *ctx)
+{
+    static const dwexpr_eval_params params;
+    static const dwexpr_unit unit = {.addr_size = 8, .offset_size = 4, .version = 5};
+    dwexpr_target t;
+    memset(&t, 0, sizeof t);
+    t.size = sizeof t;
+    t.reg_read = b_reg_read;
+    static const struct {
+        const char *text;
+        uint8_t bytes[8];
+        size_t len;
+        int kind; /* 0 register 3, 1 memory 0x1007 + 16, 2 composite, 3 value 5 */
+    } cases[] = {
+        {"DW_OP_reg3", {0x53}, 1, 0},
+        {"DW_OP_breg7 16", {0x77, 0x10}, 2, 1},
+        {"DW_OP_reg3 DW_OP_piece 8 DW_OP_reg4 DW_OP_piece 8", {0x53, 0x93, 8, 0x54, 0x93, 8}, 6,
+         2},
+        {"DW_OP_lit5", {0x35}, 1, 3},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        dwexpr_program *p = build(cases[i].text);
+        for (int path = 0; path < 3; path++) {
+            dwexpr_result r;
+            memset(&r, 0xa5, sizeof r);
+            dwexpr_status st;
+            if (path == 0) {
+                st = dwexpr_eval(ctx, p, &t, NULL, &params, &r);
+            } else if (path == 1) {
+                st = dwexpr_eval_bytes(ctx, cases[i].bytes, cases[i].len, &unit, &t, NULL,
+                                       &params, &r);
+            } else {
+                dwexpr_ctx_bind(ctx, &t, NULL, &params);
+                st = dwexpr_eval_bound(ctx, p, &r);
+            }
+            static const char *const how[] = {"pre-decoded", "from the bytes", "bound"};
+            bool good = st == DWEXPR_OK;
+            if (good && cases[i].kind == 3)
+                good = r.kind == DWEXPR_RESULT_VALUE && r.value.bits == 5 &&
+                       r.value.type.bits == 64 && !r.value.wide && !r.value.is_implicit_pointer;
+            else if (good)
+                good = r.kind == DWEXPR_RESULT_LOCATION && r.loc.count == 1;
+            if (good && cases[i].kind == 0)
+                good = r.loc.slds[0].kind == DWEXPR_LOC_REGISTER && r.loc.slds[0].u.regno == 3 &&
+                       r.loc.slds[0].byte_offset == 0 && r.loc.slds[0].bit == 0;
+            else if (good && cases[i].kind == 1)
+                good = r.loc.slds[0].kind == DWEXPR_LOC_MEMORY &&
+                       r.loc.slds[0].byte_offset == 0x1007 + 16 && r.loc.slds[0].aspace == 0;
+            else if (good && cases[i].kind == 2)
+                good = r.loc.slds[0].kind == DWEXPR_LOC_COMPOSITE &&
+                       r.loc.slds[0].u.comp->count == 2 &&
+                       r.loc.slds[0].u.comp->parts[1].loc.slds[0].u.regno == 4;
+            TAP_OK(good, "%s, %s: right by its kind over a 0xa5-filled result", cases[i].text,
+                   how[path]);
+        }
+    }
+}
+
 int main(void)
 {
     dwexpr_ctx *ctx = NULL;
@@ -515,6 +579,7 @@ int main(void)
     }
 
     test_bound();
+    test_result_by_kind(ctx);
     test_bound_reg_size();
     test_bound_ref();
 

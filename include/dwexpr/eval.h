@@ -133,8 +133,10 @@ DWEXPR_API size_t dwexpr_ctx_stack_depth(const dwexpr_ctx *ctx);
 DWEXPR_API dwexpr_status dwexpr_ctx_stack_get(const dwexpr_ctx *ctx, size_t i,
                                               dwexpr_result *out);
 
-/* Evaluate PROG. On success fills OUT (which points into CTX). On failure
- * returns the status and dwexpr_ctx_error(ctx) has the details. */
+/* Evaluate PROG. On success fills OUT (which points into CTX): its kind
+ * and the member of that kind (dwexpr_result: the other member is
+ * unspecified). On failure returns the status and dwexpr_ctx_error(ctx)
+ * has the details. */
 DWEXPR_API dwexpr_status dwexpr_eval(dwexpr_ctx *ctx, const dwexpr_program *prog,
                                      const dwexpr_target *target, void *user,
                                      const dwexpr_eval_params *params, dwexpr_result *out);

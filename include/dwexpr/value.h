@@ -133,12 +133,16 @@ struct dwexpr_composite {
     dwexpr_part *parts;
 };
 
-/* The result of an evaluation. */
+/* What an evaluation gives. */
 typedef enum dwexpr_result_kind {
     DWEXPR_RESULT_VALUE = 1,
     DWEXPR_RESULT_LOCATION = 2
 } dwexpr_result_kind;
 
+/* The result of an evaluation. Only the member of its kind is set: the
+ * other one's contents are unspecified (an evaluation may leave them as
+ * they were), so read VALUE only when KIND is DWEXPR_RESULT_VALUE and LOC
+ * only when it is DWEXPR_RESULT_LOCATION. */
 typedef struct dwexpr_result {
     dwexpr_result_kind kind;
     dwexpr_value value;  /* kind == VALUE */
