@@ -33,6 +33,17 @@ def run(cmd, **kw):
                           timeout=120, **kw)
 
 
+def core_at_probe(gdb, exe, cwd):
+    """A core of EXE that GDB writes at probe(): its path (EXE.core) and
+    GDB's run (for its messages)."""
+    core = exe + '.core'
+    if os.path.exists(core):
+        os.unlink(core)
+    g = run([gdb, '-nx', '-batch', '-iex', 'set debuginfod enabled off', '-ex', 'break probe',
+             '-ex', 'run', '-ex', 'gcore ' + core, '-ex', 'kill', exe], cwd=cwd)
+    return core, g
+
+
 def usage_errors(dw, binary):
     """Each bad command line: exit status 2 and a message saying why."""
     cases = [
@@ -188,11 +199,7 @@ def core_file(dw, src, work, gdb):
     ok(b.returncode == 0, 'build vars.c -O2', b.stderr)
     if b.returncode:
         return
-    core = os.path.join(work, 'vars-O2.core')
-    if os.path.exists(core):
-        os.unlink(core)
-    g = run([gdb, '-nx', '-batch', '-iex', 'set debuginfod enabled off', '-ex', 'break probe',
-             '-ex', 'run', '-ex', 'gcore ' + core, '-ex', 'kill', exe], cwd=work)
+    core, g = core_at_probe(gdb, exe, work)
     ok(os.path.exists(core), 'gdb writes a core at probe', g.stderr[-500:])
     if not os.path.exists(core):
         return
@@ -265,11 +272,7 @@ def wide_ints(dw, src, work, gdb):
         ok(bld.returncode == 0, 'build ' + tag, bld.stderr)
         if bld.returncode:
             continue
-        core = exe + '.core'
-        if os.path.exists(core):
-            os.unlink(core)
-        run([gdb, '-nx', '-batch', '-iex', 'set debuginfod enabled off', '-ex', 'break probe',
-             '-ex', 'run', '-ex', 'gcore ' + core, '-ex', 'kill', exe], cwd=work)
+        core, _ = core_at_probe(gdb, exe, work)
         r = run(dw + ['vars', '--core', core, '--json', exe])
         frame = frame_named(json.loads(r.stdout or '{"frames": []}'), 'wide')
         got = {v['name']: v for v in frame['vars']} if frame else {}
@@ -295,11 +298,7 @@ def split_tls(dw, src, work, gdb):
     b = run(['gcc', '-g', '-gsplit-dwarf', '-gdwarf-5', '-O2', '-o', exe,
              os.path.abspath(os.path.join(src, 'vars.c'))], cwd=d)
     ok(b.returncode == 0, 'build vars.c -gsplit-dwarf', b.stderr)
-    core = exe + '.core'
-    if os.path.exists(core):
-        os.unlink(core)
-    run([gdb, '-nx', '-batch', '-iex', 'set debuginfod enabled off', '-ex', 'break probe',
-         '-ex', 'run', '-ex', 'gcore ' + core, '-ex', 'kill', exe], cwd=d)
+    core, _ = core_at_probe(gdb, exe, d)
     r = run(dw + ['vars', '--core', core, '--json', exe])
     try:
         res = json.loads(r.stdout)
@@ -332,9 +331,7 @@ def clang_dwp(dw, src, work, gdb):
     b = run(['clang', '-g', '-gsplit-dwarf', '-gdwarf-5', '-O2', '-o', exe,
              os.path.abspath(os.path.join(src, 'vars.c'))], cwd=d)
     ok(b.returncode == 0, 'build vars.c with clang -gsplit-dwarf', b.stderr)
-    core = exe + '.core'
-    run([gdb, '-nx', '-batch', '-iex', 'set debuginfod enabled off', '-ex', 'break probe',
-         '-ex', 'run', '-ex', 'gcore ' + core, '-ex', 'kill', exe], cwd=d)
+    core, _ = core_at_probe(gdb, exe, d)
     p = run(['llvm-dwp', '-e', exe, '-o', exe + '.dwp'], cwd=d)
     ok(p.returncode == 0 and os.path.exists(core), 'llvm-dwp packages it; a core', p.stderr)
     hidden = os.path.join(d, 'packaged')
