@@ -38,6 +38,7 @@ UNARY = [0x19, 0x1f, 0x20]  # abs neg not
 # floats of 4 and 8 bytes (IEEE arithmetic in both evaluators)
 TYPES = {0x30: (5, 4), 0x31: (7, 4), 0x32: (5, 8), 0x33: (7, 8), 0x34: (5, 1),
          0x35: (7, 2), 0x36: (4, 4), 0x37: (4, 8)}
+INT_TYPES = [t for t in sorted(TYPES) if TYPES[t][0] != 4]  # not the floats
 TYPED_BINARY = [0x1a, 0x1c, 0x1e, 0x21, 0x22, 0x27, 0x29, 0x2a, 0x2b, 0x2c,
                 0x2d, 0x2e]  # and minus mul or plus xor and comparisons
 
@@ -92,8 +93,8 @@ class Gen:
 
     def producer(self):
         """One operation that pushes a generic value."""
-        r = self.r, self.r.random()
-        rnd, k = r
+        rnd = self.r
+        k = rnd.random()
         v = self.value()
         if k < 0.25 and v < 32:
             return [0x30 + v]
@@ -220,7 +221,7 @@ class Gen:
             end = [0xa9] + uleb(iv) + [0xa8, 0] if rnd.random() < 0.6 else [0xa8, 0]
             return ([0xa8] + uleb(f) + [0xa4] + uleb(f) + [size] + le(v, size) +
                     [rnd.choice([0x1c, 0x1e, 0x22, 0x1b, 0x29, 0x2d])] + end)
-        t = rnd.choice(sorted(TYPES)[:6])
+        t = rnd.choice(INT_TYPES)
         size = TYPES[t][1]
         v = rnd.getrandbits(8 * size)
         return ([0xa8] + uleb(t) + [0xa4] + uleb(t) + [size] + le(v, size) +
