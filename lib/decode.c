@@ -884,6 +884,7 @@ dwexpr_status dwx_decode(const uint8_t *bytes, size_t len, const dwexpr_unit *un
         return st;
     prog->shape = dwx_program_shape(prog);
     prog->fast = dwx_fast_candidate(prog);
+    prog->one = dwx_fast_one_kind(prog);
     return DWEXPR_OK;
 }
 

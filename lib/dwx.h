@@ -103,6 +103,7 @@ struct dwexpr_program {
     bool heap;             /* allocated by dwexpr_program_decode */
     uint8_t shape;         /* dwx_shape: set by dwx_decode for the evaluator */
     bool fast;             /* made only of what the fast path (lib/fast.c) runs */
+    uint8_t one;           /* fast ONE / ONE_SV: its producer's kind (dwx_fast_one_kind) */
     const dwx_folded *fold; /* its result when it needs no target (lib/fold.c) */
 };
 
@@ -132,6 +133,10 @@ DWX_HIDDEN uint8_t dwx_program_shape(const struct dwexpr_program *prog);
 
 /* Whether every operation of PROG is one the fast path runs (lib/fast.c). */
 DWX_HIDDEN bool dwx_fast_candidate(const struct dwexpr_program *prog);
+/* The kind of PROG's producer the fast path answers directly (lib/fast.c:
+ * a dense code for its dispatch; 0 for anything else). Set after shape and
+ * fast. */
+DWX_HIDDEN uint8_t dwx_fast_one_kind(const struct dwexpr_program *prog);
 
 typedef void *(*dwx_alloc_fn)(void *ud, size_t size);
 /* Fold PROG, for which dwx_foldable holds: its result, computed now, in

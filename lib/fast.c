@@ -1102,15 +1102,69 @@ dwexpr_status dwx_fast_eval_bytes(dwexpr_ctx *ctx, const uint8_t *bytes, size_t 
 }
 
 
+/* The producers fast_one answers, by kind: a dense code decided at decode
+ * time (dwx_fast_one_kind, kept in prog->one), so that a pre-decoded
+ * program reaches its own copy of fast_one (one_fns) by one indexed jump
+ * and that copy saves only the registers its kind needs. ONE_OTHER: a
+ * producer fast_one does not take (the general path answers). */
+enum one_kind {
+    ONE_OTHER, ONE_CONST, ONE_ADDR, ONE_ADDRX, ONE_CONSTX, ONE_REG, ONE_BREG, ONE_FBREG,
+    ONE_CFA, ONE_ENTRY, ONE_KINDS
+};
+
+/* The kind of a producer opcode OP (the case lists fast_one had when it
+ * dispatched on the opcode byte). */
+static enum one_kind one_kind(unsigned op)
+{
+    switch (op) {
+    DWX_CASE32(DWX_CODE_lit0):
+    case DWX_CODE_const1u: case DWX_CODE_const1s: case DWX_CODE_const2u:
+    case DWX_CODE_const2s: case DWX_CODE_const4u: case DWX_CODE_const4s:
+    case DWX_CODE_const8u: case DWX_CODE_const8s: case DWX_CODE_constu:
+    case DWX_CODE_consts:
+        return ONE_CONST;
+    case DWX_CODE_addr: case DWX_CODE_GNU_encoded_addr:
+        return ONE_ADDR;
+    case DWX_CODE_addrx: case DWX_CODE_GNU_addr_index:
+        return ONE_ADDRX;
+    case DWX_CODE_constx: case DWX_CODE_GNU_const_index:
+        return ONE_CONSTX;
+    DWX_CASE32(DWX_CODE_reg0):
+    case DWX_CODE_regx:
+        return ONE_REG;
+    DWX_CASE32(DWX_CODE_breg0):
+    case DWX_CODE_bregx:
+        return ONE_BREG;
+    case DWX_CODE_fbreg:
+        return ONE_FBREG;
+    case DWX_CODE_call_frame_cfa:
+        return ONE_CFA;
+    case DWX_CODE_entry_value: case DWX_CODE_GNU_entry_value:
+        return ONE_ENTRY;
+    default:
+        return ONE_OTHER;
+    }
+}
+
+/* See lib/dwx.h. */
+uint8_t dwx_fast_one_kind(const struct dwexpr_program *prog)
+{
+    if (!prog->fast || prog->unit.big_endian ||
+        (prog->shape != DWX_SHAPE_ONE && prog->shape != DWX_SHAPE_ONE_SV))
+        return 0;
+    return (uint8_t)one_kind(prog->bytes[0]);
+}
+
 /* A DWX_SHAPE_ONE / DWX_SHAPE_ONE_SV program from its decoded producer
  * (prog->code[0]), under fast_loop's conditions and set-up (the unit is
  * the program's): the same code as fast_loop's cases for it, and
  * the same contract (true with *OUT filled exactly as the general path
- * would, or false and nothing handed out). Dispatched on the opcode byte
- * (one jump; the program's bytes are there: prog->fast), and each kind of
- * entry handed out by its own copy of hand_out. */
+ * would, or false and nothing handed out). KIND is one_kind's of the
+ * producer, a constant in each copy (one_fns); each kind of entry is
+ * handed out by its own copy of hand_out. */
 static DWX_ALWAYS_INLINE bool fast_one(dwexpr_ctx *ctx, const dwexpr_program *prog,
-                                       const dwexpr_eval_params *p, dwexpr_result *out)
+                                       const dwexpr_eval_params *p, dwexpr_result *out,
+                                       enum one_kind kind)
 {
     const dwx_insn *in = prog->code;
     const dwexpr_unit *unit = &prog->unit;
@@ -1121,48 +1175,42 @@ static DWX_ALWAYS_INLINE bool fast_one(dwexpr_ctx *ctx, const dwexpr_program *pr
         return false;
     ctx->addr_size = (uint8_t)asz;
     ctx->steps = 1;
-    switch (prog->bytes[0]) {
-    DWX_CASE32(DWX_CODE_lit0):
-    case DWX_CODE_const1u: case DWX_CODE_const1s: case DWX_CODE_const2u:
-    case DWX_CODE_const2s: case DWX_CODE_const4u: case DWX_CODE_const4s:
-    case DWX_CODE_const8u: case DWX_CODE_const8s: case DWX_CODE_constu:
-    case DWX_CODE_consts:
+    switch (kind) {
+    case ONE_CONST:
         e.v = in->a & m;
         goto value;
-    case DWX_CODE_addr: case DWX_CODE_GNU_encoded_addr:
+    case ONE_ADDR:
         e.v = (in->a + unit->load_bias) & m;
         goto memory;
-    case DWX_CODE_addrx: case DWX_CODE_GNU_addr_index:
+    case ONE_ADDRX:
         if (!debug_addr(ctx, unit, in->a, &e.v))
             return false;
         e.v = (e.v + unit->load_bias) & m;
         goto memory;
-    case DWX_CODE_constx: case DWX_CODE_GNU_const_index:
+    case ONE_CONSTX:
         if (!debug_addr(ctx, unit, in->a, &e.v))
             return false;
         e.v &= m;
         goto value;
-    DWX_CASE32(DWX_CODE_reg0):
-    case DWX_CODE_regx:
+    case ONE_REG:
         if (in->a > UINT32_MAX || prog->shape == DWX_SHAPE_ONE_SV)
             return false; /* stack_value of a register: the loop's error */
         e.k = FK_REG;
         e.v = in->a;
         return hand_out(ctx, &e, NULL, NULL, unit, out);
-    DWX_CASE32(DWX_CODE_breg0):
-    case DWX_CODE_bregx:
+    case ONE_BREG:
         if (!breg(ctx, p, in->a, (int64_t)in->b, asz, m, &e.v))
             return false;
         goto memory;
-    case DWX_CODE_fbreg:
+    case ONE_FBREG:
         if (!fbreg(ctx, (int64_t)in->a, m, &e.v))
             return false;
         goto memory;
-    case DWX_CODE_call_frame_cfa:
+    case ONE_CFA:
         if (!cfa(ctx, &e.v))
             return false;
         goto memory;
-    case DWX_CODE_entry_value: case DWX_CODE_GNU_entry_value:
+    case ONE_ENTRY:
         if (!entry_value(ctx, unit, p, in, m, &e.v))
             return false;
         goto value;
@@ -1190,13 +1238,47 @@ stack_value:
     return hand_out(ctx, &e, NULL, NULL, unit, out);
 }
 
+/* fast_one's copies, one per kind, each falling back to the general
+ * path (noinline: each is reached by one_fns' jump and keeps its own
+ * small frame). */
+#if defined(__GNUC__)
+#  define ONE_NOINLINE __attribute__((noinline))
+#else
+#  define ONE_NOINLINE
+#endif
+#define ONE_COPY(name, kind)                                                                 \
+    static ONE_NOINLINE dwexpr_status name(dwexpr_ctx *ctx, const dwexpr_program *prog,       \
+                                           dwexpr_result *out)                                \
+    {                                                                                         \
+        if (fast_one(ctx, prog, ctx->p, out, kind))                                           \
+            return DWEXPR_OK;                                                                 \
+        return dwx_eval_other(ctx, prog, out);                                                \
+    }
+ONE_COPY(one_const, ONE_CONST)
+ONE_COPY(one_addr, ONE_ADDR)
+ONE_COPY(one_addrx, ONE_ADDRX)
+ONE_COPY(one_constx, ONE_CONSTX)
+ONE_COPY(one_reg, ONE_REG)
+ONE_COPY(one_breg, ONE_BREG)
+ONE_COPY(one_fbreg, ONE_FBREG)
+ONE_COPY(one_cfa, ONE_CFA)
+ONE_COPY(one_entry, ONE_ENTRY)
+#undef ONE_COPY
+
+/* By kind (ONE_OTHER: the general path). */
+static dwexpr_status (*const one_fns[ONE_KINDS])(dwexpr_ctx *, const dwexpr_program *,
+                                                 dwexpr_result *) = {
+    [ONE_OTHER] = dwx_eval_other, [ONE_CONST] = one_const, [ONE_ADDR] = one_addr,
+    [ONE_ADDRX] = one_addrx, [ONE_CONSTX] = one_constx, [ONE_REG] = one_reg,
+    [ONE_BREG] = one_breg, [ONE_FBREG] = one_fbreg, [ONE_CFA] = one_cfa,
+    [ONE_ENTRY] = one_entry,
+};
+
 /* See lib/evalint.h. The fallback is called from here, as in
  * dwx_fast_eval_bytes. */
 dwexpr_status dwx_fast_prog(dwexpr_ctx *ctx, const dwexpr_program *prog, dwexpr_result *out)
 {
     if (prog->shape != DWX_SHAPE_ONE && prog->shape != DWX_SHAPE_ONE_SV)
         return fast_loop(ctx, prog->bytes, prog->len, out, prog, FALL_PROG);
-    if (fast_one(ctx, prog, ctx->p, out))
-        return DWEXPR_OK;
-    return dwx_eval_other(ctx, prog, out);
+    return one_fns[prog->one](ctx, prog, out); /* dwx_fast_one_kind, at decode */
 }
