@@ -1108,7 +1108,7 @@ dwexpr_status dwx_fast_eval_bytes(dwexpr_ctx *ctx, const uint8_t *bytes, size_t 
  * and that copy saves only the registers its kind needs. ONE_OTHER: a
  * producer fast_one does not take (the general path answers). */
 enum one_kind {
-    ONE_OTHER, ONE_CONST, ONE_ADDR, ONE_ADDRX, ONE_CONSTX, ONE_REG, ONE_BREG, ONE_FBREG,
+    ONE_OTHER, ONE_CONST, ONE_ADDR, ONE_ADDRX, ONE_REG, ONE_BREG, ONE_FBREG,
     ONE_CFA, ONE_ENTRY, ONE_KINDS
 };
 
@@ -1127,8 +1127,6 @@ static enum one_kind one_kind(unsigned op)
         return ONE_ADDR;
     case DWX_CODE_addrx: case DWX_CODE_GNU_addr_index:
         return ONE_ADDRX;
-    case DWX_CODE_constx: case DWX_CODE_GNU_const_index:
-        return ONE_CONSTX;
     DWX_CASE32(DWX_CODE_reg0):
     case DWX_CODE_regx:
         return ONE_REG;
@@ -1187,11 +1185,6 @@ static DWX_ALWAYS_INLINE bool fast_one(dwexpr_ctx *ctx, const dwexpr_program *pr
             return false;
         e.v = (e.v + unit->load_bias) & m;
         goto memory;
-    case ONE_CONSTX:
-        if (!debug_addr(ctx, unit, in->a, &e.v))
-            return false;
-        e.v &= m;
-        goto value;
     case ONE_REG:
         if (in->a > UINT32_MAX || prog->shape == DWX_SHAPE_ONE_SV)
             return false; /* stack_value of a register: the loop's error */
@@ -1257,7 +1250,6 @@ stack_value:
 ONE_COPY(one_const, ONE_CONST)
 ONE_COPY(one_addr, ONE_ADDR)
 ONE_COPY(one_addrx, ONE_ADDRX)
-ONE_COPY(one_constx, ONE_CONSTX)
 ONE_COPY(one_reg, ONE_REG)
 ONE_COPY(one_breg, ONE_BREG)
 ONE_COPY(one_fbreg, ONE_FBREG)
@@ -1269,7 +1261,7 @@ ONE_COPY(one_entry, ONE_ENTRY)
 static dwexpr_status (*const one_fns[ONE_KINDS])(dwexpr_ctx *, const dwexpr_program *,
                                                  dwexpr_result *) = {
     [ONE_OTHER] = dwx_eval_other, [ONE_CONST] = one_const, [ONE_ADDR] = one_addr,
-    [ONE_ADDRX] = one_addrx, [ONE_CONSTX] = one_constx, [ONE_REG] = one_reg,
+    [ONE_ADDRX] = one_addrx, [ONE_REG] = one_reg,
     [ONE_BREG] = one_breg, [ONE_FBREG] = one_fbreg, [ONE_CFA] = one_cfa,
     [ONE_ENTRY] = one_entry,
 };

@@ -124,6 +124,15 @@ static dwexpr_status three_ways_unit(const char *text, dwexpr_unit unit,
         TAP_OK(same_error(dwexpr_ctx_error(ctx_a), dwexpr_ctx_error(ctx_c)) &&
                    same_error(dwexpr_ctx_error(ctx_b), dwexpr_ctx_error(ctx_c)),
                "%s: the same error three ways (%s)", text, dwexpr_ctx_error(ctx_c)->message);
+    /* and bound (dwexpr_ctx_bind: its own shortcuts), on ctx_a once its
+     * result has been compared */
+    memset(&ra, 0x5a, sizeof ra);
+    TAP_OK(dwexpr_ctx_bind(ctx_a, &target, NULL, &p) == DWEXPR_OK, "%s: bound", text);
+    sa = dwexpr_eval_bound(ctx_a, prog, &ra);
+    TAP_OK(sa == sc && (sc == DWEXPR_OK ? same_result(&ra, &rc)
+                                        : same_error(dwexpr_ctx_error(ctx_a),
+                                                     dwexpr_ctx_error(ctx_c))),
+           "%s: bound, the same status (%d %d) and result or error", text, sa, sc);
     dwexpr_program_free(prog);
     *out = rc;
     return sc;
@@ -450,10 +459,19 @@ static void test_one(void)
         "DW_OP_breg3 8 DW_OP_stack_value", "DW_OP_breg3 -8", "DW_OP_fbreg -8",
         "DW_OP_fbreg 8 DW_OP_stack_value", "DW_OP_entry_value 1 0x55 DW_OP_stack_value",
         "DW_OP_entry_value 1 0x55", "DW_OP_call_frame_cfa", "DW_OP_addr 0x1000",
-        "DW_OP_addrx 2 DW_OP_stack_value", "DW_OP_lit3", "DW_OP_regx 5 DW_OP_stack_value"};
+        "DW_OP_addrx 2 DW_OP_stack_value", "DW_OP_lit3", "DW_OP_regx 5 DW_OP_stack_value",
+        /* every other producer kind (prog->one, lib/fast.c's one_kind) */
+        "DW_OP_constx 2 DW_OP_stack_value", "DW_OP_constx 2", "DW_OP_GNU_addr_index 2",
+        "DW_OP_GNU_const_index 1 DW_OP_stack_value", "DW_OP_bregx 3 -8",
+        "DW_OP_bregx 3 8 DW_OP_stack_value", "DW_OP_GNU_entry_value 1 0x55 DW_OP_stack_value",
+        "DW_OP_const8s -5 DW_OP_stack_value", "DW_OP_const2u 0x1234", "DW_OP_regx 5",
+        "DW_OP_addr 0x1000 DW_OP_stack_value", "DW_OP_call_frame_cfa DW_OP_stack_value"};
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
-        dwexpr_status st = three_ways(ok[i], 8, NULL, &r);
-        TAP_OK(st == DWEXPR_OK || (i == 12 && st == DWEXPR_E_NOT_VALUE), "%s evaluates", ok[i]);
+        for (uint8_t asz = 4; asz <= 8; asz += 4) {
+            dwexpr_status st = three_ways(ok[i], asz, NULL, &r);
+            TAP_OK(st == DWEXPR_OK || (i == 12 && st == DWEXPR_E_NOT_VALUE),
+                   "%s evaluates (%u-byte addresses)", ok[i], (unsigned)asz);
+        }
     }
     CHECK_U64(three_ways("DW_OP_lit5 DW_OP_stack_value", 4, NULL, &r), DWEXPR_OK, "4-byte unit");
     TAP_OK(r.loc.count == 1 && r.loc.slds[0].kind == DWEXPR_LOC_IMPLICIT &&
