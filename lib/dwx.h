@@ -9,6 +9,20 @@
 #include <string.h>
 #include "dwexpr.h"
 
+/* Whether the host is known to be little-endian. The fast path (lib/fast.c)
+ * and the folds it computes (lib/fold.c) keep a unit's words as host
+ * integers and read or hand out their bytes by memcpy, right only on such
+ * a host: elsewhere dwx_fast_candidate refuses every program and
+ * dwexpr_eval_bytes never enters it, so the general path answers. */
+#ifndef DWX_HOST_LITTLE /* -DDWX_HOST_LITTLE=0: the general path only */
+#  if (defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) || \
+      defined(_M_X64) || defined(_M_IX86) || defined(_M_ARM64)
+#    define DWX_HOST_LITTLE 1
+#  else
+#    define DWX_HOST_LITTLE 0
+#  endif
+#endif
+
 #if defined(__GNUC__)
 #  define DWX_HIDDEN __attribute__((visibility("hidden")))
 #  define DWX_LIKELY(x) __builtin_expect(!!(x), 1)
@@ -102,7 +116,9 @@ struct dwexpr_program {
     size_t len;
     bool heap;             /* allocated by dwexpr_program_decode */
     uint8_t shape;         /* dwx_shape: set by dwx_decode for the evaluator */
-    bool fast;             /* made only of what the fast path (lib/fast.c) runs */
+    bool fast;             /* a little-endian unit on a little-endian host
+                              (DWX_HOST_LITTLE), made only of what the fast
+                              path (lib/fast.c) runs: dwx_fast_candidate */
     uint8_t one;           /* fast ONE / ONE_SV: its producer's kind (dwx_fast_one_kind) */
     const dwx_folded *fold; /* its result when it needs no target (lib/fold.c) */
 };
@@ -131,7 +147,8 @@ enum dwx_shape {
 /* The shape of a decoded program (lib/eval.c). */
 DWX_HIDDEN uint8_t dwx_program_shape(const struct dwexpr_program *prog);
 
-/* Whether every operation of PROG is one the fast path runs (lib/fast.c). */
+/* Whether PROG is little-endian on a little-endian host (DWX_HOST_LITTLE)
+ * and every operation of it is one the fast path runs (lib/fast.c). */
 DWX_HIDDEN bool dwx_fast_candidate(const struct dwexpr_program *prog);
 /* The kind of PROG's producer the fast path answers directly (lib/fast.c:
  * a dense code for its dispatch; 0 for anything else). Set after shape and

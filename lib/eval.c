@@ -1562,7 +1562,7 @@ static DWX_ALWAYS_INLINE dwexpr_status unfolded(dwexpr_ctx *ctx, const dwexpr_pr
             reg_direct(ctx, p, (uint32_t)prog->code[0].a, out);
             return DWEXPR_OK;
         }
-        if (prog->fast && !prog->unit.big_endian) {
+        if (prog->fast) {
             direct_begin(ctx, target, user, p);
             return dwx_fast_prog(ctx, prog, out); /* a jump */
         }
@@ -1596,7 +1596,7 @@ static dwexpr_status eval_one(dwexpr_ctx *ctx, const dwexpr_program *prog,
                               const dwexpr_eval_params *params, dwexpr_result *out)
 {
     const dwexpr_eval_params *p = params ? params : &no_params;
-    if (prog->fast && !prog->unit.big_endian && fast_ok(target, p)) {
+    if (prog->fast && fast_ok(target, p)) {
         direct_begin(ctx, target, user, p);
         return dwx_fast_prog(ctx, prog, out); /* a jump */
     }
@@ -1699,7 +1699,7 @@ static DWX_ALWAYS_INLINE dwexpr_status bytes_rest(dwexpr_ctx *ctx, const uint8_t
                                                   const dwexpr_eval_params *p, bool fast,
                                                   dwexpr_result *out)
 {
-    if (fast && unit_fine(unit) && !unit->big_endian && len <= UINT32_MAX) {
+    if (DWX_HOST_LITTLE && fast && unit_fine(unit) && !unit->big_endian && len <= UINT32_MAX) {
         direct_begin(ctx, target, user, p);
         return dwx_fast_eval_bytes(ctx, bytes, len, unit, out); /* a jump */
     }
@@ -1828,7 +1828,7 @@ dwexpr_status dwexpr_eval_bound(dwexpr_ctx *ctx, const dwexpr_program *prog, dwe
         if ((f = prog->fold)) {
             if (!(f->req & ~ctx->bind.have))
                 return use_fold(ctx, f, out);
-        } else if (ctx->bind.fast && prog->fast && !prog->unit.big_endian) {
+        } else if (ctx->bind.fast && prog->fast) {
             return eval_bound_fast(ctx, prog, out); /* bind.fast: bound */
         }
     }
@@ -1882,7 +1882,7 @@ dwexpr_status dwexpr_eval_bound_ref(dwexpr_ctx *ctx, const dwexpr_program *prog,
                 *out = &f->res;
                 return fold_done(ctx, f);
             }
-        } else if (ctx->bind.fast && prog->fast && !prog->unit.big_endian) {
+        } else if (ctx->bind.fast && prog->fast) {
             return eval_bound_ref_fast(ctx, prog, out);
         }
     }

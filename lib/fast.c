@@ -118,7 +118,7 @@ static inline bool place_of(dwexpr_ctx *ctx, const fent *e, const fiptr *iptrs,
         uint8_t *bytes = dwx_alloc(ctx, 8);
         if (!bytes)
             return false;
-        memcpy(bytes, &e->v, 8); /* little-endian host (dwx_fast_ok) */
+        memcpy(bytes, &e->v, 8); /* little-endian host (DWX_HOST_LITTLE) */
         *s = sld_implicit(bytes, e->nbits);
         return true;
     }
@@ -174,7 +174,7 @@ static inline bool breg(dwexpr_ctx *ctx, const dwexpr_eval_params *p, uint64_t r
     r.frame = 0;
     r.regno = (uint32_t)regno;
     r.ctx = (uint16_t)(p->ctx & (DWEXPR_CTX_THREAD | DWEXPR_CTX_FRAME));
-    uint64_t v = 0; /* little-endian host (the fast path's callers check) */
+    uint64_t v = 0; /* little-endian host (DWX_HOST_LITTLE: dwx_fast_candidate) */
     if (t->reg_read(ctx->user, &r, 0, &v, asz) != DWEXPR_OK)
         return false;
     *addr = (v + (uint64_t)off) & m;
@@ -391,7 +391,7 @@ static DWX_ALWAYS_INLINE bool hand_out(dwexpr_ctx *ctx, const fent *e,
     } else if (e->k == FK_IMP && !ctx->result_slot) {
         /* the value's bytes next to result_one (dwx_stack_value puts them
          * in scratch: the same bytes, kept as long) */
-        memcpy(&ctx->result_bytes, &e->v, 8); /* little-endian host (dwx_fast_ok) */
+        memcpy(&ctx->result_bytes, &e->v, 8); /* little-endian host (DWX_HOST_LITTLE) */
         ctx->result_one = sld_implicit((const uint8_t *)&ctx->result_bytes, e->nbits);
         return hand_out_place(ctx, &ctx->result_one, out);
     } else {
@@ -470,7 +470,7 @@ static DWX_ALWAYS_INLINE bool build_composite(dwexpr_ctx *ctx, const fpart *part
 /* See lib/dwx.h. Only a hint: fast_loop checks everything itself. */
 bool dwx_fast_candidate(const dwexpr_program *prog)
 {
-    if (!prog->bytes && prog->len)
+    if (!DWX_HOST_LITTLE || prog->unit.big_endian || (!prog->bytes && prog->len))
         return false;
     for (size_t i = 0; i < prog->count; i++) {
         const dwx_insn *in = &prog->code[i];
@@ -1147,7 +1147,7 @@ static enum one_kind one_kind(unsigned op)
 /* See lib/dwx.h. */
 uint8_t dwx_fast_one_kind(const struct dwexpr_program *prog)
 {
-    if (!prog->fast || prog->unit.big_endian ||
+    if (!prog->fast ||
         (prog->shape != DWX_SHAPE_ONE && prog->shape != DWX_SHAPE_ONE_SV))
         return 0;
     return (uint8_t)one_kind(prog->bytes[0]);

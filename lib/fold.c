@@ -71,7 +71,7 @@ static void copy_place(dwexpr_sld *d, const dwexpr_sld *s, uint8_t **bytes)
 /* See lib/dwx.h. */
 bool dwx_foldable(const dwexpr_program *prog)
 {
-    return prog->fast && !prog->unit.big_endian && prog->count <= UINT32_MAX &&
+    return prog->fast && prog->count <= UINT32_MAX &&
            target_free(prog);
 }
 
