@@ -296,19 +296,47 @@ static inline bool debug_addr(dwexpr_ctx *ctx, const dwexpr_unit *unit, uint64_t
     return ctx->t->debug_addr && ctx->t->debug_addr(ctx->user, unit, i, out) == DWEXPR_OK;
 }
 
+/* ULEB128 / SLEB128 of one or two bytes only (false for longer ones,
+ * which the loop reads): no call, so that lone_producer stays a leaf. */
+static inline bool uleb_short(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+    const uint8_t *q = *p;
+    if (q < end && q[0] < 0x80) {
+        *v = q[0];
+        *p = q + 1;
+        return true;
+    }
+    if (end - q >= 2 && q[1] < 0x80) {
+        *v = (q[0] & 0x7fu) | ((uint64_t)q[1] << 7);
+        *p = q + 2;
+        return true;
+    }
+    return false;
+}
+
+static inline bool sleb_short(const uint8_t **p, const uint8_t *end, int64_t *v)
+{
+    const uint8_t *q = *p;
+    if (q < end && q[0] < 0x80) {
+        *v = (int64_t)((q[0] & 0x40) ? q[0] | ~(uint64_t)0x7f : q[0]);
+        *p = q + 1;
+        return true;
+    }
+    if (end - q >= 2 && q[1] < 0x80) {
+        const uint64_t b = (q[0] & 0x7fu) | ((uint64_t)q[1] << 7);
+        *v = (int64_t)((b & 0x2000) ? b | ~(uint64_t)0x3fff : b);
+        *p = q + 2;
+        return true;
+    }
+    return false;
+}
+
 /* ULEB128 / SLEB128 at *P (one and two bytes inline, longer ones by
  * lib/leb.c; DWARF 5 7.6). */
 static inline bool uleb(const uint8_t **p, const uint8_t *end, uint64_t *v)
 {
-    if (DWX_LIKELY(*p < end && **p < 0x80)) {
-        *v = *(*p)++;
+    if (DWX_LIKELY(uleb_short(p, end, v)))
         return true;
-    }
-    if (end - *p >= 2 && (*p)[1] < 0x80) { /* two bytes: 14 bits */
-        *v = ((*p)[0] & 0x7fu) | ((uint64_t)(*p)[1] << 7);
-        *p += 2;
-        return true;
-    }
     const uint8_t *q = *p; /* so that the caller's position stays in a register */
     const bool ok = dwx_read_uleb(&q, end, v, NULL) == DWEXPR_OK;
     *p = q;
@@ -317,17 +345,8 @@ static inline bool uleb(const uint8_t **p, const uint8_t *end, uint64_t *v)
 
 static inline bool sleb(const uint8_t **p, const uint8_t *end, int64_t *v)
 {
-    if (DWX_LIKELY(*p < end && **p < 0x80)) {
-        uint64_t b = *(*p)++;
-        *v = (int64_t)((b & 0x40) ? b | ~(uint64_t)0x7f : b);
+    if (DWX_LIKELY(sleb_short(p, end, v)))
         return true;
-    }
-    if (end - *p >= 2 && (*p)[1] < 0x80) { /* two bytes: 14 bits, the sign in bit 13 */
-        const uint64_t b = ((*p)[0] & 0x7fu) | ((uint64_t)(*p)[1] << 7);
-        *v = (int64_t)((b & 0x2000) ? b | ~(uint64_t)0x3fff : b);
-        *p += 2;
-        return true;
-    }
     const uint8_t *q = *p;
     const bool ok = dwx_read_sleb(&q, end, v, NULL) == DWEXPR_OK;
     *p = q;
@@ -1094,12 +1113,6 @@ bool dwx_fast_fold(dwexpr_ctx *ctx, const dwexpr_program *prog, dwexpr_result *o
     return fast_loop(ctx, prog->bytes, prog->len, out, prog, FALL_NONE) == DWEXPR_OK;
 }
 
-/* See lib/evalint.h. */
-dwexpr_status dwx_fast_eval_bytes(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
-                                  const dwexpr_unit *unit, dwexpr_result *out)
-{
-    return fast_loop(ctx, bytes, len, out, unit, FALL_BYTES);
-}
 
 
 /* The producers fast_one answers, by kind: a dense code decided at decode
@@ -1112,36 +1125,35 @@ enum one_kind {
     ONE_CFA, ONE_ENTRY, ONE_KINDS
 };
 
-/* The kind of a producer opcode OP (the case lists fast_one had when it
- * dispatched on the opcode byte). */
+/* The producers fast_one answers: kind, first and last opcode of each
+ * family (DW_OP_const1u .. DW_OP_consts are one run of codes). */
+#define ONE_OPS(X)                                                                 \
+    X(ONE_CONST, DWX_CODE_lit0, DWX_CODE_lit31)                                    \
+    X(ONE_CONST, DWX_CODE_const1u, DWX_CODE_consts)                                \
+    X(ONE_ADDR, DWX_CODE_addr, DWX_CODE_addr)                                      \
+    X(ONE_ADDR, DWX_CODE_GNU_encoded_addr, DWX_CODE_GNU_encoded_addr)              \
+    X(ONE_ADDRX, DWX_CODE_addrx, DWX_CODE_addrx)                                   \
+    X(ONE_ADDRX, DWX_CODE_GNU_addr_index, DWX_CODE_GNU_addr_index)                 \
+    X(ONE_REG, DWX_CODE_reg0, DWX_CODE_reg31)                                      \
+    X(ONE_REG, DWX_CODE_regx, DWX_CODE_regx)                                       \
+    X(ONE_BREG, DWX_CODE_breg0, DWX_CODE_breg31)                                   \
+    X(ONE_BREG, DWX_CODE_bregx, DWX_CODE_bregx)                                    \
+    X(ONE_FBREG, DWX_CODE_fbreg, DWX_CODE_fbreg)                                   \
+    X(ONE_CFA, DWX_CODE_call_frame_cfa, DWX_CODE_call_frame_cfa)                   \
+    X(ONE_ENTRY, DWX_CODE_entry_value, DWX_CODE_entry_value)                       \
+    X(ONE_ENTRY, DWX_CODE_GNU_entry_value, DWX_CODE_GNU_entry_value)
+_Static_assert(DWX_CODE_consts - DWX_CODE_const1u == 9 && DWX_CODE_constu == DWX_CODE_const8s + 1,
+               "DW_OP_const1u .. DW_OP_consts are consecutive codes");
+
+/* The kind of a producer opcode OP. */
 static enum one_kind one_kind(unsigned op)
 {
-    switch (op) {
-    DWX_CASE32(DWX_CODE_lit0):
-    case DWX_CODE_const1u: case DWX_CODE_const1s: case DWX_CODE_const2u:
-    case DWX_CODE_const2s: case DWX_CODE_const4u: case DWX_CODE_const4s:
-    case DWX_CODE_const8u: case DWX_CODE_const8s: case DWX_CODE_constu:
-    case DWX_CODE_consts:
-        return ONE_CONST;
-    case DWX_CODE_addr: case DWX_CODE_GNU_encoded_addr:
-        return ONE_ADDR;
-    case DWX_CODE_addrx: case DWX_CODE_GNU_addr_index:
-        return ONE_ADDRX;
-    DWX_CASE32(DWX_CODE_reg0):
-    case DWX_CODE_regx:
-        return ONE_REG;
-    DWX_CASE32(DWX_CODE_breg0):
-    case DWX_CODE_bregx:
-        return ONE_BREG;
-    case DWX_CODE_fbreg:
-        return ONE_FBREG;
-    case DWX_CODE_call_frame_cfa:
-        return ONE_CFA;
-    case DWX_CODE_entry_value: case DWX_CODE_GNU_entry_value:
-        return ONE_ENTRY;
-    default:
-        return ONE_OTHER;
-    }
+#define ONE_TEST(k, lo, hi)                                                        \
+    if (op - (unsigned)(lo) <= (unsigned)((hi) - (lo)))                            \
+        return k;
+    ONE_OPS(ONE_TEST)
+#undef ONE_TEST
+    return ONE_OTHER;
 }
 
 /* See lib/dwx.h. */
@@ -1153,19 +1165,18 @@ uint8_t dwx_fast_one_kind(const struct dwexpr_program *prog)
     return (uint8_t)one_kind(prog->bytes[0]);
 }
 
-/* A DWX_SHAPE_ONE / DWX_SHAPE_ONE_SV program from its decoded producer
- * (prog->code[0]), under fast_loop's conditions and set-up (the unit is
- * the program's): the same code as fast_loop's cases for it, and
+/* A DWX_SHAPE_ONE / DWX_SHAPE_ONE_SV program (SV: the latter) from its
+ * producer IN as the decoder builds it, of a unit UNIT (normalized), under
+ * fast_loop's conditions and set-up: the same code as fast_loop's cases for it, and
  * the same contract (true with *OUT filled exactly as the general path
  * would, or false and nothing handed out). KIND is one_kind's of the
  * producer, a constant in each copy (one_fns); each kind of entry is
  * handed out by its own copy of hand_out. */
-static DWX_ALWAYS_INLINE bool fast_one(dwexpr_ctx *ctx, const dwexpr_program *prog,
+static DWX_ALWAYS_INLINE bool fast_one(dwexpr_ctx *ctx, const dwx_insn *in,
+                                       const dwexpr_unit *unit, bool sv,
                                        const dwexpr_eval_params *p, dwexpr_result *out,
                                        enum one_kind kind)
 {
-    const dwx_insn *in = prog->code;
-    const dwexpr_unit *unit = &prog->unit;
     const unsigned asz = unit->addr_size;
     const uint64_t m = dwx_mask(8u * asz);
     fent e;
@@ -1186,7 +1197,7 @@ static DWX_ALWAYS_INLINE bool fast_one(dwexpr_ctx *ctx, const dwexpr_program *pr
         e.v = (e.v + unit->load_bias) & m;
         goto memory;
     case ONE_REG:
-        if (in->a > UINT32_MAX || prog->shape == DWX_SHAPE_ONE_SV)
+        if (in->a > UINT32_MAX || sv)
             return false; /* stack_value of a register: the loop's error */
         e.k = FK_REG;
         e.v = in->a;
@@ -1211,13 +1222,13 @@ static DWX_ALWAYS_INLINE bool fast_one(dwexpr_ctx *ctx, const dwexpr_program *pr
         return false;
     }
 memory:
-    if (prog->shape == DWX_SHAPE_ONE) {
+    if (!sv) {
         e.k = FK_MEM;
         return hand_out(ctx, &e, NULL, NULL, unit, out);
     }
     goto stack_value; /* the address as a value (as_value: masked already) */
 value:
-    if (prog->shape == DWX_SHAPE_ONE) {
+    if (!sv) {
         e.k = FK_VAL;
         return hand_out(ctx, &e, NULL, NULL, unit, out);
     }
@@ -1243,7 +1254,8 @@ stack_value:
     static ONE_NOINLINE dwexpr_status name(dwexpr_ctx *ctx, const dwexpr_program *prog,       \
                                            dwexpr_result *out)                                \
     {                                                                                         \
-        if (fast_one(ctx, prog, ctx->p, out, kind))                                           \
+        if (fast_one(ctx, prog->code, &prog->unit, prog->shape == DWX_SHAPE_ONE_SV, ctx->p, out, \
+                     kind))                                                                   \
             return DWEXPR_OK;                                                                 \
         return dwx_eval_other(ctx, prog, out);                                                \
     }
@@ -1265,6 +1277,178 @@ static dwexpr_status (*const one_fns[ONE_KINDS])(dwexpr_ctx *, const dwexpr_prog
     [ONE_BREG] = one_breg, [ONE_FBREG] = one_fbreg, [ONE_CFA] = one_cfa,
     [ONE_ENTRY] = one_entry,
 };
+
+/* The producer of kind KIND at the start of the LEN bytes at B read into
+ * *IN as the decoder and fast_loop read it (a literal's value, breg's
+ * register and offset, an entry_value block of one DW_OP_reg0..31 byte
+ * left undecoded), and whether it is all there is (*SV false) or is
+ * followed by DW_OP_stack_value and nothing else (*SV true). False for
+ * anything else: the loop then reads the bytes. ASZ: the unit's address
+ * size (normalized). No call: the caller declines cheaply. */
+static DWX_ALWAYS_INLINE bool lone_producer(const uint8_t *b, size_t len, unsigned asz,
+                                            enum one_kind kind, dwx_insn *in, bool *sv)
+{
+    const uint8_t *pc = b + 1, *const end = b + len;
+    const unsigned op = b[0];
+    uint64_t a = 0;
+    int64_t sa = 0;
+    switch (kind) {
+    case ONE_CONST:
+        if (op - DWX_CODE_lit0 < 32u) {
+            a = op - DWX_CODE_lit0;
+        } else if (op == DWX_CODE_constu) {
+            if (!uleb_short(&pc, end, &a))
+                return false;
+        } else if (op == DWX_CODE_consts) {
+            if (!sleb_short(&pc, end, &sa))
+                return false;
+            a = (uint64_t)sa;
+        } else { /* const1u..const8s: 1, 2, 4 or 8 bytes, the odd ones signed */
+            const unsigned w = 1u << ((op - DWX_CODE_const1u) >> 1);
+            if ((size_t)(end - pc) < w)
+                return false;
+            for (unsigned i = 0; i < w; i++)
+                a |= (uint64_t)pc[i] << (8 * i);
+            pc += w;
+            if ((op - DWX_CODE_const1u) & 1)
+                a = (uint64_t)dwx_sext(a, 8 * w);
+        }
+        break;
+    case ONE_ADDR:
+        if (op != DWX_CODE_addr || (size_t)(end - pc) < asz)
+            return false;
+        for (unsigned i = 0; i < asz; i++)
+            a |= (uint64_t)pc[i] << (8 * i);
+        pc += asz;
+        break;
+    case ONE_ADDRX:
+        if (!uleb_short(&pc, end, &a))
+            return false;
+        break;
+    case ONE_BREG:
+        if (op == DWX_CODE_bregx) {
+            if (!uleb_short(&pc, end, &a))
+                return false;
+        } else {
+            a = op - DWX_CODE_breg0;
+        }
+        if (!sleb_short(&pc, end, &sa))
+            return false;
+        in->b = (uint64_t)sa;
+        break;
+    case ONE_FBREG:
+        if (!sleb_short(&pc, end, &sa))
+            return false;
+        a = (uint64_t)sa;
+        break;
+    case ONE_CFA:
+        break;
+    case ONE_ENTRY:
+        /* a block of one DW_OP_reg0..31 byte (as fast_loop's) */
+        if (end - pc < 2 || pc[0] != 1 || pc[1] < DWX_CODE_reg0 || pc[1] > DWX_CODE_reg31)
+            return false;
+        in->x = DWEXPR_OP_entry_value;
+        in->id = op == DWX_CODE_entry_value ? DWEXPR_OP_entry_value : DWEXPR_OP_GNU_entry_value;
+        in->blk = pc + 1;
+        in->blen = 1;
+        in->sub = NULL;
+        a = 1;
+        pc += 2;
+        break;
+    default: /* ONE_REG (a register's stack_value is the loop's error), ONE_OTHER */
+        return false;
+    }
+    in->a = a;
+    if (pc == end) {
+        *sv = false;
+        return true;
+    }
+    *sv = true;
+    return end - pc == 1 && *pc == DWX_CODE_stack_value;
+}
+
+/* fast_one from the bytes, one copy per kind like one_fns (noinline: each
+ * keeps its own frame); anything else, or a failure, goes to fast_loop
+ * from the start. (Reading the producer in a leaf first, so that other
+ * bytes reach the loop without this frame, costs the lone producers more
+ * than it saves the others: cold +3.0 per evaluation.) */
+#define ONE_BYTES_COPY(kind)                                                                   \
+    static ONE_NOINLINE dwexpr_status one_bytes_##kind(dwexpr_ctx *ctx, const uint8_t *bytes,  \
+                                                       size_t len, const dwexpr_unit *unit,    \
+                                                       dwexpr_result *out)                     \
+    {                                                                                           \
+        dwexpr_unit u;                                                                          \
+        const dwexpr_unit *un = unit;                                                           \
+        if (!unit->addr_size || !unit->offset_size || !unit->version) {                         \
+            u = dwx_unit_normalize(unit);                                                       \
+            un = &u;                                                                            \
+        }                                                                                       \
+        dwx_insn in;                                                                            \
+        bool sv;                                                                                \
+        if (lone_producer(bytes, len, un->addr_size, kind, &in, &sv) &&                         \
+            fast_one(ctx, &in, un, sv, ctx->p, out, kind))                                      \
+            return DWEXPR_OK;                                                                   \
+        return fast_loop(ctx, bytes, len, out, unit, FALL_BYTES);                               \
+    }
+ONE_BYTES_COPY(ONE_CONST)
+ONE_BYTES_COPY(ONE_ADDR)
+ONE_BYTES_COPY(ONE_ADDRX)
+ONE_BYTES_COPY(ONE_BREG)
+ONE_BYTES_COPY(ONE_FBREG)
+ONE_BYTES_COPY(ONE_CFA)
+ONE_BYTES_COPY(ONE_ENTRY)
+#undef ONE_BYTES_COPY
+
+/* fast_loop from the bytes (every other first byte; a register's
+ * stack_value is the loop's error). */
+static dwexpr_status loop_bytes(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
+                                const dwexpr_unit *unit, dwexpr_result *out)
+{
+    return fast_loop(ctx, bytes, len, out, unit, FALL_BYTES);
+}
+#define one_bytes_ONE_REG loop_bytes
+
+/* By the first byte: one indexed jump (GNU C's ranges; elsewhere by
+ * one_kind). */
+typedef dwexpr_status (*one_bytes_fn)(dwexpr_ctx *, const uint8_t *, size_t,
+                                      const dwexpr_unit *, dwexpr_result *);
+#if defined(__GNUC__)
+#  pragma GCC diagnostic push
+#  if defined(__clang__)
+#    pragma GCC diagnostic ignored "-Winitializer-overrides"
+#  else
+#    pragma GCC diagnostic ignored "-Woverride-init"
+#  endif
+static const one_bytes_fn one_bytes_fns[256] = {
+    [0 ... 255] = loop_bytes,
+#  define ONE_BYTES_ENTRY(k, lo, hi) [lo ... hi] = one_bytes_##k,
+    ONE_OPS(ONE_BYTES_ENTRY)
+#  undef ONE_BYTES_ENTRY
+};
+#  pragma GCC diagnostic pop
+#  define ONE_BYTES_FN(op) one_bytes_fns[op]
+#else
+static const one_bytes_fn one_bytes_fns[ONE_KINDS] = {
+    [ONE_OTHER] = loop_bytes, [ONE_CONST] = one_bytes_ONE_CONST, [ONE_ADDR] = one_bytes_ONE_ADDR,
+    [ONE_ADDRX] = one_bytes_ONE_ADDRX, [ONE_REG] = loop_bytes, [ONE_BREG] = one_bytes_ONE_BREG,
+    [ONE_FBREG] = one_bytes_ONE_FBREG, [ONE_CFA] = one_bytes_ONE_CFA,
+    [ONE_ENTRY] = one_bytes_ONE_ENTRY,
+};
+#  define ONE_BYTES_FN(op) one_bytes_fns[one_kind(op)]
+#endif
+
+/* The longest lone producer with DW_OP_stack_value one_bytes_fns takes:
+ * DW_OP_addr of 8 bytes or DW_OP_const8u, then stack_value. */
+enum { ONE_BYTES_MAX = 10 };
+
+/* See lib/evalint.h. */
+dwexpr_status dwx_fast_eval_bytes(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
+                                  const dwexpr_unit *unit, dwexpr_result *out)
+{
+    if (len - 1 < ONE_BYTES_MAX) /* a lone producer, with stack_value, is short */
+        return ONE_BYTES_FN(bytes[0])(ctx, bytes, len, unit, out);
+    return fast_loop(ctx, bytes, len, out, unit, FALL_BYTES);
+}
 
 /* See lib/evalint.h. The fallback is called from here, as in
  * dwx_fast_eval_bytes. */

@@ -473,6 +473,39 @@ static void test_one(void)
                    "%s evaluates (%u-byte addresses)", ok[i], (unsigned)asz);
         }
     }
+    /* from the bytes (lib/fast.c's lone_producer): operands of one, two
+     * and more bytes, signs, a producer followed by anything but
+     * DW_OP_stack_value, truncated operands */
+    static const char *const edges[] = {
+        "DW_OP_fbreg -132", "DW_OP_fbreg 8191 DW_OP_stack_value", "DW_OP_fbreg -8192",
+        "DW_OP_fbreg 8192", "DW_OP_breg7 -200 DW_OP_stack_value", "DW_OP_breg7 63",
+        "DW_OP_breg7 64", "DW_OP_breg7 -64", "DW_OP_breg7 -65", "DW_OP_bregx 200 -8",
+        "DW_OP_bregx 20000 -8", "DW_OP_constu 200 DW_OP_stack_value",
+        "DW_OP_constu 20000 DW_OP_stack_value", "DW_OP_consts -100 DW_OP_stack_value",
+        "DW_OP_const2s -2 DW_OP_stack_value", "DW_OP_const1s -1", "DW_OP_const4u 0xfffffffe",
+        "DW_OP_const8s -3 DW_OP_stack_value", "DW_OP_addr 0xfffffff0 DW_OP_stack_value",
+        "DW_OP_addrx 300", "DW_OP_breg3 8 DW_OP_neg", "DW_OP_breg3 8 DW_OP_stack_value DW_OP_nop",
+        "DW_OP_lit1 DW_OP_nop", "DW_OP_call_frame_cfa DW_OP_deref", "DW_OP_fbreg 0 DW_OP_lit0",
+        "DW_OP_entry_value 1 0x55 DW_OP_neg DW_OP_stack_value",
+        "DW_OP_entry_value 2 0x7000 DW_OP_stack_value", "DW_OP_GNU_entry_value 1 0x6f"};
+    for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++)
+        for (uint8_t asz = 4; asz <= 8; asz += 4)
+            three_ways(edges[i], asz, NULL, &r);
+    static const uint8_t cut[][8] = {{0x91, 0x80}, {0x77, 0xff}, {0x92, 0x03}, {0x0a, 0x01},
+                                     {0xa3, 0x01}, {0x03, 0x00}, {0x03, 1, 2, 3, 4, 5},
+                                     {0x0e, 1, 2, 3, 4, 5, 6, 7}};
+    static const uint8_t cut_len[] = {2, 2, 2, 2, 2, 2, 6, 8};
+    for (size_t i = 0; i < sizeof cut / sizeof cut[0]; i++) {
+        const dwexpr_unit u = {.addr_size = 8, .offset_size = 4, .version = 5};
+        const dwexpr_status sa = dwexpr_eval_bytes(ctx_a, cut[i], cut_len[i], &u, &target, NULL,
+                                                   NULL, &r);
+        TAP_OK(sa == DWEXPR_E_TRUNCATED, "truncated producer 0x%02x: E_TRUNCATED (%d)",
+               cut[i][0], sa);
+    }
+    /* a unit of zero fields (the defaults) from the bytes and decoded */
+    three_ways_unit("DW_OP_addr 0x1234 DW_OP_stack_value", (dwexpr_unit){0}, NULL, &r);
+    three_ways_unit("DW_OP_breg3 8 DW_OP_stack_value", (dwexpr_unit){0}, NULL, &r);
+    three_ways_unit("DW_OP_entry_value 1 0x55", (dwexpr_unit){0}, NULL, &r);
     CHECK_U64(three_ways("DW_OP_lit5 DW_OP_stack_value", 4, NULL, &r), DWEXPR_OK, "4-byte unit");
     TAP_OK(r.loc.count == 1 && r.loc.slds[0].kind == DWEXPR_LOC_IMPLICIT &&
                r.loc.slds[0].u.imp.bits == 32 && r.loc.slds[0].u.imp.data[0] == 5,
