@@ -1598,7 +1598,7 @@ static dwexpr_status eval_one(dwexpr_ctx *ctx, const dwexpr_program *prog,
     const dwexpr_eval_params *p = params ? params : &no_params;
     if (prog->fast && fast_ok(target, p)) {
         direct_begin(ctx, target, user, p);
-        return dwx_fast_prog(ctx, prog, out); /* a jump */
+        return dwx_fast_one(ctx, prog, out); /* a jump */
     }
     return eval_other(ctx, prog, target, user, p, out); /* the shape, else the loop */
 }
@@ -1807,6 +1807,8 @@ static DWX_ALWAYS_INLINE dwexpr_status bound_fast(dwexpr_ctx *ctx, const dwexpr_
         return DWEXPR_OK;
     }
     direct_begin(ctx, ctx->bind.t, ctx->bind.user, p);
+    if (prog->one)
+        return dwx_fast_one(ctx, prog, out);
     return dwx_fast_prog(ctx, prog, out); /* a jump, where the caller allows it */
 }
 

@@ -305,6 +305,17 @@ DWX_HIDDEN dwexpr_status dwx_eval_oneshot_decoded(dwexpr_ctx *ctx, const dwexpr_
 DWX_HIDDEN dwexpr_status dwx_fast_prog(dwexpr_ctx *ctx, const dwexpr_program *prog,
                                        dwexpr_result *out);
 
+/* dwx_fast_prog of a DWX_SHAPE_ONE / DWX_SHAPE_ONE_SV program (fast):
+ * its producer kind's copy of the fast path (prog->one, lib/fast.c), by
+ * one indexed call. */
+typedef dwexpr_status (*dwx_one_fn)(dwexpr_ctx *, const dwexpr_program *, dwexpr_result *);
+DWX_HIDDEN extern const dwx_one_fn dwx_one_fns[];
+static inline dwexpr_status dwx_fast_one(dwexpr_ctx *ctx, const dwexpr_program *prog,
+                                         dwexpr_result *out)
+{
+    return dwx_one_fns[prog->one](ctx, prog, out);
+}
+
 /* dwexpr_eval of PROG by a shape's direct path, else the general loop
  * (lib/eval.c), with the target, user and parameters in ctx->t,
  * ctx->user and ctx->p. */

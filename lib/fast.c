@@ -1117,7 +1117,7 @@ bool dwx_fast_fold(dwexpr_ctx *ctx, const dwexpr_program *prog, dwexpr_result *o
 
 /* The producers fast_one answers, by kind: a dense code decided at decode
  * time (dwx_fast_one_kind, kept in prog->one), so that a pre-decoded
- * program reaches its own copy of fast_one (one_fns) by one indexed jump
+ * program reaches its own copy of fast_one (dwx_one_fns) by one indexed jump
  * and that copy saves only the registers its kind needs. ONE_OTHER: a
  * producer fast_one does not take (the general path answers). */
 enum one_kind {
@@ -1170,7 +1170,7 @@ uint8_t dwx_fast_one_kind(const struct dwexpr_program *prog)
  * fast_loop's conditions and set-up: the same code as fast_loop's cases for it, and
  * the same contract (true with *OUT filled exactly as the general path
  * would, or false and nothing handed out). KIND is one_kind's of the
- * producer, a constant in each copy (one_fns); each kind of entry is
+ * producer, a constant in each copy (dwx_one_fns); each kind of entry is
  * handed out by its own copy of hand_out. */
 static DWX_ALWAYS_INLINE bool fast_one(dwexpr_ctx *ctx, const dwx_insn *in,
                                        const dwexpr_unit *unit, bool sv,
@@ -1243,7 +1243,7 @@ stack_value:
 }
 
 /* fast_one's copies, one per kind, each falling back to the general
- * path (noinline: each is reached by one_fns' jump and keeps its own
+ * path (noinline: each is reached by dwx_one_fns' jump and keeps its own
  * small frame). */
 #if defined(__GNUC__)
 #  define ONE_NOINLINE __attribute__((noinline))
@@ -1269,9 +1269,8 @@ ONE_COPY(one_cfa, ONE_CFA)
 ONE_COPY(one_entry, ONE_ENTRY)
 #undef ONE_COPY
 
-/* By kind (ONE_OTHER: the general path). */
-static dwexpr_status (*const one_fns[ONE_KINDS])(dwexpr_ctx *, const dwexpr_program *,
-                                                 dwexpr_result *) = {
+/* By kind (ONE_OTHER: the general path); see lib/evalint.h. */
+const dwx_one_fn dwx_one_fns[ONE_KINDS] = {
     [ONE_OTHER] = dwx_eval_other, [ONE_CONST] = one_const, [ONE_ADDR] = one_addr,
     [ONE_ADDRX] = one_addrx, [ONE_REG] = one_reg,
     [ONE_BREG] = one_breg, [ONE_FBREG] = one_fbreg, [ONE_CFA] = one_cfa,
@@ -1367,7 +1366,7 @@ static DWX_ALWAYS_INLINE bool lone_producer(const uint8_t *b, size_t len, unsign
     return end - pc == 1 && *pc == DWX_CODE_stack_value;
 }
 
-/* fast_one from the bytes, one copy per kind like one_fns (noinline: each
+/* fast_one from the bytes, one copy per kind like dwx_one_fns (noinline: each
  * keeps its own frame); anything else, or a failure, goes to fast_loop
  * from the start. (Reading the producer in a leaf first, so that other
  * bytes reach the loop without this frame, costs the lone producers more
@@ -1456,5 +1455,5 @@ dwexpr_status dwx_fast_prog(dwexpr_ctx *ctx, const dwexpr_program *prog, dwexpr_
 {
     if (prog->shape != DWX_SHAPE_ONE && prog->shape != DWX_SHAPE_ONE_SV)
         return fast_loop(ctx, prog->bytes, prog->len, out, prog, FALL_PROG);
-    return one_fns[prog->one](ctx, prog, out); /* dwx_fast_one_kind, at decode */
+    return dwx_fast_one(ctx, prog, out); /* the kind: dwx_fast_one_kind, at decode */
 }
