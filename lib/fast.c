@@ -1283,7 +1283,8 @@ const dwx_one_fn dwx_one_fns[ONE_KINDS] = {
  * left undecoded), and whether it is all there is (*SV false) or is
  * followed by DW_OP_stack_value and nothing else (*SV true). False for
  * anything else: the loop then reads the bytes. ASZ: the unit's address
- * size (normalized). No call: the caller declines cheaply. */
+ * size as given (zero, the default, finds no DW_OP_addr: the loop reads
+ * it). No call: the caller declines cheaply. */
 static DWX_ALWAYS_INLINE bool lone_producer(const uint8_t *b, size_t len, unsigned asz,
                                             enum one_kind kind, dwx_insn *in, bool *sv)
 {
@@ -1368,24 +1369,26 @@ static DWX_ALWAYS_INLINE bool lone_producer(const uint8_t *b, size_t len, unsign
 
 /* fast_one from the bytes, one copy per kind like dwx_one_fns (noinline: each
  * keeps its own frame); anything else, or a failure, goes to fast_loop
- * from the start. (Reading the producer in a leaf first, so that other
- * bytes reach the loop without this frame, costs the lone producers more
- * than it saves the others: cold +3.0 per evaluation.) */
+ * from the start. (gcc saves the frame's registers before the producer is
+ * read; reading it in a leaf that calls the copy only for a lone one
+ * costs the lone producers more than it saves the others: cold +3.0 per
+ * evaluation.) */
 #define ONE_BYTES_COPY(kind)                                                                   \
     static ONE_NOINLINE dwexpr_status one_bytes_##kind(dwexpr_ctx *ctx, const uint8_t *bytes,  \
                                                        size_t len, const dwexpr_unit *unit,    \
                                                        dwexpr_result *out)                     \
     {                                                                                           \
+        dwx_insn in;                                                                            \
+        bool sv;                                                                                \
+        if (!lone_producer(bytes, len, unit->addr_size, kind, &in, &sv))                        \
+            return fast_loop(ctx, bytes, len, out, unit, FALL_BYTES);                           \
         dwexpr_unit u;                                                                          \
         const dwexpr_unit *un = unit;                                                           \
         if (!unit->addr_size || !unit->offset_size || !unit->version) {                         \
             u = dwx_unit_normalize(unit);                                                       \
             un = &u;                                                                            \
         }                                                                                       \
-        dwx_insn in;                                                                            \
-        bool sv;                                                                                \
-        if (lone_producer(bytes, len, un->addr_size, kind, &in, &sv) &&                         \
-            fast_one(ctx, &in, un, sv, ctx->p, out, kind))                                      \
+        if (fast_one(ctx, &in, un, sv, ctx->p, out, kind))                                      \
             return DWEXPR_OK;                                                                   \
         return fast_loop(ctx, bytes, len, out, unit, FALL_BYTES);                               \
     }
