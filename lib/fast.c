@@ -31,16 +31,6 @@
  * incomplete composite at the bottom of the stack. */
 #include "evalops.h"
 
-/* The 32 case labels of an opcode family (DW_OP_lit*, DW_OP_reg*,
- * DW_OP_breg*) starting at B, so that one switch dispatches every byte. */
-#define DWX_CASE32(b)                                                                  \
-    case (b) + 0: case (b) + 1: case (b) + 2: case (b) + 3: case (b) + 4: case (b) + 5:    \
-    case (b) + 6: case (b) + 7: case (b) + 8: case (b) + 9: case (b) + 10: case (b) + 11:  \
-    case (b) + 12: case (b) + 13: case (b) + 14: case (b) + 15: case (b) + 16:            \
-    case (b) + 17: case (b) + 18: case (b) + 19: case (b) + 20: case (b) + 21:            \
-    case (b) + 22: case (b) + 23: case (b) + 24: case (b) + 25: case (b) + 26:            \
-    case (b) + 27: case (b) + 28: case (b) + 29: case (b) + 30: case (b) + 31
-
 /* FK_TVAL: a value of a base type, made by DW_OP_convert /
  * DW_OP_reinterpret; v indexes the evaluation's typed values. FK_IPTR:
  * implicit pointer storage (DW_OP_implicit_pointer) of nbits bits; v
@@ -1112,8 +1102,6 @@ bool dwx_fast_fold(dwexpr_ctx *ctx, const dwexpr_program *prog, dwexpr_result *o
 {
     return fast_loop(ctx, prog->bytes, prog->len, out, prog, FALL_NONE) == DWEXPR_OK;
 }
-
-
 
 /* The producers fast_one answers, by kind: a dense code decided at decode
  * time (dwx_fast_one_kind, kept in prog->one), so that a pre-decoded
