@@ -556,50 +556,52 @@ static inline bool reg_pieces(dwexpr_ctx *ctx, const uint8_t *pc, const uint8_t 
 
 /* The operations the fast loop knows, by label in fast_loop: the label,
  * the first and the last opcode byte it takes (the codes from the
- * DWEXPR_OPS table; binary operations go to op_other). */
-#define FAST_OPS(X)                                                              \
-    X(lit, DWX_CODE_lit0, DWX_CODE_lit31)                                        \
-    X(reg, DWX_CODE_reg0, DWX_CODE_reg31)                                        \
-    X(breg, DWX_CODE_breg0, DWX_CODE_breg31)                                     \
-    X(const, DWX_CODE_const1u, DWX_CODE_const8s)                                 \
-    X(constu, DWX_CODE_constu, DWX_CODE_constu)                                  \
-    X(consts, DWX_CODE_consts, DWX_CODE_consts)                                  \
-    X(addr, DWX_CODE_addr, DWX_CODE_addr)                                        \
-    X(debug_addr, DWX_CODE_addrx, DWX_CODE_addrx)                                \
-    X(debug_addr, DWX_CODE_constx, DWX_CODE_constx)                              \
-    X(debug_addr, DWX_CODE_GNU_addr_index, DWX_CODE_GNU_addr_index)              \
-    X(debug_addr, DWX_CODE_GNU_const_index, DWX_CODE_GNU_const_index)            \
-    X(regx, DWX_CODE_regx, DWX_CODE_regx)                                        \
-    X(bregx, DWX_CODE_bregx, DWX_CODE_bregx)                                     \
-    X(fbreg, DWX_CODE_fbreg, DWX_CODE_fbreg)                                     \
-    X(cfa, DWX_CODE_call_frame_cfa, DWX_CODE_call_frame_cfa)                     \
-    X(entry_value, DWX_CODE_entry_value, DWX_CODE_entry_value)                   \
-    X(entry_value, DWX_CODE_GNU_entry_value, DWX_CODE_GNU_entry_value)           \
-    X(stack_value, DWX_CODE_stack_value, DWX_CODE_stack_value)                   \
-    X(convert, DWX_CODE_convert, DWX_CODE_convert)                               \
-    X(convert, DWX_CODE_GNU_convert, DWX_CODE_GNU_convert)                       \
-    X(convert, DWX_CODE_reinterpret, DWX_CODE_reinterpret)                       \
-    X(convert, DWX_CODE_GNU_reinterpret, DWX_CODE_GNU_reinterpret)               \
-    X(piece, DWX_CODE_piece, DWX_CODE_piece)                                     \
-    X(plus_uconst, DWX_CODE_plus_uconst, DWX_CODE_plus_uconst)                   \
-    X(unary, DWX_CODE_neg, DWX_CODE_neg)                                         \
-    X(unary, DWX_CODE_not, DWX_CODE_not)                                         \
-    X(unary, DWX_CODE_abs, DWX_CODE_abs)                                         \
-    X(copy, DWX_CODE_dup, DWX_CODE_dup)                                          \
-    X(copy, DWX_CODE_over, DWX_CODE_over)                                        \
-    X(copy, DWX_CODE_pick, DWX_CODE_pick)                                        \
-    X(drop, DWX_CODE_drop, DWX_CODE_drop)                                        \
-    X(swap, DWX_CODE_swap, DWX_CODE_swap)                                        \
-    X(rot, DWX_CODE_rot, DWX_CODE_rot)                                           \
-    X(deref, DWX_CODE_deref, DWX_CODE_deref)                                     \
-    X(deref, DWX_CODE_deref_size, DWX_CODE_deref_size)                           \
-    X(nop, DWX_CODE_nop, DWX_CODE_nop)                                           \
-    X(nop, DWX_CODE_GNU_uninit, DWX_CODE_GNU_uninit)                             \
-    X(implicit_value, DWX_CODE_implicit_value, DWX_CODE_implicit_value)          \
-    X(branch, DWX_CODE_skip, DWX_CODE_skip)                                      \
-    X(branch, DWX_CODE_bra, DWX_CODE_bra)                                        \
-    X(implicit_pointer, DWX_CODE_implicit_pointer, DWX_CODE_implicit_pointer)    \
-    X(implicit_pointer, DWX_CODE_GNU_implicit_pointer, DWX_CODE_GNU_implicit_pointer)
+ * DWEXPR_OPS table; binary operations go to op_other), and the kind of
+ * producer fast_one answers for it alone (enum one_kind below; ONE_OTHER:
+ * not one). */
+#define FAST_OPS(X)                                                                              \
+    X(lit, DWX_CODE_lit0, DWX_CODE_lit31, ONE_CONST)                                             \
+    X(reg, DWX_CODE_reg0, DWX_CODE_reg31, ONE_REG)                                               \
+    X(breg, DWX_CODE_breg0, DWX_CODE_breg31, ONE_BREG)                                           \
+    X(const, DWX_CODE_const1u, DWX_CODE_const8s, ONE_CONST)                                      \
+    X(constu, DWX_CODE_constu, DWX_CODE_constu, ONE_CONST)                                       \
+    X(consts, DWX_CODE_consts, DWX_CODE_consts, ONE_CONST)                                       \
+    X(addr, DWX_CODE_addr, DWX_CODE_addr, ONE_ADDR)                                              \
+    X(debug_addr, DWX_CODE_addrx, DWX_CODE_addrx, ONE_ADDRX)                                     \
+    X(debug_addr, DWX_CODE_constx, DWX_CODE_constx, ONE_OTHER)                                   \
+    X(debug_addr, DWX_CODE_GNU_addr_index, DWX_CODE_GNU_addr_index, ONE_ADDRX)                   \
+    X(debug_addr, DWX_CODE_GNU_const_index, DWX_CODE_GNU_const_index, ONE_OTHER)                 \
+    X(regx, DWX_CODE_regx, DWX_CODE_regx, ONE_REG)                                               \
+    X(bregx, DWX_CODE_bregx, DWX_CODE_bregx, ONE_BREG)                                           \
+    X(fbreg, DWX_CODE_fbreg, DWX_CODE_fbreg, ONE_FBREG)                                          \
+    X(cfa, DWX_CODE_call_frame_cfa, DWX_CODE_call_frame_cfa, ONE_CFA)                            \
+    X(entry_value, DWX_CODE_entry_value, DWX_CODE_entry_value, ONE_ENTRY)                        \
+    X(entry_value, DWX_CODE_GNU_entry_value, DWX_CODE_GNU_entry_value, ONE_ENTRY)                \
+    X(stack_value, DWX_CODE_stack_value, DWX_CODE_stack_value, ONE_OTHER)                        \
+    X(convert, DWX_CODE_convert, DWX_CODE_convert, ONE_OTHER)                                    \
+    X(convert, DWX_CODE_GNU_convert, DWX_CODE_GNU_convert, ONE_OTHER)                            \
+    X(convert, DWX_CODE_reinterpret, DWX_CODE_reinterpret, ONE_OTHER)                            \
+    X(convert, DWX_CODE_GNU_reinterpret, DWX_CODE_GNU_reinterpret, ONE_OTHER)                    \
+    X(piece, DWX_CODE_piece, DWX_CODE_piece, ONE_OTHER)                                          \
+    X(plus_uconst, DWX_CODE_plus_uconst, DWX_CODE_plus_uconst, ONE_OTHER)                        \
+    X(unary, DWX_CODE_neg, DWX_CODE_neg, ONE_OTHER)                                              \
+    X(unary, DWX_CODE_not, DWX_CODE_not, ONE_OTHER)                                              \
+    X(unary, DWX_CODE_abs, DWX_CODE_abs, ONE_OTHER)                                              \
+    X(copy, DWX_CODE_dup, DWX_CODE_dup, ONE_OTHER)                                               \
+    X(copy, DWX_CODE_over, DWX_CODE_over, ONE_OTHER)                                             \
+    X(copy, DWX_CODE_pick, DWX_CODE_pick, ONE_OTHER)                                             \
+    X(drop, DWX_CODE_drop, DWX_CODE_drop, ONE_OTHER)                                             \
+    X(swap, DWX_CODE_swap, DWX_CODE_swap, ONE_OTHER)                                             \
+    X(rot, DWX_CODE_rot, DWX_CODE_rot, ONE_OTHER)                                                \
+    X(deref, DWX_CODE_deref, DWX_CODE_deref, ONE_OTHER)                                          \
+    X(deref, DWX_CODE_deref_size, DWX_CODE_deref_size, ONE_OTHER)                                \
+    X(nop, DWX_CODE_nop, DWX_CODE_nop, ONE_OTHER)                                                \
+    X(nop, DWX_CODE_GNU_uninit, DWX_CODE_GNU_uninit, ONE_OTHER)                                  \
+    X(implicit_value, DWX_CODE_implicit_value, DWX_CODE_implicit_value, ONE_OTHER)               \
+    X(branch, DWX_CODE_skip, DWX_CODE_skip, ONE_OTHER)                                           \
+    X(branch, DWX_CODE_bra, DWX_CODE_bra, ONE_OTHER)                                             \
+    X(implicit_pointer, DWX_CODE_implicit_pointer, DWX_CODE_implicit_pointer, ONE_OTHER)         \
+    X(implicit_pointer, DWX_CODE_GNU_implicit_pointer, DWX_CODE_GNU_implicit_pointer, ONE_OTHER)
 
 /* What fast_loop does when it declines: FALL_NONE returns
  * DWEXPR_E_UNSUPPORTED (dwx_fast_fold: no fold), FALL_BYTES runs
@@ -672,14 +674,14 @@ static dwexpr_status fast_loop(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len
 #  endif
     static const void *const dispatch[256] = {
         [0 ... 255] = &&op_other,
-#  define FAST_ENTRY(l, lo, hi) [lo ... hi] = &&op_##l,
+#  define FAST_ENTRY(l, lo, hi, one) [lo ... hi] = &&op_##l,
         FAST_OPS(FAST_ENTRY)
 #  undef FAST_ENTRY
     };
 #  pragma GCC diagnostic pop
 #  define FAST_DISPATCH() goto *dispatch[op]
 #else
-#  define FAST_CASE(l, lo, hi) if (op - (lo) <= (unsigned)((hi) - (lo))) goto op_##l;
+#  define FAST_CASE(l, lo, hi, one) if (op - (lo) <= (unsigned)((hi) - (lo))) goto op_##l;
 #  define FAST_DISPATCH() do { FAST_OPS(FAST_CASE) goto op_other; } while (0)
 #endif
 
@@ -1113,33 +1115,13 @@ enum one_kind {
     ONE_CFA, ONE_ENTRY, ONE_KINDS
 };
 
-/* The producers fast_one answers: kind, first and last opcode of each
- * family (DW_OP_const1u .. DW_OP_consts are one run of codes). */
-#define ONE_OPS(X)                                                                 \
-    X(ONE_CONST, DWX_CODE_lit0, DWX_CODE_lit31)                                    \
-    X(ONE_CONST, DWX_CODE_const1u, DWX_CODE_consts)                                \
-    X(ONE_ADDR, DWX_CODE_addr, DWX_CODE_addr)                                      \
-    X(ONE_ADDR, DWX_CODE_GNU_encoded_addr, DWX_CODE_GNU_encoded_addr)              \
-    X(ONE_ADDRX, DWX_CODE_addrx, DWX_CODE_addrx)                                   \
-    X(ONE_ADDRX, DWX_CODE_GNU_addr_index, DWX_CODE_GNU_addr_index)                 \
-    X(ONE_REG, DWX_CODE_reg0, DWX_CODE_reg31)                                      \
-    X(ONE_REG, DWX_CODE_regx, DWX_CODE_regx)                                       \
-    X(ONE_BREG, DWX_CODE_breg0, DWX_CODE_breg31)                                   \
-    X(ONE_BREG, DWX_CODE_bregx, DWX_CODE_bregx)                                    \
-    X(ONE_FBREG, DWX_CODE_fbreg, DWX_CODE_fbreg)                                   \
-    X(ONE_CFA, DWX_CODE_call_frame_cfa, DWX_CODE_call_frame_cfa)                   \
-    X(ONE_ENTRY, DWX_CODE_entry_value, DWX_CODE_entry_value)                       \
-    X(ONE_ENTRY, DWX_CODE_GNU_entry_value, DWX_CODE_GNU_entry_value)
-_Static_assert(DWX_CODE_consts - DWX_CODE_const1u == 9 && DWX_CODE_constu == DWX_CODE_const8s + 1,
-               "DW_OP_const1u .. DW_OP_consts are consecutive codes");
-
-/* The kind of a producer opcode OP. */
+/* The kind of a producer opcode OP (FAST_OPS' last column). */
 static enum one_kind one_kind(unsigned op)
 {
-#define ONE_TEST(k, lo, hi)                                                        \
-    if (op - (unsigned)(lo) <= (unsigned)((hi) - (lo)))                            \
-        return k;
-    ONE_OPS(ONE_TEST)
+#define ONE_TEST(l, lo, hi, one)                                                   \
+    if ((one) != ONE_OTHER && op - (unsigned)(lo) <= (unsigned)((hi) - (lo)))      \
+        return one;
+    FAST_OPS(ONE_TEST)
 #undef ONE_TEST
     return ONE_OTHER;
 }
@@ -1397,6 +1379,7 @@ static dwexpr_status loop_bytes(dwexpr_ctx *ctx, const uint8_t *bytes, size_t le
     return fast_loop(ctx, bytes, len, out, unit, FALL_BYTES);
 }
 #define one_bytes_ONE_REG loop_bytes
+#define one_bytes_ONE_OTHER loop_bytes
 
 /* By the first byte: one indexed jump (GNU C's ranges; elsewhere by
  * one_kind). */
@@ -1411,8 +1394,8 @@ typedef dwexpr_status (*one_bytes_fn)(dwexpr_ctx *, const uint8_t *, size_t,
 #  endif
 static const one_bytes_fn one_bytes_fns[256] = {
     [0 ... 255] = loop_bytes,
-#  define ONE_BYTES_ENTRY(k, lo, hi) [lo ... hi] = one_bytes_##k,
-    ONE_OPS(ONE_BYTES_ENTRY)
+#  define ONE_BYTES_ENTRY(l, lo, hi, one) [lo ... hi] = one_bytes_##one,
+    FAST_OPS(ONE_BYTES_ENTRY)
 #  undef ONE_BYTES_ENTRY
 };
 #  pragma GCC diagnostic pop
