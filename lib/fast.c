@@ -31,6 +31,19 @@
  * incomplete composite at the bottom of the stack. */
 #include "evalops.h"
 
+/* GNU C tables of range initializers ([LO ... HI] = X over a default for
+ * [0 ... 255]): the later initializers override the default, which gcc's
+ * -Woverride-init and clang's -Winitializer-overrides warn about. */
+#if defined(__clang__)
+#  define RANGES_BEGIN                                                               \
+      _Pragma("GCC diagnostic push")                                                 \
+      _Pragma("GCC diagnostic ignored \"-Winitializer-overrides\"")
+#else
+#  define RANGES_BEGIN                                                               \
+      _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Woverride-init\"")
+#endif
+#define RANGES_END _Pragma("GCC diagnostic pop")
+
 /* FK_TVAL: a value of a base type, made by DW_OP_convert /
  * DW_OP_reinterpret; v indexes the evaluation's typed values. FK_IPTR:
  * implicit pointer storage (DW_OP_implicit_pointer) of nbits bits; v
@@ -666,19 +679,14 @@ static dwexpr_status fast_loop(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len
     /* one indirect jump per operation (FAST_OPS; anything else: op_other,
      * the first initializer, which the others override); elsewhere (or
      * built with -DDWX_NO_COMPUTED_GOTO) a test per label */
-#  pragma GCC diagnostic push
-#  if defined(__clang__)
-#    pragma GCC diagnostic ignored "-Winitializer-overrides"
-#  else
-#    pragma GCC diagnostic ignored "-Woverride-init"
-#  endif
+    RANGES_BEGIN
     static const void *const dispatch[256] = {
         [0 ... 255] = &&op_other,
 #  define FAST_ENTRY(l, lo, hi, one) [lo ... hi] = &&op_##l,
         FAST_OPS(FAST_ENTRY)
 #  undef FAST_ENTRY
     };
-#  pragma GCC diagnostic pop
+    RANGES_END
 #  define FAST_DISPATCH() goto *dispatch[op]
 #else
 #  define FAST_CASE(l, lo, hi, one) if (op - (lo) <= (unsigned)((hi) - (lo))) goto op_##l;
@@ -1386,19 +1394,14 @@ static dwexpr_status loop_bytes(dwexpr_ctx *ctx, const uint8_t *bytes, size_t le
 typedef dwexpr_status (*one_bytes_fn)(dwexpr_ctx *, const uint8_t *, size_t,
                                       const dwexpr_unit *, dwexpr_result *);
 #if defined(__GNUC__)
-#  pragma GCC diagnostic push
-#  if defined(__clang__)
-#    pragma GCC diagnostic ignored "-Winitializer-overrides"
-#  else
-#    pragma GCC diagnostic ignored "-Woverride-init"
-#  endif
+RANGES_BEGIN
 static const one_bytes_fn one_bytes_fns[256] = {
     [0 ... 255] = loop_bytes,
 #  define ONE_BYTES_ENTRY(l, lo, hi, one) [lo ... hi] = one_bytes_##one,
     FAST_OPS(ONE_BYTES_ENTRY)
 #  undef ONE_BYTES_ENTRY
 };
-#  pragma GCC diagnostic pop
+RANGES_END
 #  define ONE_BYTES_FN(op) one_bytes_fns[op]
 #else
 static const one_bytes_fn one_bytes_fns[ONE_KINDS] = {
