@@ -614,7 +614,17 @@ static inline bool reg_pieces(dwexpr_ctx *ctx, const uint8_t *pc, const uint8_t 
     X(branch, DWX_CODE_skip, DWX_CODE_skip, ONE_OTHER)                                           \
     X(branch, DWX_CODE_bra, DWX_CODE_bra, ONE_OTHER)                                             \
     X(implicit_pointer, DWX_CODE_implicit_pointer, DWX_CODE_implicit_pointer, ONE_OTHER)         \
-    X(implicit_pointer, DWX_CODE_GNU_implicit_pointer, DWX_CODE_GNU_implicit_pointer, ONE_OTHER)
+    X(implicit_pointer, DWX_CODE_GNU_implicit_pointer, DWX_CODE_GNU_implicit_pointer, ONE_OTHER) \
+    X(bin_and, DWX_CODE_and, DWX_CODE_and, ONE_OTHER)                                            \
+    X(bin_plus, DWX_CODE_plus, DWX_CODE_plus, ONE_OTHER)                                         \
+    X(bin_minus, DWX_CODE_minus, DWX_CODE_minus, ONE_OTHER)                                      \
+    X(bin_mul, DWX_CODE_mul, DWX_CODE_mul, ONE_OTHER)                                            \
+    X(bin_or, DWX_CODE_or, DWX_CODE_or, ONE_OTHER)                                               \
+    X(bin_shl, DWX_CODE_shl, DWX_CODE_shl, ONE_OTHER)                                            \
+    X(bin_shr, DWX_CODE_shr, DWX_CODE_shr, ONE_OTHER)                                            \
+    X(bin_shra, DWX_CODE_shra, DWX_CODE_shra, ONE_OTHER)                                         \
+    X(bin_div, DWX_CODE_div, DWX_CODE_div, ONE_OTHER)
+
 
 /* What fast_loop does when it declines: FALL_NONE returns
  * DWEXPR_E_UNSUPPORTED (dwx_fast_fold: no fold), FALL_BYTES runs
@@ -1061,6 +1071,29 @@ next:
         e.nbits = 8u * asz;
         goto push;
     }
+    /* the commonest binary operations, each with dwx_int_binary's rule
+     * for its operation alone (the operation a constant: no switch) */
+#define FAST_BINARY(name)                                                                    \
+    op_bin_##name: {                                                                         \
+        uint64_t ua, ub;                                                                     \
+        if (sp < 2 || !as_value(&st[sp - 2], m, &ua) || !as_value(&st[sp - 1], m, &ub) ||   \
+            dwx_int_binary(DWEXPR_OP_##name, ua, ub, 8u * asz, true, false, &a) != DWEXPR_OK) \
+            goto decline;                                                                    \
+        sp--;                                                                                \
+        st[sp - 1].k = FK_VAL;                                                               \
+        st[sp - 1].v = a;                                                                    \
+        goto next;                                                                           \
+    }
+    FAST_BINARY(and)
+    FAST_BINARY(plus)
+    FAST_BINARY(minus)
+    FAST_BINARY(mul)
+    FAST_BINARY(or)
+    FAST_BINARY(shl)
+    FAST_BINARY(shr)
+    FAST_BINARY(shra)
+    FAST_BINARY(div)
+#undef FAST_BINARY
     op_other:
         if (!(x = binary_op(op)) || sp < 2)
             goto decline;
