@@ -1455,11 +1455,9 @@ dwexpr_status dwx_eval_other(dwexpr_ctx *ctx, const dwexpr_program *prog, dwexpr
 }
 
 /* Every register part of F inside its register, by the target's reg_size
- * (out of line: dwexpr_eval's folded path stays a leaf). */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
-static bool fold_guards_hold(const dwx_folded *f, const dwexpr_target *t, void *user)
+ * (in eval_guarded, out of line: dwexpr_eval's folded path stays a leaf). */
+static DWX_ALWAYS_INLINE bool fold_guards_hold(const dwx_folded *f, const dwexpr_target *t,
+                                               void *user)
 {
     for (uint32_t i = 0; i < f->nguards; i++) {
         uint32_t b = 0;
