@@ -341,7 +341,7 @@ dwexpr_status dwx_breg(dwexpr_ctx *ctx, const dwx_env *env, uint64_t regno, int6
         !env->unit.big_endian && tg->reg_read) {
         uint32_t rb = 0;
         if (!tg->reg_size ||
-            (tg->reg_size(ctx->user, (uint32_t)regno, &rb) == DWEXPR_OK && rb >= asz)) {
+            (dwx_reg_size(ctx, ctx->p, (uint32_t)regno, &rb) == DWEXPR_OK && rb >= asz)) {
             dwexpr_regref r;
             r.thread = ctx->p->thread;
             r.frame = 0;
@@ -1048,7 +1048,7 @@ static bool lane_part(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwx_env
          * the size reg_size tells (any size when the target cannot say) */
         if (ctx->t->reg_size) {
             uint32_t rb = 0;
-            if (ctx->t->reg_size(ctx->user, (uint32_t)c[0].a, &rb) != DWEXPR_OK ||
+            if (dwx_reg_size(ctx, ctx->p, (uint32_t)c[0].a, &rb) != DWEXPR_OK ||
                 (uint64_t)d >= rb)
                 return false;
         }
@@ -1127,7 +1127,7 @@ static bool pieces(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwx_env *e
                 return false;
             if (ctx->t->reg_size) {
                 uint32_t rb = 0;
-                if (ctx->t->reg_size(ctx->user, (uint32_t)s->u.regno, &rb) != DWEXPR_OK ||
+                if (dwx_reg_size(ctx, ctx->p, (uint32_t)s->u.regno, &rb) != DWEXPR_OK ||
                     8 * in->a > 8 * (uint64_t)rb)
                     return false;
             }

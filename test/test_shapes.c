@@ -9,6 +9,7 @@
 #include "dwexpr.h"
 #include "tap.h"
 #include "same_result.h"
+#include "build_facts.h"
 
 /* ---- a target whose answers the cases can vary ---- */
 static int reg_size_fails;   /* reg_size answers E_TARGET */
@@ -781,10 +782,16 @@ static void test_fold(void)
     TAP_OK(same_result(&r, &loop), "the folded result is the loop's");
     CHECK_U64(dwexpr_eval(ctx_a, other, &target, NULL, NULL, &o), DWEXPR_OK,
               "another program on the same context");
-    TAP_OK(same_result(&r, &loop) && part(&r, 1) &&
-               part(&r, 1)->loc.slds[0].u.imp.data[0] == 7 && part(&r, 2) &&
-               part(&r, 2)->loc.slds[0].byte_offset == 0x1000,
-           "the first result is intact after another evaluation (it points into the program)");
+    if (fast_path_built())
+        TAP_OK(same_result(&r, &loop) && part(&r, 1) &&
+                   part(&r, 1)->loc.slds[0].u.imp.data[0] == 7 && part(&r, 2) &&
+                   part(&r, 2)->loc.slds[0].byte_offset == 0x1000,
+               "the first result is intact after another evaluation (it points into the "
+               "program)");
+    else /* no fold without the fast path (build_facts.h): valid until the next evaluation */
+        TAP_OK(dwexpr_eval(ctx_a, folded, &target, NULL, NULL, &r) == DWEXPR_OK &&
+                   same_result(&r, &loop),
+               "no fold on this build: evaluated again, the loop's result");
 
     /* a thread given: register places record it, so the fold is not used */
     dwexpr_eval_params th = {.ctx = DWEXPR_CTX_THREAD, .thread = 5};
