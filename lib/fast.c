@@ -356,6 +356,55 @@ static inline bool sleb(const uint8_t **p, const uint8_t *end, int64_t *v)
     return ok;
 }
 
+/* The operand of DW_OP_const1u .. DW_OP_const8s (OP) at *P: 1, 2, 4 or 8
+ * bytes, little-endian, the odd opcodes signed; false when it does not
+ * fit before END. */
+static inline bool const_fixed(unsigned op, const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+    const unsigned w = 1u << ((op - DWX_CODE_const1u) >> 1);
+    if ((size_t)(end - *p) < w)
+        return false;
+    uint64_t a = 0;
+    for (unsigned i = 0; i < w; i++)
+        a |= (uint64_t)(*p)[i] << (8 * i);
+    *p += w;
+    *v = (op - DWX_CODE_const1u) & 1 ? (uint64_t)dwx_sext(a, 8 * w) : a;
+    return true;
+}
+
+/* DW_OP_addr's operand at *P: ASZ bytes, little-endian; false when it
+ * does not fit before END. */
+static inline bool addr_fixed(unsigned asz, const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+    if ((size_t)(end - *p) < asz)
+        return false;
+    uint64_t a = 0;
+    for (unsigned i = 0; i < asz; i++)
+        a |= (uint64_t)(*p)[i] << (8 * i);
+    *p += asz;
+    *v = a;
+    return true;
+}
+
+/* DW_OP_entry_value / DW_OP_GNU_entry_value (OP) whose block at *P is one
+ * DW_OP_reg0..31 byte (the decoder leaves such a block undecoded: nothing
+ * to check): its block fields in *IN as the decoder fills them, *P moved
+ * past it; false for any other block. */
+static inline bool entry_of_reg(unsigned op, const uint8_t **p, const uint8_t *end, dwx_insn *in)
+{
+    const uint8_t *pc = *p;
+    if (end - pc < 2 || pc[0] != 1 || pc[1] < DWX_CODE_reg0 || pc[1] > DWX_CODE_reg31)
+        return false;
+    in->x = DWEXPR_OP_entry_value;
+    in->id = op == DWX_CODE_entry_value ? DWEXPR_OP_entry_value : DWEXPR_OP_GNU_entry_value;
+    in->a = 1;
+    in->blk = pc + 1;
+    in->blen = 1;
+    in->sub = NULL;
+    *p = pc + 2;
+    return true;
+}
+
 /* The binary operations by opcode byte (0: not one); from the table. */
 static unsigned binary_op(unsigned code)
 {
@@ -569,7 +618,8 @@ static inline bool reg_pieces(dwexpr_ctx *ctx, const uint8_t *pc, const uint8_t 
 
 /* The operations the fast loop knows, by label in fast_loop: the label,
  * the first and the last opcode byte it takes (the codes from the
- * DWEXPR_OPS table; binary operations go to op_other), and the kind of
+ * DWEXPR_OPS table; the commonest binary operations have labels of their
+ * own, the others go to op_other), and the kind of
  * producer fast_one answers for it alone (enum one_kind below; ONE_OTHER:
  * not one). */
 #define FAST_OPS(X)                                                                              \
@@ -739,21 +789,12 @@ next:
         e.k = FK_MEM;
         goto push;
     }
-    op_const: {
-        /* 1, 2, 4 or 8 bytes, little-endian; the odd opcodes are signed */
-        const unsigned w = 1u << ((op - DWX_CODE_const1u) >> 1);
-        if ((size_t)(end - pc) < w)
+    op_const:
+        if (!const_fixed(op, &pc, end, &a))
             goto decline;
-        a = 0;
-        for (unsigned i = 0; i < w; i++)
-            a |= (uint64_t)pc[i] << (8 * i);
-        pc += w;
-        if ((op - DWX_CODE_const1u) & 1)
-            a = (uint64_t)dwx_sext(a, 8 * w);
         e.k = FK_VAL;
         e.v = a & m;
         goto push;
-    }
     op_constu:
         if (!uleb(&pc, end, &a))
             goto decline;
@@ -767,12 +808,8 @@ next:
         e.v = (uint64_t)sa & m;
         goto push;
     op_addr:
-        if ((size_t)(end - pc) < asz)
+        if (!addr_fixed(asz, &pc, end, &a))
             goto decline;
-        a = 0;
-        for (unsigned i = 0; i < asz; i++)
-            a |= (uint64_t)pc[i] << (8 * i);
-        pc += asz;
         e.k = FK_MEM;
         e.v = (a + unit->load_bias) & m;
         goto push;
@@ -812,19 +849,11 @@ next:
         e.k = FK_MEM;
         goto push;
     op_entry_value: {
-        /* a block of one DW_OP_reg0..31 byte (the decoder leaves it
-         * undecoded: nothing to check); the value must be generic */
-        if (end - pc < 2 || pc[0] != 1 || pc[1] < DWX_CODE_reg0 || pc[1] > DWX_CODE_reg31)
-            goto decline;
+        /* a block of one DW_OP_reg0..31 byte; the value must be generic */
         dwx_insn in;
         memset(&in, 0, sizeof in);
-        in.x = DWEXPR_OP_entry_value;
-        in.id = op == DWX_CODE_entry_value ? DWEXPR_OP_entry_value
-                                           : DWEXPR_OP_GNU_entry_value;
-        in.a = 1;
-        in.blk = pc + 1;
-        in.blen = 1;
-        pc += 2;
+        if (!entry_of_reg(op, &pc, end, &in))
+            goto decline;
         ctx->sp = sp;
         if (!entry_value(ctx, unit, p, &in, m, &e.v))
             goto decline;
@@ -1314,23 +1343,13 @@ static DWX_ALWAYS_INLINE bool lone_producer(const uint8_t *b, size_t len, unsign
             if (!sleb_short(&pc, end, &sa))
                 return false;
             a = (uint64_t)sa;
-        } else { /* const1u..const8s: 1, 2, 4 or 8 bytes, the odd ones signed */
-            const unsigned w = 1u << ((op - DWX_CODE_const1u) >> 1);
-            if ((size_t)(end - pc) < w)
-                return false;
-            for (unsigned i = 0; i < w; i++)
-                a |= (uint64_t)pc[i] << (8 * i);
-            pc += w;
-            if ((op - DWX_CODE_const1u) & 1)
-                a = (uint64_t)dwx_sext(a, 8 * w);
+        } else if (!const_fixed(op, &pc, end, &a)) {
+            return false;
         }
         break;
     case ONE_ADDR:
-        if (op != DWX_CODE_addr || (size_t)(end - pc) < asz)
+        if (op != DWX_CODE_addr || !addr_fixed(asz, &pc, end, &a))
             return false;
-        for (unsigned i = 0; i < asz; i++)
-            a |= (uint64_t)pc[i] << (8 * i);
-        pc += asz;
         break;
     case ONE_ADDRX:
         if (!uleb_short(&pc, end, &a))
@@ -1355,16 +1374,9 @@ static DWX_ALWAYS_INLINE bool lone_producer(const uint8_t *b, size_t len, unsign
     case ONE_CFA:
         break;
     case ONE_ENTRY:
-        /* a block of one DW_OP_reg0..31 byte (as fast_loop's) */
-        if (end - pc < 2 || pc[0] != 1 || pc[1] < DWX_CODE_reg0 || pc[1] > DWX_CODE_reg31)
+        if (!entry_of_reg(op, &pc, end, in))
             return false;
-        in->x = DWEXPR_OP_entry_value;
-        in->id = op == DWX_CODE_entry_value ? DWEXPR_OP_entry_value : DWEXPR_OP_GNU_entry_value;
-        in->blk = pc + 1;
-        in->blen = 1;
-        in->sub = NULL;
         a = 1;
-        pc += 2;
         break;
     default: /* ONE_REG (a register's stack_value is the loop's error), ONE_OTHER */
         return false;
@@ -1439,7 +1451,7 @@ RANGES_END
 #else
 static const one_bytes_fn one_bytes_fns[ONE_KINDS] = {
     [ONE_OTHER] = loop_bytes, [ONE_CONST] = one_bytes_ONE_CONST, [ONE_ADDR] = one_bytes_ONE_ADDR,
-    [ONE_ADDRX] = one_bytes_ONE_ADDRX, [ONE_REG] = loop_bytes, [ONE_BREG] = one_bytes_ONE_BREG,
+    [ONE_ADDRX] = one_bytes_ONE_ADDRX, [ONE_REG] = one_bytes_ONE_REG, [ONE_BREG] = one_bytes_ONE_BREG,
     [ONE_FBREG] = one_bytes_ONE_FBREG, [ONE_CFA] = one_bytes_ONE_CFA,
     [ONE_ENTRY] = one_bytes_ONE_ENTRY,
 };
