@@ -462,19 +462,6 @@ static inline bool fast_sleb(const uint8_t **p, const uint8_t *end, uint64_t *v)
     return rd_sleb(p, end, v, &n) == DWEXPR_OK;
 }
 
-/* Little-endian fixed-size operand (fast path). */
-static inline bool fast_fixed(const uint8_t **p, const uint8_t *end, unsigned n, uint64_t *v)
-{
-    if ((size_t)(end - *p) < n)
-        return false;
-    uint64_t r = 0;
-    for (unsigned i = 0; i < n; i++)
-        r |= (uint64_t)(*p)[i] << (8 * i);
-    *p += n;
-    *v = r;
-    return true;
-}
-
 /* Decode the operation at POS into IN by the table; returns its size, or 0
  * when the general path must decode it (or report its error). */
 static size_t fast_one(const uint8_t *base, const uint8_t *end, size_t pos,
@@ -489,16 +476,16 @@ static size_t fast_one(const uint8_t *base, const uint8_t *end, size_t pos,
     bool ok = true;
     switch ((dwexpr_operands)(f->layout - 1)) {
     case DWEXPR_OPND_NONE: break;
-    case DWEXPR_OPND_ADDR: ok = fast_fixed(&p, end, u->addr_size, &v0); break;
-    case DWEXPR_OPND_U8: ok = fast_fixed(&p, end, 1, &v0); break;
-    case DWEXPR_OPND_S8: ok = fast_fixed(&p, end, 1, &v0); v0 = sext(v0, 1); break;
-    case DWEXPR_OPND_U16: ok = fast_fixed(&p, end, 2, &v0); break;
+    case DWEXPR_OPND_ADDR: ok = dwx_fixed_le(&p, end, u->addr_size, &v0); break;
+    case DWEXPR_OPND_U8: ok = dwx_fixed_le(&p, end, 1, &v0); break;
+    case DWEXPR_OPND_S8: ok = dwx_fixed_le(&p, end, 1, &v0); v0 = sext(v0, 1); break;
+    case DWEXPR_OPND_U16: ok = dwx_fixed_le(&p, end, 2, &v0); break;
     case DWEXPR_OPND_S16:
-    case DWEXPR_OPND_SKIP: ok = fast_fixed(&p, end, 2, &v0); v0 = sext(v0, 2); break;
-    case DWEXPR_OPND_U32: ok = fast_fixed(&p, end, 4, &v0); break;
-    case DWEXPR_OPND_S32: ok = fast_fixed(&p, end, 4, &v0); v0 = sext(v0, 4); break;
+    case DWEXPR_OPND_SKIP: ok = dwx_fixed_le(&p, end, 2, &v0); v0 = sext(v0, 2); break;
+    case DWEXPR_OPND_U32: ok = dwx_fixed_le(&p, end, 4, &v0); break;
+    case DWEXPR_OPND_S32: ok = dwx_fixed_le(&p, end, 4, &v0); v0 = sext(v0, 4); break;
     case DWEXPR_OPND_U64:
-    case DWEXPR_OPND_S64: ok = fast_fixed(&p, end, 8, &v0); break;
+    case DWEXPR_OPND_S64: ok = dwx_fixed_le(&p, end, 8, &v0); break;
     case DWEXPR_OPND_ULEB: ok = fast_uleb(&p, end, &v0) && v0 <= UINT32_MAX; break;
     case DWEXPR_OPND_SLEB: ok = fast_sleb(&p, end, &v0); break;
     case DWEXPR_OPND_ULEB_SLEB:
@@ -507,7 +494,7 @@ static size_t fast_one(const uint8_t *base, const uint8_t *end, size_t pos,
     case DWEXPR_OPND_ULEB_ULEB:
         ok = fast_uleb(&p, end, &v0) && v0 <= UINT32_MAX && fast_uleb(&p, end, &v1);
         break;
-    case DWEXPR_OPND_U8_ULEB: ok = fast_fixed(&p, end, 1, &v0) && fast_uleb(&p, end, &v1); break;
+    case DWEXPR_OPND_U8_ULEB: ok = dwx_fixed_le(&p, end, 1, &v0) && fast_uleb(&p, end, &v1); break;
     case DWEXPR_OPND_BLOCK:
         /* DWARF 5 2.5.1.6 / 2.5.1.7: ULEB128 length, then the bytes */
         ok = fast_uleb(&p, end, &v0) && v0 <= (uint64_t)(end - p);

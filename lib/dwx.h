@@ -23,6 +23,22 @@
 #  endif
 #endif
 
+/* N (at most 8) bytes at *P, little-endian (DWARF 5 7.7.1's fixed-size
+ * operands), *P moved past them; false when they do not fit before END.
+ * Inline: the decoder's table path and the fast path read operands with
+ * it. */
+static inline bool dwx_fixed_le(const uint8_t **p, const uint8_t *end, unsigned n, uint64_t *v)
+{
+    if ((size_t)(end - *p) < n)
+        return false;
+    uint64_t r = 0;
+    for (unsigned i = 0; i < n; i++)
+        r |= (uint64_t)(*p)[i] << (8 * i);
+    *p += n;
+    *v = r;
+    return true;
+}
+
 #if defined(__GNUC__)
 #  define DWX_HIDDEN __attribute__((visibility("hidden")))
 #  define DWX_LIKELY(x) __builtin_expect(!!(x), 1)

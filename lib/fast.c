@@ -357,32 +357,14 @@ static inline bool sleb(const uint8_t **p, const uint8_t *end, int64_t *v)
 }
 
 /* The operand of DW_OP_const1u .. DW_OP_const8s (OP) at *P: 1, 2, 4 or 8
- * bytes, little-endian, the odd opcodes signed; false when it does not
- * fit before END. */
+ * bytes, the odd opcodes signed. */
 static inline bool const_fixed(unsigned op, const uint8_t **p, const uint8_t *end, uint64_t *v)
 {
     const unsigned w = 1u << ((op - DWX_CODE_const1u) >> 1);
-    if ((size_t)(end - *p) < w)
+    if (!dwx_fixed_le(p, end, w, v))
         return false;
-    uint64_t a = 0;
-    for (unsigned i = 0; i < w; i++)
-        a |= (uint64_t)(*p)[i] << (8 * i);
-    *p += w;
-    *v = (op - DWX_CODE_const1u) & 1 ? (uint64_t)dwx_sext(a, 8 * w) : a;
-    return true;
-}
-
-/* DW_OP_addr's operand at *P: ASZ bytes, little-endian; false when it
- * does not fit before END. */
-static inline bool addr_fixed(unsigned asz, const uint8_t **p, const uint8_t *end, uint64_t *v)
-{
-    if ((size_t)(end - *p) < asz)
-        return false;
-    uint64_t a = 0;
-    for (unsigned i = 0; i < asz; i++)
-        a |= (uint64_t)(*p)[i] << (8 * i);
-    *p += asz;
-    *v = a;
+    if ((op - DWX_CODE_const1u) & 1)
+        *v = (uint64_t)dwx_sext(*v, 8 * w);
     return true;
 }
 
@@ -808,7 +790,7 @@ next:
         e.v = (uint64_t)sa & m;
         goto push;
     op_addr:
-        if (!addr_fixed(asz, &pc, end, &a))
+        if (!dwx_fixed_le(&pc, end, asz, &a))
             goto decline;
         e.k = FK_MEM;
         e.v = (a + unit->load_bias) & m;
@@ -1348,7 +1330,7 @@ static DWX_ALWAYS_INLINE bool lone_producer(const uint8_t *b, size_t len, unsign
         }
         break;
     case ONE_ADDR:
-        if (op != DWX_CODE_addr || !addr_fixed(asz, &pc, end, &a))
+        if (op != DWX_CODE_addr || !dwx_fixed_le(&pc, end, asz, &a))
             return false;
         break;
     case ONE_ADDRX:
