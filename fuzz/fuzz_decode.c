@@ -17,7 +17,8 @@ static void check_ops(const dwexpr_program *prog, const uint8_t *b, size_t len,
              "program unit differs from the decode unit");
     FZ_CHECK(n <= len, "%zu operations in %zu bytes", n, len);
     for (size_t i = 0; i < n; i++) {
-        const dwexpr_op *op = dwexpr_program_op(prog, i);
+        dwexpr_op view;
+        const dwexpr_op *op = dwexpr_program_op(prog, i, &view);
         char text[64];
         FZ_CHECK(op != NULL, "op %zu missing", i);
         FZ_CHECK((unsigned)op->id < DWEXPR_OP_COUNT, "op %zu id %d", i, (int)op->id);

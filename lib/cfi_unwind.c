@@ -245,7 +245,8 @@ static dwexpr_status eval_cfi(dwexpr_unwinder *uw, uint32_t frame, const uint8_t
         return uw_take(uw, s, &derr, pre);
     }
     for (size_t i = 0; i < dwexpr_program_count(prog); i++) {
-        const dwexpr_op *op = dwexpr_program_op(prog, i);
+        dwexpr_op view;
+        const dwexpr_op *op = dwexpr_program_op(prog, i, &view);
         if (!dwexpr_cfi_op_allowed(op->id)) {
             const dwexpr_opinfo *oi = dwexpr_op_info(op->id);
             int64_t at = (int64_t)op->offset;

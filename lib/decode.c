@@ -744,7 +744,6 @@ static dwexpr_status decode_prog(const uint8_t *bytes, size_t len, const dwexpr_
 
     prog->unit = *u;
     prog->code = insns;
-    prog->ops = ops;
     prog->bytes = bytes;
     prog->len = len;
     prog->heap = false;
@@ -954,8 +953,10 @@ static void *fold_alloc(void *ud, size_t size)
 /* Decode into one malloc'ed program (see include/dwexpr/eval.h): first
  * into scratch with room for LEN operations (each is at least one byte),
  * then into a block of exactly the program's size (header, the room for
- * a folded result when it may have one, operations, public view), so that
- * pre-decoded programs take little memory. */
+ * a folded result when it may have one, operations), so that pre-decoded
+ * programs take little memory. The public view of an operation is not
+ * kept: dwexpr_program_op decodes it again from the bytes, which the
+ * program borrows anyway. */
 dwexpr_status dwexpr_program_decode(const uint8_t *bytes, size_t len,
                                     const dwexpr_unit *unit,
                                     dwexpr_program **out, dwexpr_error *err)
@@ -968,23 +969,20 @@ dwexpr_status dwexpr_program_decode(const uint8_t *bytes, size_t len,
                         "expression of %zu bytes is too large", len);
     enum { LOCAL = 24 }; /* scratch on the stack for expressions of up to LOCAL bytes */
     dwx_insn local_insns[LOCAL + 1];
-    dwexpr_op local_ops[LOCAL + 1];
     dwx_insn *ti = local_insns;
-    dwexpr_op *to = local_ops;
     void *tmp = NULL;
     const size_t n = len + 1;
     if (n > LOCAL + 1) {
-        if (n > SIZE_MAX / (sizeof(dwx_insn) + sizeof(dwexpr_op)))
+        if (n > SIZE_MAX / sizeof(dwx_insn))
             return dwx_fail(err, DWEXPR_E_NOMEM, -1, DWEXPR_OP_COUNT, "expression too large");
-        tmp = malloc(n * (sizeof(dwx_insn) + sizeof(dwexpr_op)));
+        tmp = malloc(n * sizeof(dwx_insn));
         if (!tmp)
             return dwx_fail(err, DWEXPR_E_NOMEM, -1, DWEXPR_OP_COUNT, "out of memory");
         ti = tmp;
-        to = (dwexpr_op *)(ti + n);
     }
     chunk *subs = NULL;
     struct dwexpr_program p;
-    dwexpr_status st = dwx_decode(bytes, len, unit, ti, to, chain_alloc, &subs, &p, err);
+    dwexpr_status st = dwx_decode(bytes, len, unit, ti, NULL, chain_alloc, &subs, &p, err);
     if (st != DWEXPR_OK) {
         if (st == DWEXPR_E_NOSPACE) {
             st = DWEXPR_E_NOMEM;
@@ -998,9 +996,8 @@ dwexpr_status dwexpr_program_decode(const uint8_t *bytes, size_t len,
     const size_t head = align_up(sizeof(heap_prog));
     const bool foldable = dwx_foldable(&p);
     const size_t fsz = len <= 64 && foldable ? align_up(FOLD_INLINE) : 0;
-    const size_t isz = align_up((p.count + 1) * sizeof(dwx_insn));
-    const size_t osz = p.count * sizeof(dwexpr_op);
-    uint8_t *mem = malloc(head + fsz + isz + osz);
+    const size_t isz = (p.count + 1) * sizeof(dwx_insn);
+    uint8_t *mem = malloc(head + fsz + isz);
     if (!mem) {
         chain_free(subs);
         free(tmp);
@@ -1009,8 +1006,7 @@ dwexpr_status dwexpr_program_decode(const uint8_t *bytes, size_t len,
     heap_prog *hp = (heap_prog *)mem;
     hp->subs = subs;
     hp->prog = p;
-    hp->prog.code = memcpy(mem + head + fsz, ti, (p.count + 1) * sizeof(dwx_insn));
-    hp->prog.ops = memcpy(mem + head + fsz + isz, to, osz);
+    hp->prog.code = memcpy(mem + head + fsz, ti, isz);
     hp->prog.heap = true;
     free(tmp);
     hp->prog.fold = NULL;
@@ -1038,12 +1034,17 @@ size_t dwexpr_program_count(const dwexpr_program *prog)
     return prog ? prog->count : 0;
 }
 
-/* Operation I of PROG, NULL when out of range. */
-const dwexpr_op *dwexpr_program_op(const dwexpr_program *prog, size_t i)
+/* Operation I of PROG into *BUF, decoded again from the bytes at its
+ * offset by the general reader (the one that validated it), so the view is
+ * exactly what decoding gave; NULL when out of range. */
+const dwexpr_op *dwexpr_program_op(const dwexpr_program *prog, size_t i, dwexpr_op *buf)
 {
-    if (!prog || !prog->ops || i >= prog->count)
+    if (!prog || !buf || i >= prog->count)
         return NULL;
-    return &prog->ops[i];
+    const dstate s = {prog->bytes, prog->bytes + prog->len, &prog->unit, dwx_ref_size(&prog->unit)};
+    if (decode_at(&s, prog->code[i].offset, buf, NULL) != DWEXPR_OK)
+        return NULL; /* not reached: the program decoded */
+    return buf;
 }
 
 /* The (normalized) unit PROG was decoded for. */

@@ -127,7 +127,6 @@ struct dwexpr_program {
     dwexpr_unit unit;
     size_t count;
     dwx_insn *code;        /* count + 1 entries; code[count] is an end marker */
-    dwexpr_op *ops;        /* count entries: the public view */
     const uint8_t *bytes;
     size_t len;
     bool heap;             /* allocated by dwexpr_program_decode */
@@ -180,8 +179,11 @@ DWX_HIDDEN void dwx_fold(struct dwexpr_program *prog, dwx_alloc_fn alloc, void *
  * (decoded, fast, little-endian); it may still fail to. */
 DWX_HIDDEN bool dwx_foldable(const struct dwexpr_program *prog);
 
-/* Decode into caller-provided storage (no allocation): INSNS and OPS must
- * have room for LEN entries (an operation is at least one byte) plus one.
+/* Decode into caller-provided storage (no allocation): INSNS must have
+ * room for LEN entries (an operation is at least one byte) plus one; OPS,
+ * when not NULL, for LEN entries, and then every operation is decoded by
+ * the general reader (decode_at) and its public view kept there (what
+ * test_codec compares the table-driven decode with).
  * Nested entry_value blocks are decoded with ALLOC(ud, size) (which may
  * return NULL: E_NOSPACE), or left for the evaluator to decode when ALLOC is
  * NULL (sub stays NULL). Fills PROG's fields. */

@@ -759,7 +759,9 @@ dwexpr_status dwx_run(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwx_env
             ev.depth = ctx->depth;
             ev.offset = in->offset;
             ev.id = (dwexpr_opid)in->id;
-            ev.op = prog->ops ? &prog->ops[pc - 1] : NULL;
+            /* the public view of a program of dwexpr_program_decode */
+            dwexpr_op view;
+            ev.op = prog->heap ? dwexpr_program_op(prog, pc - 1, &view) : NULL;
             if (ctx->p->trace(ctx->p->trace_arg, ctx, &ev)) {
                 st = dwx_ctx_fail(ctx, DWEXPR_E_INTERRUPTED, "evaluation interrupted");
                 goto fail;
@@ -1411,7 +1413,6 @@ static bool eval_bytes_small(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
     prog.unit = dwx_unit_normalize(unit);
     prog.count = n;
     prog.code = ctx->small_code;
-    prog.ops = NULL;
     prog.bytes = bytes;
     prog.len = len;
     prog.heap = false;

@@ -34,6 +34,20 @@ static size_t unhex(const char *h, uint8_t *out)
 }
 
 /* Bytes as lower-case hex (one of a few rotating static buffers). */
+/* Operation I of P's public view (dwexpr_program_op), in one of 8
+ * rotating buffers so that one check can compare several. */
+static const dwexpr_op *OPV(const dwexpr_program *p, size_t i)
+{
+    static dwexpr_op views[8];
+    static unsigned next;
+    const dwexpr_op *op = dwexpr_program_op(p, i, &views[next++ % 8]);
+    if (!op) {
+        static const dwexpr_op none = {.id = DWEXPR_OP_COUNT};
+        return &none;
+    }
+    return op;
+}
+
 static const char *tohex(const uint8_t *b, size_t n)
 {
     static char bufs[4][4096];
@@ -732,7 +746,8 @@ static void test_decode_cases(void)
         dwexpr_program *p = NULL;
         dwexpr_status st = decode_exact(b, n, &u, &p, &err);
         if (c->st == DWEXPR_OK) {
-            const dwexpr_op *op = st == DWEXPR_OK ? dwexpr_program_op(p, 0) : NULL;
+            dwexpr_op view;
+            const dwexpr_op *op = st == DWEXPR_OK ? dwexpr_program_op(p, 0, &view) : NULL;
             bool ok = op && dwexpr_program_count(p) == 1 && (int)op->id == c->id &&
                       op->operand[0] == c->o0 && op->operand[1] == c->o1 && op->size == c->size &&
                       op->offset == 0;
@@ -812,7 +827,7 @@ static void test_decode_errors(void)
     memset(big + 1, 0x80, 254);
     big[255] = 0;
     OK(dwexpr_program_decode(big, 256, &u, &p, &err) == DWEXPR_OK &&
-           p->ops[0].leb_len[0] == 255, "255-byte LEB operand decodes");
+           OPV(p, 0)->leb_len[0] == 255, "255-byte LEB operand decodes");
     dwexpr_program_free(p);
     memset(big + 1, 0x80, 255);
     big[256] = 0;
@@ -851,7 +866,7 @@ static void test_decode_errors(void)
     OK(dwexpr_program_decode(b, 5, NULL, &p, &err) == DWEXPR_E_TRUNCATED,
            "NULL unit: 8-byte addresses");
     z.version = 2;
-    OK(dwexpr_program_decode(b, n, &z, &p, &err) == DWEXPR_OK && p->ops[1].size == 5,
+    OK(dwexpr_program_decode(b, n, &z, &p, &err) == DWEXPR_OK && OPV(p, 1)->size == 5,
            "zeroed unit with addr 4 v2");
     CHECK_U64(dwexpr_program_unit(p)->offset_size, 4, "program keeps the normalized unit");
     dwexpr_program_free(p);
@@ -859,12 +874,13 @@ static void test_decode_errors(void)
     /* empty program */
     OK(dwexpr_program_decode(b, 0, &u, &p, &err) == DWEXPR_OK && dwexpr_program_count(p) == 0 &&
            p->code[0].x == DWEXPR_OP_COUNT && p->code[0].offset == 0, "empty expression decodes");
-    OK(dwexpr_program_op(p, 0) == NULL, "no op 0 in empty program");
+    dwexpr_op view;
+    OK(dwexpr_program_op(p, 0, &view) == NULL, "no op 0 in empty program");
     dwexpr_program_free(p);
     OK(dwexpr_program_decode(NULL, 0, &u, &p, &err) == DWEXPR_OK, "NULL bytes with len 0");
     dwexpr_program_free(p);
     dwexpr_program_free(NULL);
-    OK(dwexpr_program_count(NULL) == 0 && dwexpr_program_op(NULL, 0) == NULL &&
+    OK(dwexpr_program_count(NULL) == 0 && dwexpr_program_op(NULL, 0, &view) == NULL &&
            dwexpr_program_unit(NULL) == NULL, "NULL program accessors");
 
     /* errors with err == NULL still return the status */
@@ -984,8 +1000,8 @@ static void test_insns(void)
     bool mono = true;
     uint32_t sum = 0;
     for (size_t i = 0; i < p->count; i++) {
-        mono = mono && p->ops[i].offset == sum && c[i].offset == sum;
-        sum += p->ops[i].size;
+        mono = mono && OPV(p, i)->offset == sum && c[i].offset == sum;
+        sum += OPV(p, i)->size;
     }
     OK(mono && sum == n, "op offsets and sizes tile the expression");
     dwexpr_program_free(p);
@@ -994,21 +1010,21 @@ static void test_insns(void)
     n = unhex("f1 09 7f", b);
     dwexpr_unit u4 = unit_of(UA4);
     OK(dwexpr_program_decode(b, n, &u4, &p, &err) == DWEXPR_OK && p->code[0].a == 0xffffffff &&
-           p->ops[0].operand[1] == UINT64_MAX, "encoded_addr masked to a 4-byte address");
+           OPV(p, 0)->operand[1] == UINT64_MAX, "encoded_addr masked to a 4-byte address");
     dwexpr_program_free(p);
     n = unhex("70 7f 9e 02 0102 a5 11 2a a6 04 2a 9d 20 08", b);
     OK(dwexpr_program_decode(b, n, &u, &p, &err) == DWEXPR_OK && p->code[0].a == 0 &&
            p->code[0].b == UINT64_MAX && p->code[1].a == 2 && p->code[1].blen == 2 &&
            p->code[2].a == 17 && p->code[2].b == 0x2a && p->code[3].a == 4 && p->code[3].b == 0x2a &&
            p->code[4].a == 32 && p->code[4].b == 8, "operand order in a, b");
-    OK(p->ops[0].leb_len[0] == 1 && p->ops[1].leb_len[0] == 1 && p->ops[2].leb_len[0] == 1 &&
-           p->ops[2].leb_len[1] == 1 && p->ops[3].leb_len[0] == 0 && p->ops[3].leb_len[1] == 1,
+    OK(OPV(p, 0)->leb_len[0] == 1 && OPV(p, 1)->leb_len[0] == 1 && OPV(p, 2)->leb_len[0] == 1 &&
+           OPV(p, 2)->leb_len[1] == 1 && OPV(p, 3)->leb_len[0] == 0 && OPV(p, 3)->leb_len[1] == 1,
            "leb_len only for LEB operands");
-    OK(p->ops[1].block == b + 4 && p->ops[1].block_len == 2, "public block view");
+    OK(OPV(p, 1)->block == b + 4 && OPV(p, 1)->block_len == 2, "public block view");
     dwexpr_program_free(p);
     n = unhex("a8 a7808000 92 8600 ff7f", b);
-    OK(dwexpr_program_decode(b, n, &u, &p, &err) == DWEXPR_OK && p->ops[0].leb_len[0] == 4 &&
-           p->ops[1].leb_len[0] == 2 && p->ops[1].leb_len[1] == 2 && p->ops[1].operand[0] == 6,
+    OK(dwexpr_program_decode(b, n, &u, &p, &err) == DWEXPR_OK && OPV(p, 0)->leb_len[0] == 4 &&
+           OPV(p, 1)->leb_len[0] == 2 && OPV(p, 1)->leb_len[1] == 2 && OPV(p, 1)->operand[0] == 6,
            "padded LEB lengths recorded");
     dwexpr_program_free(p);
 }
@@ -1051,7 +1067,7 @@ static void test_branches(void)
         dwexpr_status st = decode_exact(b, n, &u, &p, &err);
         bool ok = st == bc[k].st;
         if (ok && st == DWEXPR_OK)
-            ok = p->code[p->ops[0].id == DWEXPR_OP_nop ? 1 : 0].a == (uint64_t)bc[k].idx;
+            ok = p->code[OPV(p, 0)->id == DWEXPR_OP_nop ? 1 : 0].a == (uint64_t)bc[k].idx;
         else if (ok)
             ok = err.offset == bc[k].off;
         OK(ok, "branch %s (%s): %s", bc[k].hex, unit_names[bc[k].unit],
@@ -1112,7 +1128,7 @@ static void test_entry_value(void)
               "bad branch inside the block (relative to the block)");
     n = unhex("a3 04 2f 0000 96 96", b);
     OK(dwexpr_program_decode(b, n, &u, &p, &err) == DWEXPR_OK &&
-           p->code[0].sub->code[0].a == 1 && p->code[0].sub->ops == NULL,
+           p->code[0].sub->code[0].a == 1,
            "branch inside the block resolves in the block");
     dwexpr_program_free(p);
     n = unhex("a3 00", b);
@@ -1166,7 +1182,7 @@ static void test_entry_value(void)
               "allocator failure is E_NOSPACE");
     budget = 1 << 20;
     OK(dwx_decode(b, n, &u, insns, NULL, bump_alloc, &budget, &prog, &err) == DWEXPR_OK &&
-           insns[0].sub && insns[0].sub->code[0].a == 0 && prog.ops == NULL,
+           insns[0].sub && insns[0].sub->code[0].a == 0,
            "custom allocator, no ops array");
     OK(((uintptr_t)insns[0].sub->code % _Alignof(uint64_t)) == 0, "sub insns aligned");
     free(insns[0].sub);
@@ -1184,12 +1200,12 @@ static int prefixes_ok(const uint8_t *b, size_t n, const dwexpr_unit *u)
     int bad = 0;
     for (size_t k = 0; k < n; k++) {
         size_t i = 0;
-        while (i < p->count && p->ops[i].offset + p->ops[i].size <= k)
+        while (i < p->count && OPV(p, i)->offset + OPV(p, i)->size <= k)
             i++;
-        bool boundary = i == p->count || p->ops[i].offset == k;
+        bool boundary = i == p->count || OPV(p, i)->offset == k;
         dwexpr_status st = decode_exact(b, k, u, NULL, &err);
         bool ok = boundary ? (st == DWEXPR_OK || st == DWEXPR_E_BAD_BRANCH)
-                           : (st == DWEXPR_E_TRUNCATED && err.offset == p->ops[i].offset);
+                           : (st == DWEXPR_E_TRUNCATED && err.offset == OPV(p, i)->offset);
         if (!ok) {
             bad++;
             printf("#   prefix %zu of %s: %s at %lld\n", k, tohex(b, n), dwexpr_status_name(st),
@@ -1739,9 +1755,10 @@ static uint64_t rng(void)
     return rng_state;
 }
 
-/* The table-driven decode (no public ops: what dwexpr_eval_bytes and
- * nested blocks use) must agree with the full decode on every input:
- * same status and offset, same executable operations. */
+/* The table-driven decode (no public ops: what dwexpr_program_decode,
+ * dwexpr_eval_bytes and nested blocks use) must agree with the full
+ * decode on every input: same status and offset, same executable
+ * operations, every operand and block included. */
 static int fast_path_differs(const uint8_t *b, size_t n, const dwexpr_unit *u)
 {
     dwx_insn full[32], fast[32];
@@ -1761,7 +1778,8 @@ static int fast_path_differs(const uint8_t *b, size_t n, const dwexpr_unit *u)
     for (size_t i = 0; i <= pf.count; i++) {
         const dwx_insn *x = &full[i], *y = &fast[i];
         if (x->x != y->x || x->id != y->id || x->offset != y->offset ||
-            (i < pf.count && (x->a != y->a || x->b != y->b || x->blen != y->blen)))
+            (i < pf.count && (x->a != y->a || x->b != y->b || x->c != y->c || x->blk != y->blk ||
+                               x->blen != y->blen)))
             return 1;
     }
     return 0;

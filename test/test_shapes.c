@@ -859,12 +859,13 @@ static void test_program_sizes(void)
                 bad++;
                 continue;
             }
+            dwexpr_op view;
             int ok = dwexpr_program_count(prog) == n + 1;
             for (size_t i = 0; ok && i < n; i++)
-                ok = dwexpr_program_op(prog, i)->id == DWEXPR_OP_nop &&
-                     dwexpr_program_op(prog, i)->offset == i;
-            const dwexpr_op *op = dwexpr_program_op(prog, n);
-            ok = ok && op && op->offset == n && dwexpr_program_op(prog, n + 1) == NULL;
+                ok = dwexpr_program_op(prog, i, &view)->id == DWEXPR_OP_nop &&
+                     view.offset == i;
+            const dwexpr_op *op = dwexpr_program_op(prog, n, &view);
+            ok = ok && op && op->offset == n && dwexpr_program_op(prog, n + 1, &view) == NULL;
             if (ok && last == 2)
                 ok = op->block == bytes + n + 2 && op->block_len == 1;
             dwexpr_result r, loop;

@@ -273,8 +273,9 @@ static bool has_fbreg(const uint8_t *p, size_t n, const dwexpr_unit *u)
     if (dwexpr_program_decode(p, n, u, &prog, &e) != DWEXPR_OK)
         return false; /* the evaluation reports the decode error */
     bool found = false;
+    dwexpr_op view;
     for (size_t i = 0; i < dwexpr_program_count(prog); i++)
-        if (dwexpr_program_op(prog, i)->id == DWEXPR_OP_fbreg)
+        if (dwexpr_program_op(prog, i, &view)->id == DWEXPR_OP_fbreg)
             found = true;
     dwexpr_program_free(prog);
     return found;

@@ -296,7 +296,8 @@ static bool block_registers(const uint8_t *block, size_t len, const dwexpr_unit 
         return false;
     size_t count = dwexpr_program_count(p);
     for (size_t i = 0; i < count; i++) {
-        const dwexpr_op *op = dwexpr_program_op(p, i);
+        dwexpr_op view;
+        const dwexpr_op *op = dwexpr_program_op(p, i, &view);
         uint32_t r = UINT32_MAX;
         if (op->id >= DWEXPR_OP_reg0 && op->id <= DWEXPR_OP_reg31)
             r = (uint32_t)(op->id - DWEXPR_OP_reg0);

@@ -43,7 +43,8 @@ static void expr_text(const uint8_t *e, size_t n, const dwexpr_arch *arch, char 
     size_t used = 0;
     for (size_t i = 0; i < dwexpr_program_count(p) && used < cap; i++) {
         char one[128];
-        dwexpr_op_format(dwexpr_program_op(p, i), arch, one, sizeof one);
+        dwexpr_op view;
+        dwexpr_op_format(dwexpr_program_op(p, i, &view), arch, one, sizeof one);
         int w = snprintf(out + used, cap - used, "%s%s", i ? "; " : "", one);
         used += w > 0 ? (size_t)w : 0;
     }

@@ -338,7 +338,8 @@ static void print_program(const dwexpr_program *prog, const cli_ctx *c, json_t *
 {
     size_t n = dwexpr_program_count(prog);
     for (size_t i = 0; i < n; i++) {
-        const dwexpr_op *op = dwexpr_program_op(prog, i);
+        dwexpr_op view;
+        const dwexpr_op *op = dwexpr_program_op(prog, i, &view);
         char text[512], line[560];
         dwexpr_op_format(op, c->arch, text, sizeof text);
         snprintf(line, sizeof line, "0x%04x: %s", (unsigned)op->offset, text);

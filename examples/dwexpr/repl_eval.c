@@ -60,9 +60,11 @@ static void print_caret(repl *r, int64_t offset, int64_t char_at)
     if (char_at < 0 && r->prog && offset >= 0) {
         size_t count = dwexpr_program_count(r->prog), *cols = calloc(count + 1, sizeof *cols);
         if (cols && op_columns(r->text, cols, count + 1) == count)
-            for (size_t i = 0; i < count; i++)
-                if (dwexpr_program_op(r->prog, i)->offset == (uint64_t)offset)
+            for (size_t i = 0; i < count; i++) {
+                dwexpr_op view;
+                if (dwexpr_program_op(r->prog, i, &view)->offset == (uint64_t)offset)
                     char_at = (int64_t)cols[i];
+            }
         free(cols);
     } else if (char_at < 0 && offset >= 0) {
         /* no program (it did not decode): the operation whose text before
@@ -377,8 +379,9 @@ repl_status rp_cmd_break(repl *r, int argc, char **argv, bool del)
         return rp_fail(r, "delete: no breakpoint at 0x%" PRIx64, off);
     if (r->prog) {
         bool found = false;
+        dwexpr_op view;
         for (size_t i = 0; i < dwexpr_program_count(r->prog); i++)
-            found |= dwexpr_program_op(r->prog, i)->offset == off;
+            found |= dwexpr_program_op(r->prog, i, &view)->offset == off;
         if (!found)
             return rp_fail(r, "break: no operation starts at 0x%" PRIx64 " (disasm shows offsets)",
                         off);
@@ -445,7 +448,8 @@ repl_status rp_cmd_disasm(repl *r, const char *line, int argc)
     if (!r->prog)
         return rp_fail(r, "disasm: no expression (eval EXPR, or disasm HEX)");
     for (size_t i = 0; i < dwexpr_program_count(r->prog); i++) {
-        const dwexpr_op *op = dwexpr_program_op(r->prog, i);
+        dwexpr_op view;
+        const dwexpr_op *op = dwexpr_program_op(r->prog, i, &view);
         char text[256];
         bool bp = false;
         for (size_t k = 0; k < r->nbreaks; k++)

@@ -103,7 +103,8 @@ repl_status rp_cmd_var(repl *r, int argc, char **argv)
         return st;
     for (size_t i = 0; i < dwexpr_program_count(r->prog); i++) {
         char text[256];
-        const dwexpr_op *op = dwexpr_program_op(r->prog, i);
+        dwexpr_op view;
+        const dwexpr_op *op = dwexpr_program_op(r->prog, i, &view);
         dwexpr_op_format(op, r->c.arch, text, sizeof text);
         fprintf(r->o.out, "  0x%04x: %s\n", (unsigned)op->offset, text);
     }

@@ -83,9 +83,14 @@ DWEXPR_API dwexpr_status dwexpr_program_decode(const uint8_t *bytes, size_t len,
                                                const dwexpr_unit *unit,
                                                dwexpr_program **out, dwexpr_error *err);
 DWEXPR_API void dwexpr_program_free(dwexpr_program *prog);
-/* Number of operations, and operation I. */
+/* Number of operations. */
 DWEXPR_API size_t dwexpr_program_count(const dwexpr_program *prog);
-DWEXPR_API const dwexpr_op *dwexpr_program_op(const dwexpr_program *prog, size_t i);
+/* Operation I of PROG, decoded into *BUF: returns BUF, or NULL when PROG
+ * or BUF is NULL or I >= the count. A program keeps only what evaluation
+ * needs; this view is decoded again from the bytes (which the program
+ * borrows) on each call, so it costs a decode of one operation. */
+DWEXPR_API const dwexpr_op *dwexpr_program_op(const dwexpr_program *prog, size_t i,
+                                              dwexpr_op *buf);
 DWEXPR_API const dwexpr_unit *dwexpr_program_unit(const dwexpr_program *prog);
 
 /* One step of an evaluation, as a trace hook sees it. */
@@ -94,7 +99,8 @@ typedef struct dwexpr_trace_event {
                               entry values, frame bases, implicit pointers */
     uint32_t offset;       /* byte offset of the operation in its expression */
     dwexpr_opid id;        /* the operation about to run */
-    const dwexpr_op *op;   /* its decoded form (NULL inside nested blocks) */
+    const dwexpr_op *op;   /* its decoded form, valid during the call (NULL
+                              inside nested blocks and for dwexpr_eval_bytes) */
 } dwexpr_trace_event;
 
 /* Called before every operation; the stack can be inspected with

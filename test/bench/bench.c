@@ -532,8 +532,9 @@ static const char *kind_of(dwexpr_ctx *ctx, const expr *e)
                        r.loc.slds[0].kind == DWEXPR_LOC_REGISTER
                    ? "reg"
                    : "free";
+    dwexpr_op view;
     if (dwexpr_status_class(st) == DWEXPR_CLASS_CONTEXT &&
-        (n == 1 || (n == 2 && dwexpr_program_op(e->prog, 1)->id == DWEXPR_OP_stack_value)))
+        (n == 1 || (n == 2 && dwexpr_program_op(e->prog, 1, &view)->id == DWEXPR_OP_stack_value)))
         return "one";
     return "rest";
 }
