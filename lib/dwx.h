@@ -113,10 +113,14 @@ typedef struct dwx_insn {
 #define DWX_REQ_REG8(r) ((uint64_t)1 << (32 + (r)))
 #define DWX_REQ_REGS8 (~(uint64_t)0 << 32)
 typedef struct dwx_folded {
+    /* what a warm evaluation of a folded location reads, together (one
+     * cache line with the program's fold pointer, usually) */
     uint64_t req;          /* DWX_REQ_* and address-size bits */
     uint32_t need;         /* steps, stack entries and parts are each <= need */
+    uint32_t kind;         /* res.kind */
+    dwexpr_loc loc;        /* res.loc when kind is DWEXPR_RESULT_LOCATION */
     uint32_t nguards;      /* at most DWX_FOLD_GUARDS */
-    dwexpr_result res;     /* points into this block */
+    dwexpr_result res;     /* the whole result; points into this block */
     struct {
         uint32_t regno;
         uint64_t bits;     /* a part of this many bits lives in register regno */

@@ -1538,9 +1538,9 @@ static inline dwexpr_status fold_done(dwexpr_ctx *ctx, const dwx_folded *f)
  * the 88-byte copy saved on every folded location). */
 static inline dwexpr_status use_fold(dwexpr_ctx *ctx, const dwx_folded *f, dwexpr_result *out)
 {
-    if (f->res.kind == DWEXPR_RESULT_LOCATION) {
+    if (f->kind == DWEXPR_RESULT_LOCATION) {
         out->kind = DWEXPR_RESULT_LOCATION;
-        out->loc = f->res.loc;
+        out->loc = f->loc;
     } else {
         *out = f->res;
     }

@@ -140,11 +140,12 @@ void dwx_fold(dwexpr_program *prog, dwx_alloc_fn alloc, void *ud)
     if (!mem)
         return;
     dwx_folded *f = (dwx_folded *)mem;
-    memset(f, 0, sizeof *f);
+    f->nguards = 0;
     f->need = (uint32_t)prog->count;
     f->req = ((uint64_t)1 << prog->unit.addr_size) |
              (f->need <= DWX_FOLD_ROOM ? DWX_REQ_ROOM : DWX_REQ_EXACT);
-    f->res = r;
+    dwexpr_result *res = &f->res;
+    *res = r;
     uint8_t *next = mem + head;
     if (top) {
         dwexpr_sld *place = (dwexpr_sld *)next;
@@ -177,7 +178,9 @@ void dwx_fold(dwexpr_program *prog, dwx_alloc_fn alloc, void *ud)
         } else {
             copy_place(place, top, &next);
         }
-        f->res.loc.slds = place;
+        res->loc.slds = place;
     }
+    f->kind = res->kind;
+    f->loc = f->kind == DWEXPR_RESULT_LOCATION ? res->loc : (dwexpr_loc){0};
     prog->fold = f;
 }
