@@ -1008,7 +1008,8 @@ dwexpr_status dwexpr_program_decode(const uint8_t *bytes, size_t len,
     hp->prog = p;
     hp->prog.code = memcpy(mem + head + fsz, ti, isz);
     hp->prog.heap = true;
-    free(tmp);
+    if (tmp)
+        free(tmp);
     hp->prog.fold = NULL;
     if (foldable) {
         fold_room fr = {fsz ? mem + head : NULL, &hp->subs};

@@ -75,42 +75,67 @@ bool dwx_foldable(const dwexpr_program *prog)
            target_free(prog);
 }
 
+/* The head of a fold of PROG at MEM: its requirements, no guards yet
+ * (the caller fills in the result and the guards). */
+static dwx_folded *fold_head(uint8_t *mem, const dwexpr_program *prog)
+{
+    dwx_folded *f = (dwx_folded *)mem;
+    f->nguards = 0;
+    f->need = (uint32_t)prog->count;
+    f->req = ((uint64_t)1 << prog->unit.addr_size) |
+             (f->need <= DWX_FOLD_ROOM ? DWX_REQ_ROOM : DWX_REQ_EXACT);
+    return f;
+}
+
+/* The fold of a lone DW_OP_reg0..31 or DW_OP_regx of a 32-bit register
+ * number (most programs): what the fast path hands out for it (fast_loop's
+ * op_reg / op_regx, then hand_out: the register of the top frame), built
+ * in place without running anything. */
+static void fold_register(dwexpr_program *prog, dwx_alloc_fn alloc, void *ud)
+{
+    static const dwexpr_eval_params params;
+    uint8_t *mem = alloc(ud, sizeof(dwx_folded) + sizeof(dwexpr_sld));
+    if (!mem)
+        return;
+    dwx_folded *f = fold_head(mem, prog);
+    dwexpr_sld *place = (dwexpr_sld *)(mem + sizeof(dwx_folded));
+    sld_register(place, (uint32_t)prog->code[0].a, &params);
+    f->res.kind = DWEXPR_RESULT_LOCATION;
+    dwx_value_clear(&f->res.value);
+    f->res.loc.count = 1;
+    f->res.loc.slds = place;
+    f->kind = DWEXPR_RESULT_LOCATION;
+    f->loc = f->res.loc;
+    prog->fold = f;
+}
+
 /* See lib/dwx.h. */
 void dwx_fold(dwexpr_program *prog, dwx_alloc_fn alloc, void *ud)
 {
     prog->fold = NULL;
+    if (prog->shape == DWX_SHAPE_REG) {
+        fold_register(prog, alloc, ud);
+        return;
+    }
     static const dwexpr_eval_params params;
     dwexpr_result r;
-    dwexpr_sld reg_place;
     _Alignas(16) unsigned char scratch[8192];
-    if (prog->shape == DWX_SHAPE_REG) {
-        /* a lone DW_OP_reg0..31 or DW_OP_regx of a 32-bit register
-         * number (most programs): what the fast path hands out for it
-         * (fast_loop's op_reg / op_regx, then hand_out: the register of
-         * the top frame), without setting a context up to run it */
-        sld_register(&reg_place, (uint32_t)prog->code[0].a, &params);
-        r.kind = DWEXPR_RESULT_LOCATION;
-        dwx_value_clear(&r.value);
-        r.loc.count = 1;
-        r.loc.slds = &reg_place;
-    } else {
-        dwexpr_ctx *ctx = NULL;
-        dwexpr_limits lim; /* what the fast path can use at most */
-        memset(&lim, 0, sizeof lim);
-        lim.stack = 16;
-        lim.parts = 16;
-        /* a context in a buffer here: no allocation; its scratch holds a
-         * composite of 16 parts with their implicit bytes (the fast
-         * path's most), else the fast path declines and there is no fold */
-        if (dwexpr_ctx_init_static(scratch, sizeof scratch, &lim, &ctx) != DWEXPR_OK)
-            return;
-        static const dwexpr_target none = {.size = sizeof(dwexpr_target)};
-        ctx->t = &none;
-        ctx->user = NULL;
-        ctx->p = &params;
-        if (!dwx_fast_fold(ctx, prog, &r))
-            return; /* an error: the evaluation reports it */
-    }
+    dwexpr_ctx *ctx = NULL;
+    dwexpr_limits lim; /* what the fast path can use at most */
+    memset(&lim, 0, sizeof lim);
+    lim.stack = 16;
+    lim.parts = 16;
+    /* a context in a buffer here: no allocation; its scratch holds a
+     * composite of 16 parts with their implicit bytes (the fast
+     * path's most), else the fast path declines and there is no fold */
+    if (dwexpr_ctx_init_static(scratch, sizeof scratch, &lim, &ctx) != DWEXPR_OK)
+        return;
+    static const dwexpr_target none = {.size = sizeof(dwexpr_target)};
+    ctx->t = &none;
+    ctx->user = NULL;
+    ctx->p = &params;
+    if (!dwx_fast_fold(ctx, prog, &r))
+        return; /* an error: the evaluation reports it */
     /* the storage: the fold, the result's place, a composite's parts and
      * places, implicit bytes */
     const dwexpr_sld *top = r.kind == DWEXPR_RESULT_LOCATION ? &r.loc.slds[0] : NULL;
@@ -139,11 +164,7 @@ void dwx_fold(dwexpr_program *prog, dwx_alloc_fn alloc, void *ud)
     uint8_t *mem = alloc(ud, size);
     if (!mem)
         return;
-    dwx_folded *f = (dwx_folded *)mem;
-    f->nguards = 0;
-    f->need = (uint32_t)prog->count;
-    f->req = ((uint64_t)1 << prog->unit.addr_size) |
-             (f->need <= DWX_FOLD_ROOM ? DWX_REQ_ROOM : DWX_REQ_EXACT);
+    dwx_folded *f = fold_head(mem, prog);
     dwexpr_result *res = &f->res;
     *res = r;
     uint8_t *next = mem + head;
