@@ -91,7 +91,10 @@ dwexpr_status dwx_need_integral(dwexpr_ctx *ctx, const dwexpr_value *v, const ch
     if (v->is_implicit_pointer)
         return dwx_ctx_fail(ctx, DWEXPR_E_IMPLICIT_PTR, "%s: an implicit pointer value is not %s",
                             what, "an integer");
-    if (!dwexpr_type_is_integral(&v->type) || v->wide || v->type.lanes > 1)
+    /* seed "DWARF Expression Value": integral by encoding, of any size
+     * (wider than 64 bits too: each caller reads such a value itself);
+     * a vector is no integral value */
+    if (!dwexpr_type_is_integral(&v->type) || v->type.lanes > 1)
         return dwx_ctx_fail(ctx, DWEXPR_E_NOT_INTEGRAL, "%s must be an integral value", what);
     return DWEXPR_OK;
 }
@@ -453,8 +456,10 @@ dwexpr_status dwx_resolve_ipv(dwexpr_ctx *ctx, const dwx_env *env, uint64_t die,
     dwexpr_sld *slds = dwx_own_slds(ctx, out);
     if (!slds)
         return dwx_ctx_fail(ctx, DWEXPR_E_NOSPACE, "out of scratch memory");
+    /* "as if the DW_OP_LLVM_offset_uconst B operation was applied" */
+    const int64_t b = dwx_constu_disp(&env->unit, (uint64_t)disp);
     for (uint32_t i = 0; i < out->n; i++)
-        if ((st = dwx_sld_add_offset(ctx, &slds[i], disp, 0)))
+        if ((st = dwx_sld_add_offset(ctx, &slds[i], b, 0)))
             return st;
     set_entry_slds(out, slds, out->n);
     return DWEXPR_OK;

@@ -159,6 +159,43 @@ DWX_HIDDEN dwexpr_status dwx_to_loc(dwexpr_ctx *ctx, const dwx_env *env, const d
 DWX_HIDDEN dwexpr_status dwx_to_value(dwexpr_ctx *ctx, const dwx_env *env, const dwx_entry *e,
                               dwexpr_value *v);
 
+/* The byte displacement B of "DW_OP_constu B; DW_OP_LLVM_offset", the
+ * seed's definition of DW_OP_LLVM_offset_uconst B ("General Location
+ * Description Operations" 2), which DW_OP_fbreg, DW_OP_bit_piece (with
+ * DW_OP_LLVM_bit_offset) and a resolved implicit pointer value ("Implicit
+ * Location Description Operations") apply too: DW_OP_constu keeps B's low
+ * generic-type bits, and DW_OP_LLVM_offset reads a generic value as signed
+ * (dwx_displacement). So B = 2^64 - 1 moves back one byte on a 64-bit
+ * target, and 0x100000004 moves 4 bytes on a 32-bit one. */
+static inline int64_t dwx_constu_disp(const dwexpr_unit *u, uint64_t b)
+{
+    const uint32_t n = 8u * u->addr_size;
+    return n ? dwx_sext(b & dwx_mask(n), n) : (int64_t)b;
+}
+
+/* ---- lib/ops_loc.c: integral operands of any size ---- */
+
+/* A displacement B for DW_OP_LLVM_offset / bit_offset (seed "General
+ * Location Description Operations": "an integral type value"; seed "DWARF
+ * Expression Value": integral by encoding, of any size) as a count in
+ * *OUT. The generic type's signedness is unspecified (seed "DWARF
+ * Expression Value"); it is read as signed, so that DW_OP_lit1 DW_OP_neg
+ * moves back (the seed leaves this to the implementation); the unsigned
+ * encodings (DW_ATE_unsigned, unsigned_char, boolean, address, UTF) read
+ * as unsigned, the others as signed. False when the value does not fit
+ * in 64 signed bits: then it moves any location outside every storage. */
+DWX_HIDDEN bool dwx_displacement(const dwexpr_value *v, int64_t *out);
+/* An integral value V of any size as an unsigned 64-bit number in *OUT;
+ * false when it needs more bits. */
+DWX_HIDDEN bool dwx_value_u64(const dwexpr_value *v, uint64_t *out);
+/* "DW_OP_LLVM_form_aspace_address" (seed "Memory Location Description
+ * Operations") of address entry EA and address space entry EAS, without
+ * touching the stack: the location into *OUT. DW_OP_xderef* use it too
+ * (seed "Special Value Operations": "DW_OP_swap;
+ * DW_OP_LLVM_form_aspace_address; DW_OP_deref*"). */
+DWX_HIDDEN dwexpr_status dwx_form_aspace(dwexpr_ctx *ctx, const dwx_env *env, const dwx_entry *ea,
+                                         const dwx_entry *eas, dwx_entry *out);
+
 /* ---- lib/ops_value.c ---- */
 
 DWX_HIDDEN dwexpr_status dwx_debug_addr(dwexpr_ctx *ctx, const dwx_env *env, uint64_t index,

@@ -204,6 +204,11 @@ static inline bool fbreg(dwexpr_ctx *ctx, int64_t off, uint64_t m, uint64_t *add
     dwx_sld_clear(&fb.loc);
     if (t->frame_base(ctx->user, &f, &fb) != DWEXPR_OK || fb.expr || !plain_memory(&fb.loc))
         return false;
+    /* an offset the address size does not hold as a signed number: the
+     * loop reads it as DW_OP_constu would push it (dwx_constu_disp) */
+    const uint64_t sign = (m >> 1) + 1, u = (uint64_t)off & m;
+    if ((int64_t)((u ^ sign) - sign) != off)
+        return false;
     const uint64_t b = fb.loc.byte_offset;
     uint64_t n;
     if (off >= 0) {

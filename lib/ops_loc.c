@@ -3,6 +3,81 @@
  * Operations" and its subsections). */
 #include "evalops.h"
 
+static bool unsigned_encoding(unsigned enc)
+{
+    return enc == DW_ATE_unsigned || enc == DW_ATE_unsigned_char || enc == DW_ATE_boolean ||
+           enc == DW_ATE_address || enc == DW_ATE_UTF;
+}
+
+/* lib/evalops.h. A value wider than 64 bits keeps its little-endian
+ * bytes in wide (the bits above its size zero) and its low 64 bits in
+ * bits. */
+bool dwx_displacement(const dwexpr_value *v, int64_t *out)
+{
+    const uint32_t n = v->type.bits;
+    const bool sgn = !unsigned_encoding(v->type.encoding);
+    if (n == 0) {
+        *out = 0;
+        return true;
+    }
+    if (!v->wide) {
+        const uint64_t x = v->bits & dwx_mask(n);
+        if (sgn) {
+            *out = dwx_sext(x, n);
+            return true;
+        }
+        *out = (int64_t)x;
+        return x <= (uint64_t)INT64_MAX;
+    }
+    /* wider: the bytes above the low 8 must extend its 64th bit */
+    const uint64_t nbytes = ((uint64_t)n + 7) / 8;
+    const bool neg = sgn && ((v->wide[(n - 1) / 8] >> ((n - 1) % 8)) & 1);
+    uint64_t lo = 0;
+    for (unsigned i = 0; i < 8; i++)
+        lo |= (uint64_t)v->wide[i] << (8 * i);
+    for (uint64_t i = 8; i < nbytes; i++) {
+        const unsigned valid = (i == nbytes - 1 && n % 8) ? (1u << (n % 8)) - 1 : 0xffu;
+        if ((v->wide[i] ^ (neg ? 0xffu : 0u)) & valid)
+            return false;
+    }
+    if ((lo >> 63) != (neg ? 1u : 0u))
+        return false;
+    *out = (int64_t)lo;
+    return true;
+}
+
+bool dwx_value_u64(const dwexpr_value *v, uint64_t *out)
+{
+    *out = v->bits;
+    if (!v->wide)
+        return true;
+    const uint64_t nbytes = (dwx_value_bits(v) + 7) / 8;
+    uint64_t lo = 0;
+    for (unsigned i = 0; i < 8; i++)
+        lo |= (uint64_t)v->wide[i] << (8 * i);
+    for (uint64_t i = 8; i < nbytes; i++)
+        if (v->wide[i])
+            return false;
+    *out = lo;
+    return true;
+}
+
+/* An address space identifier AS (seed "Memory Location Description
+ * Operations": "an integral type value"): one that needs more than 64
+ * bits is none of the target's DW_ASPACE_* values (ill-formed). */
+static dwexpr_status aspace_id(dwexpr_ctx *ctx, const dwexpr_value *v, uint64_t *as)
+{
+    dwexpr_status st = dwx_need_integral(ctx, v, "the address space");
+    if (st)
+        return st;
+    if (!dwx_value_u64(v, as))
+        return dwx_ctx_fail(ctx, DWEXPR_E_BAD_ASPACE,
+                            "a %u-bit address space identifier beyond 64 bits is not defined by "
+                            "the target architecture",
+                            (unsigned)v->type.bits);
+    return DWEXPR_OK;
+}
+
 /* A new composite with room for CAP parts. */
 static dwexpr_composite *new_composite(dwexpr_ctx *ctx, uint32_t cap)
 {
@@ -128,12 +203,13 @@ dwexpr_status dwx_piece(dwexpr_ctx *ctx, const dwx_env *env, uint32_t base, uint
         return dwx_ctx_fail(ctx, DWEXPR_E_NOSPACE, "out of scratch memory");
     const uint32_t n = pl->n;
     if (has_off && bit_off) {
-        /* as if DW_OP_constu B; DW_OP_LLVM_bit_offset */
-        if (bit_off > INT64_MAX)
-            return dwx_ctx_fail(ctx, DWEXPR_E_BAD_OFFSET, "bit offset %llu is too large",
-                                (unsigned long long)bit_off);
+        /* seed "DW_OP_bit_piece": as if DW_OP_constu B; DW_OP_LLVM_bit_offset
+         * (B's low generic-type bits, read as signed, dwx_constu_disp); an
+         * undefined part location is left unchanged, whatever B is (seed
+         * "Undefined Location Description Operations") */
+        const int64_t b = dwx_constu_disp(&env->unit, bit_off);
         for (uint32_t i = 0; i < n; i++)
-            if ((st = dwx_sld_add_offset(ctx, &slds[i], 0, (int64_t)bit_off)))
+            if ((st = dwx_sld_add_offset(ctx, &slds[i], 0, b)))
                 return st;
     }
     if ((st = check_part(ctx, slds, n, nbits)))
@@ -152,8 +228,13 @@ dwexpr_status dwx_piece(dwexpr_ctx *ctx, const dwx_env *env, uint32_t base, uint
 }
 
 /* Apply a byte/bit displacement to every place of the location on top
- * (seed "DW_OP_LLVM_offset", "DW_OP_LLVM_bit_offset"). */
-static dwexpr_status offset_top(dwexpr_ctx *ctx, const dwx_env *env, int64_t bytes, int64_t bits)
+ * (seed "DW_OP_LLVM_offset", "DW_OP_LLVM_bit_offset"). HUGE: the
+ * displacement does not fit in 64 bits, which takes every place outside
+ * its storage, but an undefined one (seed "Undefined Location Description
+ * Operations": "The DW_OP_LLVM_*offset operations leave an undefined
+ * location description unchanged"). */
+static dwexpr_status offset_top(dwexpr_ctx *ctx, const dwx_env *env, int64_t bytes, int64_t bits,
+                                bool huge)
 {
     dwx_entry l;
     dwexpr_status st = dwx_to_loc(ctx, env, &ctx->stack[ctx->sp - 1], &l);
@@ -162,9 +243,14 @@ static dwexpr_status offset_top(dwexpr_ctx *ctx, const dwx_env *env, int64_t byt
     dwexpr_sld *slds = dwx_own_slds(ctx, &l);
     if (!slds)
         return dwx_ctx_fail(ctx, DWEXPR_E_NOSPACE, "out of scratch memory");
-    for (uint32_t i = 0; i < l.n; i++)
+    for (uint32_t i = 0; i < l.n; i++) {
+        if (huge && slds[i].kind != DWEXPR_LOC_UNDEFINED)
+            return dwx_ctx_fail(ctx, DWEXPR_E_BAD_OFFSET,
+                                "a displacement outside the signed 64-bit range is outside any "
+                                "storage");
         if ((st = dwx_sld_add_offset(ctx, &slds[i], bytes, bits)))
             return st;
+    }
     set_entry_slds(&ctx->stack[ctx->sp - 1], slds, l.n);
     return DWEXPR_OK;
 }
@@ -176,13 +262,10 @@ dwexpr_status dwx_op_offset(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn 
 {
     dwexpr_status st;
     if (in->x == DWEXPR_OP_LLVM_offset_uconst) {
+        /* seed item 2: exactly DW_OP_constu B; DW_OP_LLVM_offset */
         if ((st = need(ctx, base, 1)))
             return st;
-        if (in->a > INT64_MAX)
-            return dwx_ctx_fail(ctx, DWEXPR_E_BAD_OFFSET,
-                                "displacement %llu is outside any storage",
-                                (unsigned long long)in->a);
-        return offset_top(ctx, env, (int64_t)in->a, 0);
+        return offset_top(ctx, env, dwx_constu_disp(&env->unit, in->a), 0, false);
     }
     if ((st = need(ctx, base, 2)))
         return st;
@@ -190,10 +273,11 @@ dwexpr_status dwx_op_offset(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn 
     if ((st = dwx_to_value(ctx, env, TOP(0), &b)) ||
         (st = dwx_need_integral(ctx, &b, "the displacement")))
         return st;
-    int64_t d = dwx_signed_of(&b);
+    int64_t d = 0;
+    const bool huge = !dwx_displacement(&b, &d);
     ctx->sp--;
-    st = in->x == DWEXPR_OP_LLVM_offset ? offset_top(ctx, env, d, 0)
-                                        : offset_top(ctx, env, 0, d);
+    st = in->x == DWEXPR_OP_LLVM_offset ? offset_top(ctx, env, d, 0, huge)
+                                        : offset_top(ctx, env, 0, d, huge);
     if (st)
         ctx->sp++;
     return st;
@@ -216,27 +300,35 @@ dwexpr_status dwx_op_push_object(dwexpr_ctx *ctx, const dwx_env *env)
 /* DW_OP_LLVM_form_aspace_address (seed "Memory Location Description
  * Operations"); an implicit pointer value of the same space gives its
  * object's location. */
-dwexpr_status dwx_op_form_aspace(dwexpr_ctx *ctx, const dwx_env *env, uint32_t base)
+dwexpr_status dwx_form_aspace(dwexpr_ctx *ctx, const dwx_env *env, const dwx_entry *ea,
+                              const dwx_entry *eas, dwx_entry *out)
 {
     dwexpr_status st;
     dwexpr_value as, a;
-    if ((st = need(ctx, base, 2)) || (st = dwx_to_value(ctx, env, TOP(0), &as)) ||
-        (st = dwx_need_integral(ctx, &as, "the address space")) ||
-        (st = dwx_to_value(ctx, env, TOP(1), &a)))
+    uint64_t asid;
+    if ((st = dwx_to_value(ctx, env, eas, &as)) || (st = aspace_id(ctx, &as, &asid)) ||
+        (st = dwx_to_value(ctx, env, ea, &a)))
         return st;
-    if (a.is_implicit_pointer && a.ipv_aspace == as.bits) {
-        dwx_entry r;
-        if ((st = dwx_resolve_ipv(ctx, env, a.ipv_die, a.ipv_disp, &r)))
-            return st;
-        ctx->sp -= 2;
-        return push(ctx, &r);
-    }
+    if (a.is_implicit_pointer && a.ipv_aspace == asid)
+        return dwx_resolve_ipv(ctx, env, a.ipv_die, a.ipv_disp, out);
+    /* A of any integral size: its least significant S bits (S <= 64,
+     * dwx_aspace) are the address */
     dwexpr_sld s;
     if ((st = dwx_need_integral(ctx, &a, "the address")) ||
-        (st = dwx_aspace_loc(ctx, env, as.bits, a.bits, &s)))
+        (st = dwx_aspace_loc(ctx, env, asid, a.bits, &s)))
+        return st;
+    set_entry_slds(out, &s, 1);
+    return DWEXPR_OK;
+}
+
+dwexpr_status dwx_op_form_aspace(dwexpr_ctx *ctx, const dwx_env *env, uint32_t base)
+{
+    dwexpr_status st;
+    dwx_entry r;
+    if ((st = need(ctx, base, 2)) || (st = dwx_form_aspace(ctx, env, TOP(1), TOP(0), &r)))
         return st;
     ctx->sp -= 2;
-    return push_sld(ctx, &s);
+    return push(ctx, &r);
 }
 
 /* A memory location from a target service (TLS, CFA). */
@@ -252,15 +344,19 @@ dwexpr_status dwx_op_form_tls(dwexpr_ctx *ctx, const dwx_env *env, uint32_t base
 {
     dwexpr_status st;
     dwexpr_value ta;
+    uint64_t off;
     if ((st = need(ctx, base, 1)) || (st = dwx_to_value(ctx, env, TOP(0), &ta)) ||
         (st = dwx_need_integral(ctx, &ta, "the thread-local storage offset")))
         return st;
     if (!ctx->t->tls_address)
         return dwx_ctx_fail(ctx, DWEXPR_E_UNSUPPORTED,
                             "the target cannot locate thread-local storage");
+    if (!dwx_value_u64(&ta, &off))
+        return dwx_ctx_fail(ctx, DWEXPR_E_TARGET,
+                            "the target locates thread-local storage offsets of at most 64 bits");
     dwexpr_frameref f = dwx_frameref(ctx, env, env->frame);
     dwexpr_sld s = sld_memory(0, 0);
-    if ((st = ctx->t->tls_address(ctx->user, &f, ta.bits, &s)))
+    if ((st = ctx->t->tls_address(ctx->user, &f, off, &s)))
         return target_loc(ctx, st, "the thread-local storage block");
     ctx->sp--;
     return push_sld(ctx, &s);
@@ -314,10 +410,10 @@ dwexpr_status dwx_fbreg_loc(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn 
     if (st)
         return target_loc(ctx, st, "the frame base");
     if (!fb.expr && fb.loc.kind == DWEXPR_LOC_MEMORY) {
-        /* a ready memory location: as if DW_OP_LLVM_offset_uconst B (B may
-         * be negative), like the general case below */
+        /* a ready memory location: as if DW_OP_LLVM_offset_uconst B (seed
+         * "DW_OP_fbreg"; dwx_constu_disp), like the general case below */
         *out = fb.loc;
-        return dwx_sld_add_offset(ctx, out, (int64_t)in->a, 0);
+        return dwx_sld_add_offset(ctx, out, dwx_constu_disp(&env->unit, in->a), 0);
     }
     dwx_entry r;
     uint32_t fb_reg;
@@ -334,7 +430,7 @@ dwexpr_status dwx_fbreg_loc(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn 
             dwx_nest_error(ctx, what);
             return st;
         }
-        if ((st = dwx_sld_add_offset(ctx, &s, (int64_t)in->a, 0)))
+        if ((st = dwx_sld_add_offset(ctx, &s, dwx_constu_disp(&env->unit, in->a), 0)))
             return st;
         *out = s;
         return DWEXPR_OK;
@@ -360,8 +456,9 @@ dwexpr_status dwx_fbreg_loc(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn 
         return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED,
                             "the frame base must be a memory or register location");
     }
-    /* as if DW_OP_LLVM_offset_uconst B (B may be negative) */
-    if ((st = dwx_sld_add_offset(ctx, &s, (int64_t)in->a, 0)))
+    /* as if DW_OP_LLVM_offset_uconst B (seed "DW_OP_fbreg"): B (an SLEB,
+     * so it may be negative) as DW_OP_constu B would push it */
+    if ((st = dwx_sld_add_offset(ctx, &s, dwx_constu_disp(&env->unit, in->a), 0)))
         return st;
     *out = s;
     return DWEXPR_OK;
@@ -377,9 +474,8 @@ dwexpr_status dwx_op_breg(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *i
     if (aspace) {
         dwexpr_value v;
         if ((st = need(ctx, base, 1)) || (st = dwx_to_value(ctx, env, TOP(0), &v)) ||
-            (st = dwx_need_integral(ctx, &v, "the address space")))
+            (st = aspace_id(ctx, &v, &as)))
             return st;
-        as = v.bits;
     }
     dwexpr_sld s;
     if ((st = dwx_breg(ctx, env, in->a, (int64_t)in->b, as, &s)))
@@ -464,12 +560,11 @@ dwexpr_status dwx_op_implicit_pointer(dwexpr_ctx *ctx, const dwx_env *env, const
     if (aspace) {
         dwexpr_value v;
         if ((st = need(ctx, base, 1)) || (st = dwx_to_value(ctx, env, TOP(0), &v)) ||
-            (st = dwx_need_integral(ctx, &v, "the address space")))
+            (st = aspace_id(ctx, &v, &as)))
             return st;
-        if (v.bits > UINT32_MAX)
+        if (as > UINT32_MAX)
             return dwx_ctx_fail(ctx, DWEXPR_E_BAD_ASPACE, "address space %llu is not defined",
-                                (unsigned long long)v.bits);
-        as = v.bits;
+                                (unsigned long long)as);
     }
     dwexpr_aspace_info ai;
     if ((st = dwx_aspace(ctx, &env->unit, (uint32_t)as, &ai)))
@@ -542,7 +637,12 @@ dwexpr_status dwx_op_select_bit_piece(dwexpr_ctx *ctx, const dwx_env *env, const
     dwexpr_value m;
     if ((st = dwx_to_value(ctx, env, TOP(0), &m)))
         return st;
-    if (m.is_implicit_pointer || !dwexpr_type_is_integral(&m.type))
+    /* an implicit pointer value as the mask: an evaluation error (seed
+     * "Implicit Location Description Operations": "It is an evaluation error
+     * if LS or IPV is accessed in any other manner") */
+    if (m.is_implicit_pointer)
+        return dwx_need_integral(ctx, &m, "the mask");
+    if (!dwexpr_type_is_integral(&m.type))
         return dwx_ctx_fail(ctx, DWEXPR_E_NOT_INTEGRAL, "the mask must be an integral value");
     if (dwx_value_bits(&m) < in->b)
         return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED, "a %llu-bit mask cannot select %llu parts",

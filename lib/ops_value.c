@@ -128,18 +128,12 @@ dwexpr_status dwx_op_deref(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *
     dwx_entry l;
     uint32_t popped;
     if (x) {
-        /* as DW_OP_swap; DW_OP_LLVM_form_aspace_address; DW_OP_deref* */
-        if ((st = need(ctx, base, 2)))
+        /* seed "DW_OP_xderef*": exactly DW_OP_swap;
+         * DW_OP_LLVM_form_aspace_address; DW_OP_deref*: A (on top) and AS
+         * (below it) as form_aspace_address takes them, so an implicit
+         * pointer value of address space AS is its object's location */
+        if ((st = need(ctx, base, 2)) || (st = dwx_form_aspace(ctx, env, TOP(0), TOP(1), &l)))
             return st;
-        dwexpr_value a, as;
-        if ((st = dwx_to_value(ctx, env, TOP(0), &a)) || (st = dwx_to_value(ctx, env, TOP(1), &as)) ||
-            (st = dwx_need_integral(ctx, &a, "the address")) ||
-            (st = dwx_need_integral(ctx, &as, "the address space")))
-            return st;
-        dwexpr_sld s;
-        if ((st = dwx_aspace_loc(ctx, env, as.bits, a.bits, &s)))
-            return st;
-        set_entry_slds(&l, &s, 1);
         popped = 2;
     } else {
         if ((st = need(ctx, base, 1)) || (st = dwx_to_loc(ctx, env, TOP(0), &l)))
@@ -392,6 +386,7 @@ dwexpr_status dwx_op_arith(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *
             return st;
         b = a;
         b.bits = in->a & dwx_mask(a.type.bits);
+        b.wide = NULL; /* a wider operand: the constant is its low 64 bits */
         if ((st = dwx_value_binary(ctx, &env->unit, DWEXPR_OP_plus, &a, &b, &r)))
             return st;
         ctx->sp--;
