@@ -202,7 +202,8 @@ static inline bool fbreg(dwexpr_ctx *ctx, int64_t off, uint64_t m, uint64_t *add
     fb.expr_len = 0;
     memset(&fb.unit, 0, sizeof fb.unit);
     dwx_sld_clear(&fb.loc);
-    if (t->frame_base(ctx->user, &f, &fb) != DWEXPR_OK || fb.expr || !plain_memory(&fb.loc))
+    if (t->frame_base(ctx->user, &f, &fb) != DWEXPR_OK || fb.expr || !plain_memory(&fb.loc) ||
+        fb.loc.byte_offset > m)
         return false;
     /* an offset the address size does not hold as a signed number: the
      * loop reads it as DW_OP_constu would push it (dwx_constu_disp) */
@@ -244,16 +245,16 @@ static inline const dwx_env *set_env(dwx_env *env, bool *have, const dwexpr_unit
 
 /* DW_OP_call_frame_cfa in the top frame: dwx_cfa_loc's common case (the
  * same callback, frame and initial place), asked directly; the CFA must
- * be a plain memory location. False sends the evaluation to the loop,
+ * be a plain memory location inside the default address space (mask M). False sends the evaluation to the loop,
  * which reports a failure. */
-static inline bool cfa(dwexpr_ctx *ctx, uint64_t *addr)
+static inline bool cfa(dwexpr_ctx *ctx, uint64_t m, uint64_t *addr)
 {
     const dwexpr_target *t = ctx->t;
     if (!t->cfa)
         return false;
     const dwexpr_frameref f = dwx_frameref(ctx, NULL, 0);
     dwexpr_sld s = sld_memory(0, 0);
-    if (t->cfa(ctx->user, &f, &s) != DWEXPR_OK || !plain_memory(&s))
+    if (t->cfa(ctx->user, &f, &s) != DWEXPR_OK || !plain_memory(&s) || s.byte_offset > m)
         return false;
     *addr = s.byte_offset;
     return true;
@@ -831,7 +832,7 @@ next:
         goto push;
     }
     op_cfa:
-        if (!cfa(ctx, &e.v))
+        if (!cfa(ctx, m, &e.v))
             goto decline;
         e.k = FK_MEM;
         goto push;
@@ -1238,7 +1239,7 @@ static DWX_ALWAYS_INLINE bool fast_one(dwexpr_ctx *ctx, const dwx_insn *in,
             return false;
         goto memory;
     case ONE_CFA:
-        if (!cfa(ctx, &e.v))
+        if (!cfa(ctx, m, &e.v))
             return false;
         goto memory;
     case ONE_ENTRY:

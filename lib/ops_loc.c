@@ -283,11 +283,38 @@ dwexpr_status dwx_op_offset(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn 
     return st;
 }
 
+/* A memory location handed to the evaluation (a target's TLS, CFA or
+ * frame base answer, the object's location) must lie in its storage: seed
+ * "Memory Location Description Operations": "The size of each memory
+ * location storage corresponds to the range of the addresses in the
+ * corresponding address space". An address past the end denotes no
+ * memory; it is the target's error (E_TARGET), not reduced here: how a
+ * run-time environment forms such addresses is its own (the seed leaves
+ * the thread-local storage address to it), the evaluator does not guess.
+ * (DW_OP_addr and the DW_OP_breg* results are reduced because the seed
+ * says so: an address-sized operand, "the least significant S bits".) */
+static dwexpr_status given_memory(dwexpr_ctx *ctx, const dwexpr_sld *s, const char *what)
+{
+    if (s->kind != DWEXPR_LOC_MEMORY)
+        return DWEXPR_OK;
+    dwexpr_status st = dwx_sld_check_range(ctx, s, 0);
+    if (st == DWEXPR_E_OUT_OF_RANGE)
+        return dwx_ctx_fail(ctx, DWEXPR_E_TARGET,
+                            "%s is at address 0x%llx, outside address space %u",
+                            what, (unsigned long long)s->byte_offset, (unsigned)s->aspace);
+    return st;
+}
+
 /* DW_OP_push_object_address: the object's location from the context. */
 dwexpr_status dwx_op_push_object(dwexpr_ctx *ctx, const dwx_env *env)
 {
     if (!env->object || env->object->count == 0)
         return dwx_ctx_fail(ctx, DWEXPR_E_NO_CONTEXT, "no object location is given");
+    for (uint32_t i = 0; i < env->object->count; i++) {
+        dwexpr_status st = given_memory(ctx, &env->object->slds[i], "the object");
+        if (st)
+            return st;
+    }
     dwx_entry e;
     e.is_loc = 1;
     e.n = env->object->count;
@@ -358,6 +385,10 @@ dwexpr_status dwx_op_form_tls(dwexpr_ctx *ctx, const dwx_env *env, uint32_t base
     dwexpr_sld s = sld_memory(0, 0);
     if ((st = ctx->t->tls_address(ctx->user, &f, off, &s)))
         return target_loc(ctx, st, "the thread-local storage block");
+    /* seed "DW_OP_form_tls_address": the run-time environment's memory
+     * location for TA, which must be one (given_memory) */
+    if ((st = given_memory(ctx, &s, "the target's thread-local storage")))
+        return st;
     ctx->sp--;
     return push_sld(ctx, &s);
 }
@@ -372,6 +403,8 @@ dwexpr_status dwx_cfa_loc(dwexpr_ctx *ctx, const dwx_env *env, dwexpr_sld *out)
     dwexpr_status st = ctx->t->cfa(ctx->user, &f, &s);
     if (st)
         return target_loc(ctx, st, "the CFA of the frame");
+    if ((st = given_memory(ctx, &s, "the target's CFA")))
+        return st;
     *out = s;
     return DWEXPR_OK;
 }
@@ -412,6 +445,8 @@ dwexpr_status dwx_fbreg_loc(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn 
     if (!fb.expr && fb.loc.kind == DWEXPR_LOC_MEMORY) {
         /* a ready memory location: as if DW_OP_LLVM_offset_uconst B (seed
          * "DW_OP_fbreg"; dwx_constu_disp), like the general case below */
+        if ((st = given_memory(ctx, &fb.loc, "the target's frame base")))
+            return st;
         *out = fb.loc;
         return dwx_sld_add_offset(ctx, out, dwx_constu_disp(&env->unit, in->a), 0);
     }

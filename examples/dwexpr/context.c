@@ -1711,7 +1711,14 @@ static dwexpr_status cb_tls_address(void *user, const dwexpr_frameref *f, uint64
         }
     if (!c->st->has_tls_base)
         return tfail(c, DWEXPR_E_NOT_FOUND, "no tls_base or tls_map entry for TLS offset 0x%" PRIx64, ta);
-    memory_sld(c, NULL, 0, c->st->tls_base + ta, out);
+    /* the simulated run-time adds in the default address space's width, as
+     * a 64-bit one does (seed "DW_OP_form_tls_address": TA's meaning is the
+     * run-time environment's; the memory storage is the range of the
+     * space's addresses, "Memory Location Description Operations") */
+    uint64_t a = c->st->tls_base + ta;
+    if (c->unit.addr_size < 8)
+        a &= ((uint64_t)1 << (8 * c->unit.addr_size)) - 1;
+    memory_sld(c, NULL, 0, a, out);
     return DWEXPR_OK;
 }
 
