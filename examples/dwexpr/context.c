@@ -388,7 +388,12 @@ static bool arch_is_generic(const cli_ctx *c)
 }
 
 /* Size of register REGNO: register_sizes, the arch, listed contents
- * (when LISTED), else the address size. */
+ * (when LISTED), else the address size; but for the callback (LISTED) 0,
+ * "no such register", when the arch has a register table (x86_64,
+ * amdgpu-*) and REGNO is neither in it nor in the context: seed "Register
+ * Location Description Operations": a register location storage
+ * "corresponds to each of the target architecture registers" and has its
+ * size; a number the architecture does not assign has none to make up. */
 static uint32_t reg_size_of(const cli_ctx *c, uint32_t regno, bool listed)
 {
     const cx_state *st = c->st;
@@ -407,6 +412,8 @@ static uint32_t reg_size_of(const cli_ctx *c, uint32_t regno, bool listed)
                     n = st->frames[f].regs[i].len;
         if (n)
             return n;
+        if (c->arch) /* not generic (above): one with a register table */
+            return 0;
     }
     return c->unit.addr_size;
 }
