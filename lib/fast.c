@@ -190,7 +190,7 @@ static inline bool breg(dwexpr_ctx *ctx, const dwexpr_eval_params *p, uint64_t r
  * address as dwx_sld_add_offset does and must leave it inside the default
  * address space (seed "Memory Location Description Operations"); false
  * sends the evaluation to the loop, which handles every other case. */
-static inline bool fbreg(dwexpr_ctx *ctx, int64_t off, uint64_t m, uint64_t *addr)
+static DWX_ALWAYS_INLINE bool fbreg(dwexpr_ctx *ctx, int64_t off, uint64_t m, uint64_t *addr)
 {
     const dwexpr_target *t = ctx->t;
     if (!t->frame_base)
@@ -207,8 +207,7 @@ static inline bool fbreg(dwexpr_ctx *ctx, int64_t off, uint64_t m, uint64_t *add
         return false;
     /* an offset the address size does not hold as a signed number: the
      * loop reads it as DW_OP_constu would push it (dwx_constu_disp) */
-    const uint64_t sign = (m >> 1) + 1, u = (uint64_t)off & m;
-    if ((int64_t)((u ^ sign) - sign) != off)
+    if (m != UINT64_MAX && (off < -(int64_t)(m >> 1) - 1 || off > (int64_t)(m >> 1)))
         return false;
     const uint64_t b = fb.loc.byte_offset;
     uint64_t n;
