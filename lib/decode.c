@@ -950,6 +950,40 @@ static void *fold_alloc(void *ud, size_t size)
     return chain_alloc(r->chain, size);
 }
 
+/* The commonest programs, decoded without the general decoder's set-up:
+ * every operation one that dwx_decode_small reads (short expressions of
+ * a unit dwx_unit_check accepts; its entry_value blocks of one
+ * DW_OP_reg0..31 byte decoded as decode_prog decodes them for a heap
+ * program), into INSNS (room for LEN + 1) and *P with dwx_decode's
+ * fields. DWEXPR_E_UNSUPPORTED for anything else (dwx_decode then decodes
+ * it, and reports what is wrong). */
+static dwexpr_status small_program(const uint8_t *bytes, size_t len, const dwexpr_unit *unit,
+                                   dwx_insn *insns, chunk **subs, struct dwexpr_program *p,
+                                   dwexpr_error *err)
+{
+    size_t n;
+    if (!unit || !bytes || !len || unit->big_endian || !dwx_unit_fine(unit) ||
+        !(n = dwx_decode_small(bytes, len, insns)))
+        return DWEXPR_E_UNSUPPORTED;
+    p->unit = dwx_unit_normalize(unit);
+    p->count = n;
+    p->code = insns;
+    p->bytes = bytes;
+    p->len = len;
+    p->heap = false;
+    p->fold = NULL;
+    for (size_t i = 0; i < n; i++) {
+        dwexpr_status st;
+        if (insns[i].x == DWEXPR_OP_entry_value &&
+            (st = decode_sub(&p->unit, &insns[i], chain_alloc, subs, err, 0)))
+            return st;
+    }
+    p->shape = dwx_program_shape(p);
+    p->fast = dwx_fast_candidate(p);
+    p->one = dwx_fast_one_kind(p);
+    return DWEXPR_OK;
+}
+
 /* Decode into one malloc'ed program (see include/dwexpr/eval.h): first
  * into scratch with room for LEN operations (each is at least one byte),
  * then into a block of exactly the program's size (header, the room for
@@ -982,7 +1016,9 @@ dwexpr_status dwexpr_program_decode(const uint8_t *bytes, size_t len,
     }
     chunk *subs = NULL;
     struct dwexpr_program p;
-    dwexpr_status st = dwx_decode(bytes, len, unit, ti, NULL, chain_alloc, &subs, &p, err);
+    dwexpr_status st = small_program(bytes, len, unit, ti, &subs, &p, err);
+    if (st == DWEXPR_E_UNSUPPORTED)
+        st = dwx_decode(bytes, len, unit, ti, NULL, chain_alloc, &subs, &p, err);
     if (st != DWEXPR_OK) {
         if (st == DWEXPR_E_NOSPACE) {
             st = DWEXPR_E_NOMEM;

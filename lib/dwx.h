@@ -215,6 +215,15 @@ DWX_HIDDEN dwexpr_status dwx_decode_checked(const uint8_t *bytes, size_t len,
  * decoder then decodes, and reports what is wrong). LEN > 0. */
 DWX_HIDDEN size_t dwx_decode_small(const uint8_t *bytes, size_t len, dwx_insn *insns);
 
+/* Whether dwx_unit_check accepts U once normalized (zero fields take the
+ * defaults), without copying it. */
+static inline bool dwx_unit_fine(const dwexpr_unit *u)
+{
+    unsigned a = u->addr_size, o = u->offset_size, v = u->version;
+    return (a == 0 || a == 1 || a == 2 || a == 4 || a == 8) && (o == 0 || o == 4 || o == 8) &&
+           (v == 0 || (v >= 2 && v <= 5)) && u->ext_encoding <= DWEXPR_EXT_PROVISIONAL;
+}
+
 /* Decode only the operation at P (for disasm of streams that later fail):
  * fills OP; returns a status (decode class). */
 DWX_HIDDEN dwexpr_status dwx_decode_one(const uint8_t *bytes, size_t len, size_t pos,

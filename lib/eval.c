@@ -517,12 +517,13 @@ dwexpr_status dwx_eval_nested(dwexpr_ctx *ctx, const uint8_t *expr, size_t len,
     dwexpr_program local;
     const dwexpr_program *prog = pre;
     if (!prog) {
+        /* the executable form only (a nested program shows no public
+         * view: dwexpr_trace_event.op) */
         dwx_insn *insns = dwx_alloc(ctx, sizeof(dwx_insn) * (len + 1));
-        dwexpr_op *ops = dwx_alloc(ctx, sizeof(dwexpr_op) * (len + 1));
-        if (!insns || !ops)
+        if (!insns)
             return dwx_ctx_fail(ctx, DWEXPR_E_NOSPACE, "out of scratch memory");
         dwexpr_status st =
-            dwx_decode(expr, len, &env->unit, insns, ops, dwx_alloc_cb, ctx, &local, &ctx->err);
+            dwx_decode(expr, len, &env->unit, insns, NULL, dwx_alloc_cb, ctx, &local, &ctx->err);
         if (st)
             return st;
         prog = &local;
@@ -1388,15 +1389,6 @@ static inline bool shaped_direct(dwexpr_ctx *ctx, const dwexpr_program *prog,
     return false;
 }
 
-/* Whether dwx_unit_check accepts U once normalized (zero fields take the
- * defaults), without copying it. */
-static inline bool unit_fine(const dwexpr_unit *u)
-{
-    unsigned a = u->addr_size, o = u->offset_size, v = u->version;
-    return (a == 0 || a == 1 || a == 2 || a == 4 || a == 8) && (o == 0 || o == 4 || o == 8) &&
-           (v == 0 || (v >= 2 && v <= 5)) && u->ext_encoding <= DWEXPR_EXT_PROVISIONAL;
-}
-
 /* dwexpr_eval_bytes of a short expression of the commonest operations:
  * the quick decode (the insns dwx_decode_checked gives) and a shaped
  * answer. False when the expression, the unit, the target or the
@@ -1409,7 +1401,7 @@ static bool eval_bytes_small(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
                              const dwexpr_unit *unit, const dwexpr_target *target, void *user,
                              const dwexpr_eval_params *p, dwexpr_result *out)
 {
-    if (unit->big_endian || !unit_fine(unit) || !reg_direct_ok(target, p) || p->result_kind != 0)
+    if (unit->big_endian || !dwx_unit_fine(unit) || !reg_direct_ok(target, p) || p->result_kind != 0)
         return false;
     size_t n = dwx_decode_small(bytes, len, ctx->small_code);
     if (!n)
@@ -1687,7 +1679,7 @@ dwexpr_status dwx_decode_oneshot(dwexpr_ctx *ctx, const uint8_t *bytes, size_t l
         if (!insns)
             return dwx_ctx_fail(ctx, DWEXPR_E_NOSPACE, "out of scratch memory");
     }
-    if (unit_fine(&u) && len <= UINT32_MAX)
+    if (dwx_unit_fine(&u) && len <= UINT32_MAX)
         return dwx_decode_checked(bytes, len, &u, insns, dwx_alloc_cb, ctx, prog, &ctx->err);
     /* dwx_decode reports what is wrong */
     return dwx_decode(bytes, len, &u, insns, NULL, dwx_alloc_cb, ctx, prog, &ctx->err);
@@ -1703,7 +1695,7 @@ static DWX_ALWAYS_INLINE dwexpr_status bytes_rest(dwexpr_ctx *ctx, const uint8_t
                                                   const dwexpr_eval_params *p, bool fast,
                                                   dwexpr_result *out)
 {
-    if (DWX_HOST_LITTLE && fast && unit_fine(unit) && !unit->big_endian && len <= UINT32_MAX) {
+    if (DWX_HOST_LITTLE && fast && dwx_unit_fine(unit) && !unit->big_endian && len <= UINT32_MAX) {
         direct_begin(ctx, target, user, p);
         return dwx_fast_eval_bytes(ctx, bytes, len, unit, out); /* a jump */
     }
@@ -1738,7 +1730,7 @@ dwexpr_status dwexpr_eval_bytes(dwexpr_ctx *ctx, const uint8_t *bytes, size_t le
     const dwexpr_eval_params *p = params ? params : &no_params;
     /* A single DW_OP_reg0..31 byte decodes to DWX_SHAPE_REG: answered
      * from the byte (the opcodes come from the DWEXPR_OPS table). */
-    if (len == 1 && bytes[0] >= DWX_CODE_reg0 && bytes[0] <= DWX_CODE_reg31 && unit_fine(unit) &&
+    if (len == 1 && bytes[0] >= DWX_CODE_reg0 && bytes[0] <= DWX_CODE_reg31 && dwx_unit_fine(unit) &&
         reg_direct_ok(target, p)) {
         reg_direct(ctx, p, (uint32_t)(bytes[0] - DWX_CODE_reg0), out);
         return DWEXPR_OK;
@@ -1915,7 +1907,7 @@ dwexpr_status dwexpr_eval_bytes_bound(dwexpr_ctx *ctx, const uint8_t *bytes, siz
 {
     /* dwexpr_eval_bytes's lone DW_OP_reg0..31 byte, reg_direct_ok from the binding */
     if (ctx && len == 1 && bytes && unit && out && bytes[0] >= DWX_CODE_reg0 &&
-        bytes[0] <= DWX_CODE_reg31 && ctx->bind.reg_direct && unit_fine(unit)) {
+        bytes[0] <= DWX_CODE_reg31 && ctx->bind.reg_direct && dwx_unit_fine(unit)) {
         reg_direct(ctx, &ctx->bind.p, (uint32_t)(bytes[0] - DWX_CODE_reg0), out);
         return DWEXPR_OK;
     }

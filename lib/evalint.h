@@ -272,7 +272,7 @@ DWX_HIDDEN bool dwx_fast_fold(dwexpr_ctx *ctx, const dwexpr_program *prog, dwexp
 /* dwexpr_eval_bytes from the fast path of UNIT normalized
  * (dwx_unit_normalize), on CTX set up as for it, else
  * dwx_eval_bytes_general.
- * UNIT must pass lib/eval.c's unit_fine, be little-endian, and LEN be at
+ * UNIT must pass dwx_unit_fine (lib/dwx.h), be little-endian, and LEN be at
  * most UINT32_MAX. */
 DWX_HIDDEN dwexpr_status dwx_fast_eval_bytes(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
                                              const dwexpr_unit *unit, dwexpr_result *out);

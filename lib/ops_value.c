@@ -56,12 +56,12 @@ dwexpr_status dwx_op_call(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *i
         if (ctx->depth >= ctx->lim.calls)
             return dwx_ctx_fail(ctx, DWEXPR_E_CALL_DEPTH, "call nesting limit (%u) reached",
                                 (unsigned)ctx->lim.calls);
+        /* the executable form only (a nested program shows no public view) */
         dwx_insn *insns = dwx_alloc(ctx, sizeof(dwx_insn) * (d.expr_len + 1));
-        dwexpr_op *ops = dwx_alloc(ctx, sizeof(dwexpr_op) * (d.expr_len + 1));
-        if (!insns || !ops)
+        if (!insns)
             return dwx_ctx_fail(ctx, DWEXPR_E_NOSPACE, "out of scratch memory");
         dwexpr_program callee;
-        st = dwx_decode(d.expr, d.expr_len, &sub.unit, insns, ops, dwx_alloc_cb, ctx, &callee,
+        st = dwx_decode(d.expr, d.expr_len, &sub.unit, insns, NULL, dwx_alloc_cb, ctx, &callee,
                         &ctx->err);
         if (st == DWEXPR_OK) {
             ctx->depth++;

@@ -1758,10 +1758,13 @@ static uint64_t rng(void)
 /* The table-driven decode (no public ops: what dwexpr_program_decode,
  * dwexpr_eval_bytes and nested blocks use) must agree with the full
  * decode on every input: same status and offset, same executable
- * operations, every operand and block included. */
+ * operations, every operand and block included; and so must the quick
+ * decode of the commonest operations (dwx_decode_small: short programs of
+ * dwexpr_program_decode and dwexpr_eval_bytes) wherever it takes a
+ * program, which it must never take when the full decode fails. */
 static int fast_path_differs(const uint8_t *b, size_t n, const dwexpr_unit *u)
 {
-    dwx_insn full[32], fast[32];
+    dwx_insn full[32], fast[32], small[32];
     dwexpr_op ops[32];
     struct dwexpr_program pf, pq;
     dwexpr_error ef, eq;
@@ -1769,18 +1772,23 @@ static int fast_path_differs(const uint8_t *b, size_t n, const dwexpr_unit *u)
     memset(fast, 0, sizeof fast);
     dwexpr_status sf = dwx_decode(b, n, u, full, ops, NULL, NULL, &pf, &ef);
     dwexpr_status sq = dwx_decode(b, n, u, fast, NULL, NULL, NULL, &pq, &eq);
-    if (sf != sq)
+    /* the quick decode serves little-endian units dwx_unit_check accepts */
+    const size_t ns = n && !u->big_endian && dwx_unit_fine(u) ? dwx_decode_small(b, n, small) : 0;
+    if (sf != sq || (sf != DWEXPR_OK && ns))
         return 1;
     if (sf != DWEXPR_OK)
         return ef.offset != eq.offset;
-    if (pf.count != pq.count)
+    if (pf.count != pq.count || (ns && ns != pf.count))
         return 1;
     for (size_t i = 0; i <= pf.count; i++) {
-        const dwx_insn *x = &full[i], *y = &fast[i];
-        if (x->x != y->x || x->id != y->id || x->offset != y->offset ||
-            (i < pf.count && (x->a != y->a || x->b != y->b || x->c != y->c || x->blk != y->blk ||
-                               x->blen != y->blen)))
-            return 1;
+        const dwx_insn *x = &full[i];
+        for (int k = 0; k < (ns ? 2 : 1); k++) {
+            const dwx_insn *y = k ? &small[i] : &fast[i];
+            if (x->x != y->x || x->id != y->id || x->offset != y->offset ||
+                (i < pf.count && (x->a != y->a || x->b != y->b || x->c != y->c ||
+                                  x->blk != y->blk || x->blen != y->blen)))
+                return 1;
+        }
     }
     return 0;
 }
