@@ -146,12 +146,39 @@ static void set_generic_bool(const dwexpr_unit *u, dwexpr_value *r, bool b)
     r->bits = b ? 1 : 0;
 }
 
+/* Whether the generic type G may stand for base type T in a binary
+ * operation. DWARF 5 2.5.1.4 asks for operands of the same type; the
+ * generic type has unspecified signedness (seed "DWARF Expression Value").
+ * GDB's generic type is a signed integer of the address size, so it takes
+ * a signed integral base type of that size (and endianity) as the same
+ * type; LLVM relies on that (`DW_OP_convert <signed 64>; DW_OP_lit3;
+ * DW_OP_mul` after a sign extension), and a debugger should show what GDB
+ * shows for such a variable. Unsigned, narrower or wider types stay a
+ * mismatch, as in GDB ("Incompatible types on DWARF stack"). */
+static bool generic_stands_for(const dwexpr_unit *u, const dwexpr_type *g, const dwexpr_type *t)
+{
+    return g->encoding == DWEXPR_ATE_GENERIC && t->encoding == DW_ATE_signed &&
+           t->bits == g->bits && (t->lanes ? t->lanes : 1) == 1 &&
+           (t->endian == DW_END_default ||
+            t->endian == (u->big_endian ? DW_END_big : DW_END_little));
+}
+
 dwexpr_status dwx_value_binary(dwexpr_ctx *ctx, const dwexpr_unit *u, int x,
                                const dwexpr_value *a, const dwexpr_value *b, dwexpr_value *r)
 {
     dwexpr_status st;
     if ((st = check_scalar(ctx, a)) || (st = check_scalar(ctx, b)))
         return st;
+    dwexpr_value as_typed; /* a generic operand taken as the other's type */
+    if (generic_stands_for(u, &a->type, &b->type)) {
+        as_typed = *a;
+        as_typed.type = b->type;
+        a = &as_typed;
+    } else if (generic_stands_for(u, &b->type, &a->type)) {
+        as_typed = *b;
+        as_typed.type = a->type;
+        b = &as_typed;
+    }
     if (!dwx_type_equal(&a->type, &b->type))
         return dwx_ctx_fail(ctx, DWEXPR_E_TYPE_MISMATCH,
                             "operands have different types (%u-bit %s and %u-bit %s)",
