@@ -322,10 +322,39 @@ static bool block_registers(const uint8_t *block, size_t len, const dwexpr_unit 
     return true;
 }
 
+/* Whether A and B are the same place: the same storage at the same
+ * offset (memory of one address space, one register of one frame, the
+ * same implicit bytes). */
+static bool same_place(const dwexpr_sld *a, const dwexpr_sld *b)
+{
+    if (a->kind != b->kind || a->byte_offset != b->byte_offset || a->bit != b->bit)
+        return false;
+    switch (a->kind) {
+    case DWEXPR_LOC_MEMORY:
+        return a->aspace == b->aspace;
+    case DWEXPR_LOC_REGISTER:
+        return a->u.regno == b->u.regno &&
+               (a->ctx & DWEXPR_CTX_FRAME) == (b->ctx & DWEXPR_CTX_FRAME) &&
+               (!(a->ctx & DWEXPR_CTX_FRAME) || a->frame == b->frame) &&
+               (a->ctx & DWEXPR_CTX_THREAD) == (b->ctx & DWEXPR_CTX_THREAD) &&
+               (!(a->ctx & DWEXPR_CTX_THREAD) || a->thread == b->thread);
+    case DWEXPR_LOC_IMPLICIT:
+        return a->u.imp.data == b->u.imp.data && a->u.imp.bits == b->u.imp.bits;
+    default:
+        return false;
+    }
+}
+
 /* Whether the machine can tell where every register in REGS lives in
- * frame FRAME: an unwinder's answer that is neither "undefined" nor "same
- * value" (the register of a younger frame with the same number: for a
- * register the ABI does not preserve, the CFI's silence is no recovery). */
+ * frame FRAME, the caller of frame FRAME - 1: an unwinder's answer that
+ * is neither "undefined" nor "same value". Same value is the callee's
+ * register itself: the register of a younger frame with the same number,
+ * or any answer that is where the callee frame's own register is (a
+ * machine that reads a register the CFI says nothing about as the
+ * callee's, whose register may itself live in memory: the sigcontext of
+ * a signal frame below it). For a register the ABI does not preserve,
+ * the CFI's silence is no recovery (DWARF 5 2.5.1.7, x86-64 psABI 3.2.1:
+ * the callee's current value is not the caller's value at the call). */
 static bool recoverable(dwexpr_libdwarf_binding *b, const dwexpr_frameref *f, uint32_t frame,
                         const uint32_t *regs, size_t n)
 {
@@ -342,6 +371,14 @@ static bool recoverable(dwexpr_libdwarf_binding *b, const dwexpr_frameref *f, ui
         if (s.kind == DWEXPR_LOC_REGISTER && s.u.regno == regs[i] &&
             (s.ctx & DWEXPR_CTX_FRAME) && s.frame < frame)
             return false;
+        if (frame > 0) {
+            dwexpr_sld callee;
+            memset(&callee, 0, sizeof callee);
+            g.frame = frame - 1;
+            if (b->m.register_location(b->muser, &g, regs[i], &callee) == DWEXPR_OK &&
+                same_place(&s, &callee))
+                return false;
+        }
     }
     return true;
 }
