@@ -773,6 +773,36 @@ static dwexpr_status t_tls_address(void *user, const dwexpr_frameref *f, uint64_
     return DWEXPR_OK;
 }
 
+/* x86-64 Linux signal frame layout (kernel rt_sigframe after pretcode,
+ * glibc ucontext_t / struct _libc_fpstate): uc_flags, uc_link, uc_stack
+ * (40 bytes), then uc_mcontext's 23 general register words, then its
+ * fpregs pointer; xmm0 at byte 160 of the fxsave image. */
+enum { UC_FPREGS = 40 + 23 * 8, FPSTATE_XMM0 = 160 };
+
+dwexpr_status dwexpr_unw_sigframe_register(dwexpr_unw *u, uint64_t sp, uint32_t regno,
+                                           dwexpr_sld *out)
+{
+    if (!u || !out)
+        return DWEXPR_E_USAGE;
+    if (regno < XMM0 || regno >= XMM0 + NXMM)
+        return DWEXPR_E_NOT_FOUND;
+    memset(out, 0, sizeof *out);
+    out->kind = DWEXPR_LOC_UNDEFINED;
+    dwexpr_memref m;
+    memset(&m, 0, sizeof m);
+    m.address = sp + UC_FPREGS;
+    uint8_t b[8];
+    if (sp > UINT64_MAX - UC_FPREGS || t_mem_read(u, &m, b, sizeof b) != DWEXPR_OK)
+        return DWEXPR_OK;
+    uint64_t fp = le64(b);
+    uint64_t at = FPSTATE_XMM0 + 16ull * (regno - XMM0);
+    if (fp == 0 || fp > UINT64_MAX - at - 16)
+        return DWEXPR_OK;
+    out->kind = DWEXPR_LOC_MEMORY;
+    out->byte_offset = fp + at;
+    return DWEXPR_OK;
+}
+
 bool dwexpr_unw_thread_pointer(const dwexpr_unw *u, uint64_t *tp)
 {
     if (!u->have_fs)

@@ -149,8 +149,35 @@ static const frames_module *binary_module(const frames_modules *ms, const char *
  * rule of its own in the callee's CFI row, is read as "same value" (the
  * callee's register), as GDB reads it; an explicit DW_CFA_undefined stays
  * undefined. The entry-value rule still does not trust these registers:
- * a same-value answer is not a recovery (the binding's check). */
+ * a same-value answer is not a recovery (the binding's check).
+ * A frame below a signal frame is no callee: the kernel saved every
+ * register of the interrupted frame, and what the trampoline's CFI does
+ * not describe is read from the signal frame's saved state (xmm0-15 from
+ * its fpstate) or is undefined, never the handler's register. */
 static dwexpr_target vars_machine;
+static dwexpr_unw *vars_unw;
+
+/* The stack pointer of signal frame F (the trampoline's rsp: where the
+ * kernel put the ucontext); false if it cannot be read. */
+static bool signal_sp(dwexpr_unwinder *uw, const dwexpr_frameref *f, uint64_t *sp)
+{
+    dwexpr_sld s;
+    if (dwexpr_unwinder_target()->register_location(uw, f, 7, &s) != DWEXPR_OK ||
+        s.kind == DWEXPR_LOC_UNDEFINED)
+        return false;
+    dwexpr_ctx *ctx;
+    if (dwexpr_ctx_new(NULL, &ctx))
+        return false;
+    dwexpr_loc loc = {1, &s};
+    uint8_t b[8];
+    bool ok = dwexpr_loc_read(ctx, dwexpr_unwinder_target(), uw, &loc, 64, b, NULL) == DWEXPR_OK;
+    dwexpr_ctx_free(ctx);
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | b[i];
+    *sp = v;
+    return ok;
+}
 
 static dwexpr_status vm_register_location(void *user, const dwexpr_frameref *f, uint32_t regno,
                                           dwexpr_sld *out)
@@ -170,6 +197,16 @@ static dwexpr_status vm_register_location(void *user, const dwexpr_frameref *f, 
         return st;
     dwexpr_frameref g = *f;
     g.frame = f->frame - 1;
+    if (row->signal_frame) {
+        /* F was interrupted: its register is in the signal frame's saved
+         * state or nowhere */
+        uint64_t sp;
+        dwexpr_sld saved;
+        if (signal_sp(uw, &g, &sp) &&
+            dwexpr_unw_sigframe_register(vars_unw, sp, regno, &saved) == DWEXPR_OK)
+            *out = saved;
+        return st;
+    }
     return vm_register_location(user, &g, regno, out);
 }
 
@@ -210,6 +247,7 @@ static int run_vars(const vars_opts *o, dwexpr_unw *u, dwexpr_libdwarf *ld)
     e.ld = ld;
     e.arch = arch;
     e.machine = true;
+    vars_unw = u;
     vars_machine = *dwexpr_unwinder_target();
     vars_machine.register_location = vm_register_location;
     const frames_module *bm = binary_module(&ms, o->binary);

@@ -56,6 +56,19 @@ DWEXPR_API void dwexpr_unw_close(dwexpr_unw *u);
  * Shared libraries' TLS (reached through the DTV) is not supported. */
 DWEXPR_API const dwexpr_target *dwexpr_unw_target(void);
 
+/* Where the code a signal interrupted saved register REGNO, for the
+ * registers the signal trampoline's CFI does not describe (glibc's
+ * __restore_rt gives rules for the general registers and rip only):
+ * xmm0-15 (DWARF 17-32). x86-64 Linux rt_sigframe: at the trampoline the
+ * stack pointer SP (the signal frame's rsp) points at the ucontext_t,
+ * whose uc_mcontext.fpregs (byte 224) points at the saved struct
+ * _fpstate, an fxsave image with xmm0-15 at byte 160, 16 bytes each.
+ * *OUT is that memory, or undefined when the frame has no fpstate (a
+ * NULL pointer) or the pointer cannot be read. E_NOT_FOUND for any other
+ * register. */
+DWEXPR_API dwexpr_status dwexpr_unw_sigframe_register(dwexpr_unw *u, uint64_t sp, uint32_t regno,
+                                                      dwexpr_sld *out);
+
 /* The thread pointer (x86-64 fs_base) of the thread: false if unknown. */
 DWEXPR_API bool dwexpr_unw_thread_pointer(const dwexpr_unw *u, uint64_t *tp);
 
