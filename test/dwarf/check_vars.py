@@ -10,6 +10,7 @@ import json
 import os
 import shutil
 import signal
+import struct
 import subprocess
 import sys
 import time
@@ -187,6 +188,124 @@ def live_process(dw, src, work):
         ok(p.wait(timeout=30) == 0, 'it then runs to its end')
     finally:
         if p.poll() is None:
+            p.kill()
+            p.wait()
+
+
+def stop_self(exe):
+    """Start EXE and wait until it has stopped itself (SIGSTOP): the
+    process, or None with the state it reached."""
+    p = subprocess.Popen([exe])
+    state = ''
+    for _ in range(200):
+        try:
+            state = open('/proc/%d/stat' % p.pid).read().split(')')[-1].split()[0]
+        except OSError:
+            break
+        if state == 'T':
+            return p, state
+        time.sleep(0.02)
+    p.kill()
+    p.wait()
+    return None, state
+
+
+def sigvars_fac():
+    """worker's fac when the ud2 of progs/sigvars.c interrupts it (i ==
+    1000, after that iteration's update; n = 42, scale = 1.25): the same
+    IEEE double arithmetic, 8 bytes little-endian in hex."""
+    acc, fac = 1, 1.25
+    for i in range(1001):
+        acc = (acc * 6364136223846793005 + i * 3 + 42) & (2**64 - 1)
+        fac = fac * 1.0000001 + float(acc & 7)
+    return struct.pack('<d', fac).hex()
+
+
+def entry_at(var, pc):
+    """The expression bytes (hex) of VAR's location list entry holding PC."""
+    for e in (var or {}).get('location', {}).get('entries', []):
+        if 'low' in e and int(e['low'], 16) <= pc < int(e['high'], 16):
+            return e.get('expr', {}).get('hex')
+    return None
+
+
+def signal_frame_vars(dw, src, work, gdb):
+    """progs/sigvars.c (audit C items 1, 2): the frame a signal interrupted
+    (worker, below glibc's __restore_rt) and its caller (main). The entry
+    value of n (DW_OP_entry_value(DW_OP_reg5); DW_OP_stack_value, gcc -O2)
+    is the caller's rdi at the call: the call site's 42, never worker's
+    current rdi restored from the sigcontext (the loop's t, 3042); main's
+    argv (an entry value of rsi, called from libc: no call site) is
+    optimized out, never worker's rsi; fac (DW_OP_reg17, live in xmm0 at
+    the interruption) is the xmm0 of the signal frame's saved fpstate,
+    never the stopped thread's xmm0 (frame 0's, in raise). Read through
+    --pid, and a core GDB writes of the stopped process."""
+    fac_want = sigvars_fac()
+    for cc in ('gcc', 'clang'):
+        tag = 'sigvars.c %s -O2' % cc
+        if not shutil.which(cc):
+            ok(True, '%s # SKIP %s not installed' % (tag, cc))
+            continue
+        exe = os.path.join(work, 'sigvars-' + cc)
+        b = run([cc, '-g', '-O2', '-o', exe, os.path.join(src, 'sigvars.c')])
+        ok(b.returncode == 0, 'build ' + tag, b.stderr)
+        if b.returncode:
+            continue
+        p, state = stop_self(exe)
+        ok(p is not None, '%s: the process stops itself in the handler' % tag, state)
+        if p is None:
+            continue
+        try:
+            modes = [('--pid', str(p.pid))]
+            if gdb:
+                core = exe + '.core'
+                if os.path.exists(core):
+                    os.unlink(core)
+                run([gdb, '-nx', '-batch', '-iex', 'set debuginfod enabled off', '-p',
+                     str(p.pid), '-ex', 'gcore ' + core, '-ex', 'detach'])
+                if os.path.exists(core):
+                    modes.append(('--core', core))
+            for mode, arg in modes:
+                r = run(dw + ['vars', mode, arg, '--json', exe])
+                try:
+                    res = json.loads(r.stdout)
+                except ValueError:
+                    ok(False, '%s %s: JSON' % (tag, mode), r.stderr)
+                    continue
+                names = [f['function'] for f in res['frames']]
+                w = frame_named(res, 'worker')
+                m = frame_named(res, 'main')
+                ok(w is not None and m is not None and 'handler' in names and
+                   names.index('worker') == names.index('handler') + 2,
+                   '%s %s: worker below the handler and the signal frame' % (tag, mode), names)
+                if w is None or m is None:
+                    continue
+                pc = int(w['pc'], 16) - int(res.get('load_bias', '0x0'), 16)
+                n, fac = var_named(w, 'n'), var_named(w, 'fac')
+                # what each compiler makes of the interrupted pc: gcc -O2
+                # has n as the entry value, clang -O2 keeps it in rax
+                n_entry = entry_at(n, pc) == 'a301559f'
+                ok(n and n['hex'] == '2a00000000000000' and
+                   (n_entry or cc != 'gcc'),
+                   '%s %s: worker n = 42%s' %
+                   (tag, mode, ' (its entry value: the call site, not worker\'s rdi)'
+                    if n_entry else ''),
+                   'n at pc 0x%x: hex %s, entry value %s; %s' %
+                   (pc, (n or {}).get('hex'), n_entry, json.dumps((n or {}).get('result'))))
+                ok(fac and entry_at(fac, pc) == '61' and
+                   (fac['hex'] == fac_want or (fac['optimized_out'] and
+                                               fac['hex'] in (None, 'xx' * 8))),
+                   '%s %s: worker fac (xmm0) = %s from the signal frame\'s fpstate' %
+                   (tag, mode, fac_want),
+                   'fac at pc 0x%x: hex %s, expression %s; %s' %
+                   (pc, (fac or {}).get('hex'), entry_at(fac, pc),
+                    json.dumps((fac or {}).get('result'))))
+                argv = var_named(m, 'argv')
+                ok(argv and argv['optimized_out'],
+                   '%s %s: main argv (an entry value, libc gives no call site) is optimized '
+                   'out' % (tag, mode), 'hex %s; %s' % ((argv or {}).get('hex'),
+                                                        json.dumps((argv or {}).get('result'))))
+        finally:
             p.kill()
             p.wait()
 
@@ -381,6 +500,7 @@ def main():
     usage_errors(dw, binary)
     input_errors(dw, binary, args.work)
     live_process(dw, args.src, args.work)
+    signal_frame_vars(dw, args.src, args.work, shutil.which(args.gdb))
     if shutil.which(args.gdb):
         core_file(dw, args.src, args.work, args.gdb)
     else:
