@@ -470,6 +470,33 @@ static void reset_err(dwexpr_ctx *ctx)
     ctx->err.message[0] = 0;
 }
 
+/* Whether some place of LOC can hold NBITS bits from its offset: the read
+ * below fails at once (with the first place's error, as it would) when none
+ * can, before BUF and the mask are touched, so a read far larger than its
+ * storage costs nothing (audit D item 1). Undefined storage has no end, and
+ * an implicit pointer fails for its own reason in read_sld: both pass. */
+static dwexpr_status read_fits(dwexpr_ctx *ctx, const dwexpr_loc *loc, uint64_t nbits)
+{
+    dwexpr_status first = DWEXPR_OK;
+    dwexpr_error saved;
+    if (nbits == 0 || loc->count == 0)
+        return DWEXPR_OK;
+    for (uint32_t i = 0; i < loc->count; i++) {
+        const dwexpr_sld *s = &loc->slds[i];
+        if (s->kind == DWEXPR_LOC_IMPLICIT_POINTER)
+            return DWEXPR_OK;
+        dwexpr_status st = fits(ctx, s, 0, nbits);
+        if (st == DWEXPR_OK)
+            return DWEXPR_OK;
+        if (first == DWEXPR_OK) {
+            first = st;
+            saved = ctx->err;
+        }
+    }
+    ctx->err = saved;
+    return first;
+}
+
 dwexpr_status dwexpr_loc_read(dwexpr_ctx *ctx, const dwexpr_target *target, void *user,
                               const dwexpr_loc *loc, uint64_t nbits, uint8_t *buf,
                               uint8_t *undef_mask)
@@ -478,6 +505,9 @@ dwexpr_status dwexpr_loc_read(dwexpr_ctx *ctx, const dwexpr_target *target, void
         return DWEXPR_E_USAGE;
     dwx_set_target(ctx, target, user);
     reset_err(ctx);
+    dwexpr_status st = read_fits(ctx, loc, nbits);
+    if (st != DWEXPR_OK)
+        return st;
     if (nbits) {
         memset(buf, 0, (size_t)((nbits + 7) / 8));
         if (undef_mask)

@@ -335,6 +335,32 @@ static void test_register_bounds(dwexpr_ctx *ctx)
     dwexpr_program_free(p);
 }
 
+/* A read far larger than every place's storage fails before the buffer is
+ * touched (audit D item 1: it used to clear NBITS/8 bytes first). BUF is
+ * 8 bytes; NBITS claims 2^40: any write past BUF would show in GUARD. */
+static void test_read_past_storage(dwexpr_ctx *ctx)
+{
+    static const uint8_t imp[] = {0x31, 0x9f}, two[] = {0x57, 0x93, 4};   /* lit1 stack_value; reg7 piece 4 */
+    mock m;
+    dwexpr_program *p;
+    dwexpr_result r;
+    struct { uint8_t buf[8], guard[8]; } b;
+    uint8_t mask[16];
+    mock_init(&m);
+    eval_loc(ctx, &target, &m, imp, sizeof imp, &p, &r);
+    memset(&b, 0x5a, sizeof b);
+    dwexpr_status s = dwexpr_loc_read(ctx, &target, &m, &r.loc, (uint64_t)1 << 40, b.buf, mask);
+    TAP_OK(s == DWEXPR_E_OUT_OF_RANGE && b.buf[0] == 0x5a && b.guard[7] == 0x5a,
+           "2^40 bits from a 64-bit implicit: out of range, buffer untouched");
+    dwexpr_program_free(p);
+    eval_loc(ctx, &target, &m, two, sizeof two, &p, &r);
+    memset(&b, 0x5a, sizeof b);
+    s = dwexpr_loc_read(ctx, &target, &m, &r.loc, (uint64_t)1 << 40, b.buf, NULL);
+    TAP_OK(s == DWEXPR_E_OUT_OF_RANGE && b.buf[0] == 0x5a && b.guard[7] == 0x5a,
+           "2^40 bits from a 32-bit composite: out of range, buffer untouched");
+    dwexpr_program_free(p);
+}
+
 /* The same context reused for many evaluations gives identical results. */
 static void test_reuse(dwexpr_ctx *ctx)
 {
@@ -512,6 +538,7 @@ int main(void)
     test_bit_pieces(ctx);
     test_several_places(ctx);
     test_register_bounds(ctx);
+    test_read_past_storage(ctx);
     test_reuse(ctx);
     test_no_callbacks(ctx);
     dwexpr_ctx_free(ctx);

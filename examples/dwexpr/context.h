@@ -6,6 +6,12 @@
 
 /* Most lanes a simulated thread may have ("lanes", --all-lanes). */
 #define CLI_MAX_LANES 4096
+/* Most bits `eval --read` / the REPL's `read` move, and so at most
+ * CLI_MAX_RW_BITS / 8 bytes for --write / `write`: 128 KiB, enough for any
+ * variable, small enough that every read returns at once. */
+#define CLI_MAX_RW_BITS (1u << 20)
+/* Most bits `eval --all-lanes --read` moves in all its lanes. */
+#define CLI_MAX_ALL_LANES_BITS (1u << 23)
 
 #include <stdbool.h>
 #include <stddef.h>

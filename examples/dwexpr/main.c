@@ -50,7 +50,9 @@ static const char usage_eval[] =
     "  --context FILE        simulated target (JSON; \"-\" = stdin; or inline '{...}')\n"
     "  --result value|location   the kind of result wanted\n"
     "  --read BITS           read BITS bits of the object through the result location\n"
+    "                        (at most 1048576 bits; with --all-lanes 8388608 in all)\n"
     "  --write HEX           write these bytes through the result location, show the state\n"
+    "                        (at most 131072 bytes)\n"
     "  --json                print one JSON object (contract \"Result JSON\")\n"
     "  --trace               print each operation with the stack it finds (\"trace\" in JSON),\n"
     "                        after the program's disassembly\n"
@@ -278,7 +280,7 @@ static int parse_opts(int argc, char **argv, bool eval, cli_opts *o)
         if ((r = cli_opt_value(argc, argv, &i, "--read", &v)) != 0) {
             if (r < 0)
                 goto missing;
-            if (parse_count("--read", v, (uint64_t)1 << 32, &o->read_bits))
+            if (parse_count("--read", v, CLI_MAX_RW_BITS, &o->read_bits))
                 return -1;
             o->has_read = true;
             continue;
@@ -577,6 +579,12 @@ static int run_eval(const cli_opts *o, cli_ctx *c, const dwexpr_program *prog, j
 
     if (o->write_hex && cli_hex_decode(o->write_hex, &wbuf, &wlen))
         return usage_error(o->json, -1, "--write: expected hex bytes, e.g. --write \"2a000000\"");
+    if (wlen > CLI_MAX_RW_BITS / 8) {
+        free(wbuf);
+        char msg[100];
+        snprintf(msg, sizeof msg, "--write: at most %u bytes", CLI_MAX_RW_BITS / 8);
+        return usage_error(o->json, -1, msg);
+    }
     s = dwexpr_ctx_new(&c->limits, &ctx);
     if (s != DWEXPR_OK) {
         dwexpr_error e;
@@ -678,6 +686,20 @@ static int cmd_eval(int argc, char **argv)
         rc = usage_error(o.json, -1, "--all-lanes: the number of lanes is not known (context "
                                      "\"lanes\", or an amdgpu arch)");
         goto done;
+    }
+    if (o.ov.all_lanes && o.has_read) {
+        /* every lane reads: bound the sum as --read bounds one lane */
+        uint64_t active = 0;
+        for (uint32_t lane = 0; lane < c.params.lanes; lane++)
+            active += cli_ctx_lane_active(&c, lane);
+        if (active * o.read_bits > CLI_MAX_ALL_LANES_BITS) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "--read with --all-lanes: %" PRIu64 " lanes of %" PRIu64
+                     " bits is more than %u bits in all", active, o.read_bits,
+                     CLI_MAX_ALL_LANES_BITS);
+            rc = usage_error(o.json, -1, msg);
+            goto done;
+        }
     }
     /* A read or write needs a location: ask for one unless told otherwise. */
     if ((o.has_read || o.write_hex) && !c.result_given)

@@ -494,7 +494,7 @@ repl_status rp_cmd_read(repl *r, int argc, char **argv)
 {
     uint64_t bits;
     if (argc != 2 || rp_parse_num(argv[1], &bits) || argv[1][0] == '-' || bits == 0 ||
-        bits > (1u << 20))
+        bits > CLI_MAX_RW_BITS)
         return rp_fail(r, "read: expected a bit count (1..1048576)");
     if (rp_need_location(r, "read") != REPL_OK)
         return REPL_FAILED;
