@@ -14,9 +14,9 @@ options). Format reference: test/cases/README.md. Python 3 stdlib only.
 """
 import json, os, re, shlex, subprocess, sys, tempfile
 
-KEYWORDS = {'context', 'use', 'case', 'ctx', 'eval', 'asm', 'disasm', 'roundtrip', 'spirv', 'stdin',
-            'want'}
-ACTIONS = {'eval', 'asm', 'disasm', 'roundtrip', 'spirv'}
+KEYWORDS = {'context', 'use', 'case', 'ctx', 'eval', 'asm', 'disasm', 'roundtrip', 'spirv', 'run',
+            'stdin', 'want'}
+ACTIONS = {'eval', 'asm', 'disasm', 'roundtrip', 'spirv', 'run'}
 JSON_ACTIONS = {'eval', 'spirv'}   # actions whose stdout is one JSON object
 VALUE_OPTS = {'--context', '--result', '--read', '--write', '--lane', '--addr-size',
               '--encoding', '--max-steps', '--diexpr', '--spirv', '--arg', '--bind',
@@ -273,6 +273,8 @@ def check_all(kind, wants, code, out):
                 got = ' '.join(out.lower().split())
                 want = ' '.join(re.findall('..', ''.join(spec.split()[1:]).lower()))
                 why = None if got == want and code == 0 else 'got %r (exit %s)' % (got, code)
+            elif what == 'empty':
+                why = None if not out.strip() else 'stdout is not empty'
             elif what == 'line':
                 lines.append(norm_line(spec[len('line'):]))
                 why = None
@@ -340,6 +342,14 @@ def run_case(dwexpr, case, tmp):
                 return False, ['spirv-as %s: exit %s' % (mod, code), out, err]
             mod = spv
         argv = [dwexpr, 'spirv', '--json'] + ctx_opt + args[:-1] + [mod]
+    elif kind == 'run':
+        # dwexpr ARGS exactly as written (shell quoting; {ctx} is the context
+        # file): option orders and several arguments eval / asm cannot
+        # express; with --json stdout is checked as eval's
+        args = [a.replace('{ctx}', ctx_opt[1] if ctx_opt else '') for a in shlex.split(rest)]
+        argv = [dwexpr] + args
+        if '--json' in args:
+            kind = 'eval'
     else:  # roundtrip: asm of disasm's output must give the same bytes
         code, out, err = run([dwexpr, 'disasm'] + ctx_opt + [rest])
         if code != 0:

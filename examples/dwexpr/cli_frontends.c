@@ -12,7 +12,7 @@
 #include "output.h"
 
 
-int cli_fe_option(int argc, char **argv, int *i, cli_fe_opts *fe)
+int cli_fe_option(int argc, char **argv, int *i, cli_fe_opts *fe, char *msg, size_t cap)
 {
     const char *v = NULL, *a = argv[*i];
     int r;
@@ -27,8 +27,8 @@ int cli_fe_option(int argc, char **argv, int *i, cli_fe_opts *fe)
                 fe->spirv_set = k;
                 return 1;
             }
-        fprintf(stderr, "dwexpr: --spirv-set: DebugInfo, OpenCL.DebugInfo.100 or "
-                        "NonSemantic.Shader.DebugInfo.100\n");
+        snprintf(msg, cap, "--spirv-set: DebugInfo, OpenCL.DebugInfo.100 or "
+                           "NonSemantic.Shader.DebugInfo.100");
         return -1;
     }
     int kind = 0;
@@ -38,15 +38,15 @@ int cli_fe_option(int argc, char **argv, int *i, cli_fe_opts *fe)
         kind = 2;
     if (kind) {
         if (r < 0) {
-            fprintf(stderr, "dwexpr: option %s needs a value\n", a);
+            snprintf(msg, cap, "option %s needs a value", a);
             return -1;
         }
         if (fe->kind && fe->kind != kind) {
-            fprintf(stderr, "dwexpr: --diexpr and --spirv cannot be mixed\n");
+            snprintf(msg, cap, "--diexpr and --spirv cannot be mixed");
             return -1;
         }
         if (fe->n == CLI_FE_MAX_EXPRS) {
-            fprintf(stderr, "dwexpr: at most %d expressions\n", CLI_FE_MAX_EXPRS);
+            snprintf(msg, cap, "at most %d expressions", CLI_FE_MAX_EXPRS);
             return -1;
         }
         fe->kind = kind;
@@ -59,7 +59,7 @@ int cli_fe_option(int argc, char **argv, int *i, cli_fe_opts *fe)
     if ((r = cli_opt_value(argc, argv, i, "--arg", &v)) == 0)
         return 0;
     if (r < 0) {
-        fprintf(stderr, "dwexpr: option --arg needs a value (N=VALUE)\n");
+        snprintf(msg, cap, "option --arg needs a value (N=VALUE)");
         return -1;
     }
     /* --arg N=VALUE: location operand N of the latest expression */
@@ -68,8 +68,8 @@ int cli_fe_option(int argc, char **argv, int *i, cli_fe_opts *fe)
     dwexpr_diarg arg;
     if (end == v || *end != '=' || n >= CLI_FE_MAX_ARGS ||
         dwexpr_diarg_parse(end + 1, &arg) != DWEXPR_OK) {
-        fprintf(stderr, "dwexpr: --arg %s: expected N=VALUE with N < %d and VALUE one of "
-                        "reg:R, const:C (or a bare number), addr:A, undef\n", v, CLI_FE_MAX_ARGS);
+        snprintf(msg, cap, "--arg %.200s: expected N=VALUE with N < %d and VALUE one of "
+                           "reg:R, const:C (or a bare number), addr:A, undef", v, CLI_FE_MAX_ARGS);
         return -1;
     }
     cli_fe_expr *e = fe->n ? &fe->exprs[fe->n - 1] : &fe->pending;

@@ -33,8 +33,8 @@ typedef struct cli_fe_opts {
 } cli_fe_opts;
 
 /* Match a front-end option of `eval` at argv[*i]: 1 matched (*i advanced),
- * 0 not one, -1 bad (message on stderr). */
-int cli_fe_option(int argc, char **argv, int *i, cli_fe_opts *fe);
+ * 0 not one, -1 bad (why in MSG, CAP bytes). */
+int cli_fe_option(int argc, char **argv, int *i, cli_fe_opts *fe, char *msg, size_t cap);
 /* Parse, lower and show the expressions (human lines on stdout unless
  * JSON; FE->extra for JSON); the lowered bytes go to a malloc'ed *BYTES.
  * Makes C's target answer for the synthesized base types / DIEs. Returns

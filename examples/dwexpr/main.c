@@ -179,16 +179,55 @@ typedef struct cli_opts {
     cli_fe_opts fe;             /* --diexpr / --spirv (cli_frontends.c) */
     char **words;
     int nwords;
+    char err[400];              /* why parse_opts failed */
 } cli_opts;
 
-/* Parse a count option value. */
-static int parse_count(const char *opt, const char *v, uint64_t max, uint64_t *out)
+/* parse_opts failed: the message into O->err (the caller reports it, as a
+ * JSON object too with --json). Returns -1. */
+static int opt_fail(cli_opts *o, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static int opt_fail(cli_opts *o, const char *fmt, ...)
 {
-    if (cli_parse_u64(v, out) || *v == '-' || *out > max) {
-        complain("%s: expected a number up to %" PRIu64 ", got \"%s\"", opt, max, v);
-        return -1;
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(o->err, sizeof o->err, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* Parse a count option value. */
+static int parse_count(cli_opts *o, const char *opt, const char *v, uint64_t max, uint64_t *out)
+{
+    if (cli_parse_u64(v, out) || *v == '-' || *out > max)
+        return opt_fail(o, "%s: expected a number up to %" PRIu64 ", got \"%.200s\"", opt, max, v);
     return 0;
+}
+
+/* Whether ARGV (a command's arguments) asks for --json, wherever it
+ * stands: a usage error found before the parser reaches --json is still
+ * reported as the JSON object (contract "--json prints exactly one JSON
+ * object"). The values of options that take one are skipped, and
+ * everything after "--" is an operand. */
+static bool argv_wants_json(int argc, char **argv)
+{
+    static const char *const valued[] = {"--context", "--encoding", "--addr-size", "--result",
+                                         "--read", "--write", "--lane", "--max-steps", "-x",
+                                         "--diexpr", "--spirv", "--arg", "--spirv-set"};
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0)
+            return false;
+        if (strcmp(argv[i], "--json") == 0)
+            return true;
+        for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
+            if (strcmp(argv[i], valued[k]) == 0) {
+                i++;
+                break;
+            }
+    }
+    return false;
 }
 
 /* Parse the options of a command. Unknown "--x" options are errors; any
@@ -199,7 +238,7 @@ static int parse_opts(int argc, char **argv, bool eval, cli_opts *o)
     o->ov.encoding = -1;
     o->words = calloc((size_t)argc + 1, sizeof *o->words);
     if (!o->words)
-        return -1;
+        return opt_fail(o, "out of memory");
     bool only_words = false;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = NULL;
@@ -239,27 +278,23 @@ static int parse_opts(int argc, char **argv, bool eval, cli_opts *o)
                 o->ov.encoding = DWEXPR_EXT_PROVISIONAL;
             else if (strcmp(v, "llvm-user") == 0)
                 o->ov.encoding = DWEXPR_EXT_LLVM_USER;
-            else {
-                complain("--encoding: \"provisional\" or \"llvm-user\", not \"%s\"", v);
-                return -1;
-            }
+            else
+                return opt_fail(o, "--encoding: \"provisional\" or \"llvm-user\", not \"%.200s\"", v);
             continue;
         }
         if ((r = cli_opt_value(argc, argv, &i, "--addr-size", &v)) != 0) {
             if (r < 0)
                 goto missing;
-            if (parse_count("--addr-size", v, 8, &n))
+            if (parse_count(o, "--addr-size", v, 8, &n))
                 return -1;
-            if (n != 1 && n != 2 && n != 4 && n != 8) {
-                complain("--addr-size: 1, 2, 4 or 8");
-                return -1;
-            }
+            if (n != 1 && n != 2 && n != 4 && n != 8)
+                return opt_fail(o, "--addr-size: 1, 2, 4 or 8");
             o->ov.addr_size = (int)n;
             continue;
         }
         if (!eval)
             goto unknown;
-        if ((r = cli_fe_option(argc, argv, &i, &o->fe)) != 0) {
+        if ((r = cli_fe_option(argc, argv, &i, &o->fe, o->err, sizeof o->err)) != 0) {
             if (r < 0)
                 return -1;
             continue;
@@ -271,16 +306,14 @@ static int parse_opts(int argc, char **argv, bool eval, cli_opts *o)
                 o->ov.result_kind = DWEXPR_RESULT_VALUE;
             else if (strcmp(v, "location") == 0)
                 o->ov.result_kind = DWEXPR_RESULT_LOCATION;
-            else {
-                complain("--result: \"value\" or \"location\", not \"%s\"", v);
-                return -1;
-            }
+            else
+                return opt_fail(o, "--result: \"value\" or \"location\", not \"%.200s\"", v);
             continue;
         }
         if ((r = cli_opt_value(argc, argv, &i, "--read", &v)) != 0) {
             if (r < 0)
                 goto missing;
-            if (parse_count("--read", v, CLI_MAX_RW_BITS, &o->read_bits))
+            if (parse_count(o, "--read", v, CLI_MAX_RW_BITS, &o->read_bits))
                 return -1;
             o->has_read = true;
             continue;
@@ -294,7 +327,7 @@ static int parse_opts(int argc, char **argv, bool eval, cli_opts *o)
         if ((r = cli_opt_value(argc, argv, &i, "--lane", &v)) != 0) {
             if (r < 0)
                 goto missing;
-            if (parse_count("--lane", v, UINT32_MAX, &n))
+            if (parse_count(o, "--lane", v, UINT32_MAX, &n))
                 return -1;
             o->ov.has_lane = true;
             o->ov.lane = (uint32_t)n;
@@ -307,12 +340,10 @@ static int parse_opts(int argc, char **argv, bool eval, cli_opts *o)
         if ((r = cli_opt_value(argc, argv, &i, "--max-steps", &v)) != 0) {
             if (r < 0)
                 goto missing;
-            if (parse_count("--max-steps", v, UINT64_MAX, &o->ov.max_steps))
+            if (parse_count(o, "--max-steps", v, UINT64_MAX, &o->ov.max_steps))
                 return -1;
-            if (o->ov.max_steps == 0) {
-                complain("--max-steps: at least 1");
-                return -1;
-            }
+            if (o->ov.max_steps == 0)
+                return opt_fail(o, "--max-steps: at least 1");
             continue;
         }
         if (strcmp(a, "-x") == 0 || strncmp(a, "-x=", 3) == 0) {
@@ -325,11 +356,10 @@ static int parse_opts(int argc, char **argv, bool eval, cli_opts *o)
             continue;
         }
     unknown:
-        complain("unknown option %s (see dwexpr %s --help)", a, eval ? "eval" : "COMMAND");
-        return -1;
+        return opt_fail(o, "unknown option %.200s (see dwexpr %s --help)", a,
+                        eval ? "eval" : "COMMAND");
     missing:
-        complain("option %s needs a value", a);
-        return -1;
+        return opt_fail(o, "option %.200s needs a value", a);
     }
     return 0;
 }
@@ -666,8 +696,10 @@ static int cmd_eval(int argc, char **argv)
     int rc;
 
     if (parse_opts(argc, argv, true, &o)) {
+        rc = usage_error(o.json || argv_wants_json(argc, argv), -1, o.err);
         free(o.words);
-        return EXIT_USAGE;
+        cli_fe_free(&o.fe);
+        return rc;
     }
     if (o.help) {
         fputs(usage_eval, stdout);
@@ -750,6 +782,7 @@ static int cmd_asm(int argc, char **argv)
     int rc = EXIT_OKAY;
 
     if (parse_opts(argc, argv, false, &o)) {
+        complain("%s", o.err);
         free(o.words);
         return EXIT_USAGE;
     }
@@ -801,6 +834,7 @@ static int cmd_disasm(int argc, char **argv)
     int rc = EXIT_OKAY;
 
     if (parse_opts(argc, argv, false, &o)) {
+        complain("%s", o.err);
         free(o.words);
         return EXIT_USAGE;
     }
