@@ -359,15 +359,22 @@ dwexpr_status cli_assemble(const cli_ctx *c, const char *text, uint8_t **out, si
     return DWEXPR_OK;
 }
 
-/* An expression field: text form or {"hex": "..."}; bytes are tracked. */
+/* An expression field: a string, or {"hex": "..."}; bytes are tracked.
+ * A string is the text form or hex bytes as -x takes them ("76 10",
+ * "7610": contract "frame_base": "text or hex ("-x" style) expression").
+ * The rule: a string that assembles as text is text; one that does not
+ * but is whole hex bytes is those bytes; otherwise the text form's error
+ * is reported. Text wins, so no text expression changes meaning (none
+ * of the operation names is hex digits of even length anyway). */
 static int expr_field(cli_ctx *c, const json_t *j, const char *field, uint8_t **out,
                       size_t *len)
 {
     if (json_is_string(j)) {
         dwexpr_error e;
         memset(&e, 0, sizeof e);
-        if (cli_assemble(c, json_string_value(j), out, len, &e) != DWEXPR_OK)
-            return fail(c, "context field %s: %s", field,
+        if (cli_assemble(c, json_string_value(j), out, len, &e) != DWEXPR_OK &&
+            cli_hex_decode(json_string_value(j), out, len) != 0)
+            return fail(c, "context field %s: %s (nor is it hex bytes, \"76 10\")", field,
                         e.message[0] ? e.message : "expression does not assemble");
         track(c->st, *out);
         return 0;
@@ -377,8 +384,8 @@ static int expr_field(cli_ctx *c, const json_t *j, const char *field, uint8_t **
         snprintf(sub, sizeof sub, "%.120s.hex", field);
         return hexfield(c, json_object_get(j, "hex"), sub, out, len);
     }
-    return fail(c, "context field %s: expected an expression (text, or {\"hex\": \"...\"})",
-                field);
+    return fail(c, "context field %s: expected an expression (text, hex bytes, or "
+                   "{\"hex\": \"...\"})", field);
 }
 
 /* True when the arch is one of the generic ones (every register addr_size). */
