@@ -218,12 +218,15 @@ int cli_parse_u64(const char *s, uint64_t *out)
         v = strtoull(s + 2, &end, 16);
     else
         v = strtoull(s, &end, 10);
-    if (errno || end == s || (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && end == s + 2))
+    int range = errno == ERANGE;
+    if ((errno && !range) || end == s || (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && end == s + 2))
         return -1;
     while (*end == ' ' || *end == '\t')
         end++;
     if (*end)
         return -1;
+    if (range || (neg && (uint64_t)v > (uint64_t)1 << 63))
+        return -2;
     *out = neg ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
     return 0;
 }
@@ -293,7 +296,8 @@ static int num(cli_ctx *c, const json_t *j, const char *field, uint64_t *out, bo
     }
     if (json_is_string(j)) {
         const char *s = json_string_value(j);
-        if (cli_parse_u64(s, out) == 0) {
+        int r = cli_parse_u64(s, out);
+        if (r == 0) {
             if (neg) {
                 while (*s == ' ')
                     s++;
@@ -301,21 +305,40 @@ static int num(cli_ctx *c, const json_t *j, const char *field, uint64_t *out, bo
             }
             return 0;
         }
+        if (r == -2)
+            return fail(c, "context field %s: \"%.80s\" does not fit in 64 bits (-2^63 .. "
+                           "2^64-1)", field, s);
     }
     return fail(c, "context field %s: expected a number (integer or string \"0x1f\", \"-8\", \"12\")",
                 field);
 }
 
-/* A number that must fit in 32 bits. */
+/* A number that must fit in 32 bits (a negative one does not). */
 static int num32(cli_ctx *c, const json_t *j, const char *field, uint32_t *out)
 {
     uint64_t v;
-    if (num(c, j, field, &v, NULL))
+    bool neg = false;
+    if (num(c, j, field, &v, &neg))
         return -1;
+    if (neg && v != 0)
+        return fail(c, "context field %s: %" PRId64 " is negative", field, (int64_t)v);
     if (v > UINT32_MAX)
         return fail(c, "context field %s: %" PRIu64 " does not fit in 32 bits", field, v);
     *out = (uint32_t)v;
     return 0;
+}
+
+/* Optional 32-bit number KEY of object J (DEF when absent). */
+static int opt_num32(cli_ctx *c, const json_t *j, const char *key, const char *field,
+                     uint32_t def, uint32_t *out)
+{
+    char sub[256];
+    const json_t *v = json_object_get(j, key);
+    *out = def;
+    if (!v)
+        return 0;
+    snprintf(sub, sizeof sub, "%.120s.%.60s", field, key);
+    return num32(c, v, sub, out);
 }
 
 /* A hex byte string field into tracked memory. */
@@ -653,9 +676,9 @@ static int parse_sld(cli_ctx *c, const json_t *j, const char *field, dwexpr_sld 
         return -1;
     if (strcmp(kind, "memory") == 0) {
         s->kind = DWEXPR_LOC_MEMORY;
-        if (opt_num(c, j, "aspace", field, 0, &v) || opt_num(c, j, "address", field, 0, &s->byte_offset))
+        if (opt_num32(c, j, "aspace", field, 0, &s->aspace) ||
+            opt_num(c, j, "address", field, 0, &s->byte_offset))
             return -1;
-        s->aspace = (uint32_t)v;
         s->byte_offset += bo / 8;
         s->bit = (uint8_t)(bo % 8);
         return sld_ctx(c, j, field, s);
@@ -684,7 +707,13 @@ static int parse_sld(cli_ctx *c, const json_t *j, const char *field, dwexpr_sld 
         if (hexfield(c, json_object_get(j, "bytes"), sub, &b, &n))
             return -1;
         s->u.imp.data = b;
-        return opt_num(c, j, "bit_size", field, 8 * (uint64_t)n, &s->u.imp.bits);
+        if (opt_num(c, j, "bit_size", field, 8 * (uint64_t)n, &s->u.imp.bits))
+            return -1;
+        /* the storage is the bytes given: no more bits than they hold */
+        if (s->u.imp.bits > 8 * (uint64_t)n)
+            return fail(c, "context field %s.bit_size: %" PRIu64 " bits, but \"bytes\" holds %zu",
+                        field, s->u.imp.bits, 8 * n);
+        return 0;
     }
     if (strcmp(kind, "implicit_pointer") == 0) {
         s->kind = DWEXPR_LOC_IMPLICIT_POINTER;
@@ -692,12 +721,9 @@ static int parse_sld(cli_ctx *c, const json_t *j, const char *field, dwexpr_sld 
             opt_num(c, j, "displacement", field, 0, &v))
             return -1;
         s->u.ptr.disp = (int64_t)v;
-        if (opt_num(c, j, "aspace", field, 0, &v))
+        if (opt_num32(c, j, "aspace", field, 0, &s->aspace) ||
+            opt_num32(c, j, "bit_size", field, 8u * c->unit.addr_size, &s->u.ptr.bits))
             return -1;
-        s->aspace = (uint32_t)v;
-        if (opt_num(c, j, "bit_size", field, 8u * c->unit.addr_size, &v))
-            return -1;
-        s->u.ptr.bits = (uint32_t)v;
         return 0;
     }
     if (strcmp(kind, "composite") == 0) {
@@ -1020,13 +1046,12 @@ static int parse_memory(cli_ctx *c, const json_t *arr)
         const json_t *b = json_array_get(arr, i);
         cx_block *m = &st->mem[i];
         const json_t *v;
-        uint64_t a;
         snprintf(sub, sizeof sub, "memory[%zu]", i);
         if (!json_is_object(b) || !json_object_get(b, "address"))
             return fail(c, "context field %s: expected {\"address\": A, \"bytes\": \"hex\"}", sub);
-        if (opt_num(c, b, "aspace", sub, 0, &a) || opt_num(c, b, "address", sub, 0, &m->address))
+        if (opt_num32(c, b, "aspace", sub, 0, &m->aspace) ||
+            opt_num(c, b, "address", sub, 0, &m->address))
             return -1;
-        m->aspace = (uint32_t)a;
         snprintf(sub2, sizeof sub2, "%.120s.bytes", sub);
         if (hexfield(c, json_object_get(b, "bytes"), sub2, &m->bytes, &m->len))
             return -1;
@@ -1287,24 +1312,42 @@ static int parse_dies(cli_ctx *c, const json_t *obj)
     return 0;
 }
 
+/* Optional count KEY of "limits" V (0 when absent): a negative one is
+ * refused rather than taken as its huge two's complement pattern. */
+static int limit_num(cli_ctx *c, const json_t *v, const char *key, uint64_t *out)
+{
+    char sub[256];
+    const json_t *j = json_object_get(v, key);
+    bool neg = false;
+    *out = 0;
+    if (!j)
+        return 0;
+    snprintf(sub, sizeof sub, "limits.%.60s", key);
+    if (num(c, j, sub, out, &neg))
+        return -1;
+    if (neg && *out != 0)
+        return fail(c, "context field %s: %" PRId64 " is negative", sub, (int64_t)*out);
+    return 0;
+}
+
 /* "limits": {"steps", "stack", "calls", "parts", "implicit_bytes"}. */
 static int parse_limits(cli_ctx *c, const json_t *v)
 {
     uint64_t n;
     if (!json_is_object(v))
         return fail(c, "context field limits: expected {\"steps\", \"stack\", \"calls\"}");
-    if (opt_num(c, v, "steps", "limits", 0, &c->limits.steps))
+    if (limit_num(c, v, "steps", &c->limits.steps))
         return -1;
-    if (opt_num(c, v, "stack", "limits", 0, &n))
+    if (limit_num(c, v, "stack", &n))
         return -1;
     c->limits.stack = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
-    if (opt_num(c, v, "calls", "limits", 0, &n))
+    if (limit_num(c, v, "calls", &n))
         return -1;
     c->limits.calls = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
-    if (opt_num(c, v, "parts", "limits", 0, &n))
+    if (limit_num(c, v, "parts", &n))
         return -1;
     c->limits.parts = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
-    return opt_num(c, v, "implicit_bytes", "limits", 0, &c->limits.implicit_bytes);
+    return limit_num(c, v, "implicit_bytes", &c->limits.implicit_bytes);
 }
 
 /* "arch", "addr_size", "offset_size", "dwarf_version", "ext_encoding",

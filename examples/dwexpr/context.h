@@ -69,7 +69,10 @@ int cli_hex_decode(const char *s, uint8_t **out, size_t *len);
  * c->params.lanes ("lanes", default the AMDGPU wavefront size). */
 bool cli_ctx_lane_active(const cli_ctx *c, uint32_t lane);
 /* Parse a number as the context file spells it: decimal, 0x-hex, optional
- * leading '-' (two's complement). Returns 0 or -1. */
+ * leading '-' (two's complement). Returns 0, -1 if it is not a number, or
+ * -2 if it does not fit in 64 bits: above 2^64 - 1, or below -2^63 (a
+ * negative number is a two's complement pattern; wrapping one that does
+ * not fit would give another number, so it is refused). */
 int cli_parse_u64(const char *s, uint64_t *out);
 /* Match option NAME at argv[*i] as "--name VALUE" or "--name=VALUE".
  * Returns 1 (matched, *VAL set, *i advanced past the value), 0 (not this
