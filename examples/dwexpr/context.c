@@ -294,6 +294,21 @@ static int num(cli_ctx *c, const json_t *j, const char *field, uint64_t *out, bo
             *neg = v < 0;
         return 0;
     }
+    if (json_is_real(j)) {
+        /* 4.0 is the number 4; a real is exact only up to 2^53, so larger
+         * ones (jansson has rounded them already) are refused */
+        double d = json_real_value(j);
+        if (d >= -9007199254740992.0 && d <= 9007199254740992.0 && d == (double)(int64_t)d) {
+            *out = (uint64_t)(int64_t)d;
+            if (neg)
+                *neg = d < 0;
+            return 0;
+        }
+        if (d >= -9007199254740992.0 && d <= 9007199254740992.0)
+            return fail(c, "context field %s: %g is not an integer", field, d);
+        return fail(c, "context field %s: %g is beyond 2^53, where JSON reals are inexact: "
+                       "write it as an integer or a string \"0x...\"", field, d);
+    }
     if (json_is_string(j)) {
         const char *s = json_string_value(j);
         int r = cli_parse_u64(s, out);
@@ -1969,6 +1984,91 @@ static void strip_comments(char *s)
     }
 }
 
+/* Whether the integer literal P (N characters, an optional '-' and digits
+ * without a leading zero) lies outside jansson's json_int_t, int64. */
+static bool beyond_int64(const char *p, size_t n)
+{
+    bool neg = *p == '-';
+    const char *lim = neg ? "9223372036854775808" : "9223372036854775807";
+    if (neg) {
+        p++;
+        n--;
+    }
+    if (n != strlen(lim))
+        return n > strlen(lim);
+    return strncmp(p, lim, n) > 0;
+}
+
+/* Contract "Context file": numbers may be JSON numbers; jansson keeps
+ * integers as int64 and refuses the rest ("too big integer"), so that
+ * 2^63 .. 2^64-1 could only be written as strings. Every integer literal
+ * outside int64 (in a value position: after ':', ',' or '[') is put in
+ * quotes before parsing, and the number fields read it as they read
+ * "0x..." strings: 2^63 .. 2^64-1 are the numbers they say, the rest are
+ * refused as not fitting in 64 bits. JSON_DECODE_INT_AS_REAL would round
+ * them. Returns TEXT, or a malloc'ed copy with quotes (TEXT freed). */
+static char *quote_big_ints(char *text)
+{
+    size_t extra = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        char *out = NULL, *o = NULL;
+        if (pass == 1) {
+            if (extra == 0)
+                return text;
+            out = o = xcalloc(strlen(text) + extra + 1, 1);
+        }
+        bool in_str = false;
+        char last = 0;      /* the last non-blank character outside strings */
+        for (const char *p = text; *p;) {
+            if (in_str) {
+                if (*p == '\\' && p[1]) {
+                    if (o) {
+                        *o++ = *p;
+                        *o++ = p[1];
+                    }
+                    p += 2;
+                    continue;
+                }
+                if (*p == '"')
+                    in_str = false;
+            } else if (*p == '"') {
+                in_str = true;
+            } else if ((*p == '-' || (*p >= '1' && *p <= '9')) &&
+                       (last == ':' || last == ',' || last == '[')) {
+                const char *q = p + (*p == '-');
+                if (*q >= '1' && *q <= '9') {
+                    while (*q >= '0' && *q <= '9')
+                        q++;
+                    bool integer = *q != '.' && *q != 'e' && *q != 'E';
+                    if (integer && beyond_int64(p, (size_t)(q - p))) {
+                        if (o) {
+                            *o++ = '"';
+                            memcpy(o, p, (size_t)(q - p));
+                            o += q - p;
+                            *o++ = '"';
+                        }
+                        extra += 2;
+                        last = '"';
+                        p = q;
+                        continue;
+                    }
+                }
+            }
+            if (!in_str && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
+                last = *p;
+            if (o)
+                *o++ = *p;
+            p++;
+        }
+        if (pass == 1) {
+            *o = 0;
+            free(text);
+            return out;
+        }
+    }
+    return text;
+}
+
 /* Read a whole stream into a malloc'ed NUL-terminated string. */
 static char *slurp(FILE *f)
 {
@@ -2149,6 +2249,7 @@ int cli_ctx_load(cli_ctx *c, const char *src, const cli_overrides *ov)
         }
     }
     strip_comments(text);
+    text = quote_big_ints(text);
     json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
     free(text);
     if (!root)
