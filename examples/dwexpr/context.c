@@ -1048,7 +1048,13 @@ static int parse_frames(cli_ctx *c, const json_t *root)
     return 0;
 }
 
-/* "memory": [{aspace, lane, thread, address, bytes}]. */
+static const dwexpr_aspace_info *find_aspace(const cli_ctx *c, uint32_t aspace,
+                                            dwexpr_aspace_info *tmp);
+
+/* "memory": [{aspace, lane, thread, address, bytes}]. A block lies in its
+ * address space: its last byte is at most the largest address of the
+ * space's address size (it would wrap to address 0 otherwise); a space the
+ * context does not know takes 64-bit addresses. */
 static int parse_memory(cli_ctx *c, const json_t *arr)
 {
     cx_state *st = c->st;
@@ -1070,6 +1076,14 @@ static int parse_memory(cli_ctx *c, const json_t *arr)
         snprintf(sub2, sizeof sub2, "%.120s.bytes", sub);
         if (hexfield(c, json_object_get(b, "bytes"), sub2, &m->bytes, &m->len))
             return -1;
+        dwexpr_aspace_info tmp;
+        const dwexpr_aspace_info *ai = find_aspace(c, m->aspace, &tmp);
+        unsigned bits = ai && ai->addr_bits && ai->addr_bits < 64 ? ai->addr_bits : 64;
+        uint64_t top = bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
+        if (m->address > top || (m->len && m->len - 1 > top - m->address))
+            return fail(c, "context field %s: %zu bytes at 0x%" PRIx64 " run past the end of "
+                           "address space %u (%u-bit addresses, last 0x%" PRIx64 ")",
+                        sub, m->len, m->address, m->aspace, bits, top);
         if ((v = json_object_get(b, "lane"))) {
             snprintf(sub2, sizeof sub2, "%.120s.lane", sub);
             if (num32(c, v, sub2, &m->lane))
