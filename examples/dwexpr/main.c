@@ -138,7 +138,11 @@ static char *read_stdin(void)
     return b;
 }
 
-/* Join WORDS with spaces; a word "-" is replaced by stdin. Malloc'ed. */
+/* Join WORDS with spaces; a word "-" is replaced by stdin. Malloc'ed.
+ * A '#' comment of the text form runs to the end of the line; it must not
+ * run on into the next argument (`asm "0x0000: DW_OP_lit1 # hi"
+ * "0x0001: DW_OP_lit2"`), so a word holding a '#' is followed by a newline
+ * instead: still one separator character, the offsets do not move. */
 static char *join_words(char **words, int n)
 {
     size_t len = 1;
@@ -158,9 +162,11 @@ static char *join_words(char **words, int n)
     }
     s[0] = 0;
     for (int i = 0; i < n; i++) {
+        const char *w = strcmp(words[i], "-") == 0 ? in : words[i];
         if (i)
-            strcat(s, " ");
-        strcat(s, strcmp(words[i], "-") == 0 ? in : words[i]);
+            strcat(s, strchr(i > 0 && strcmp(words[i - 1], "-") == 0 ? in : words[i - 1], '#')
+                          ? "\n" : " ");
+        strcat(s, w);
     }
     free(in);
     return s;
