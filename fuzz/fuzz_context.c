@@ -11,7 +11,8 @@
  *       llvm-user/none), 4 --max-steps 1000 (else 100000), 5 --all-lanes,
  *       6 expression split into words at spaces
  * stdout is captured: with --json it must hold exactly one JSON object
- * whose "ok" is true exactly when the exit status is 0; the exit status is
+ * whose "ok" is true exactly when the exit status is 0 (a failure has
+ * error.class and error.message); the exit status is
  * 0, 1 or 2. stderr is discarded during the call (sanitizer reports still
  * reach the real stderr). */
 #include <fcntl.h>
@@ -190,6 +191,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             json_t *err = json_object_get(doc, "error");
             const char *cls = json_string_value(json_object_get(err, "class"));
             FZ_CHECK(cls != NULL, "a failure without error.class: %.300s", out);
+            /* jansson drops a string that is not UTF-8: the message must
+             * survive whatever bytes the input holds */
+            FZ_CHECK(json_is_string(json_object_get(err, "message")),
+                     "a failure without error.message: %.300s", out);
             FZ_CHECK((strcmp(cls, "usage") == 0) == (rc == 2),
                      "error class %s with exit status %d", cls, rc);
         }

@@ -15,7 +15,7 @@ options). Format reference: test/cases/README.md. Python 3 stdlib only.
 import json, os, re, shlex, subprocess, sys, tempfile
 
 KEYWORDS = {'context', 'use', 'case', 'ctx', 'eval', 'asm', 'disasm', 'roundtrip', 'spirv', 'run',
-            'stdin', 'want'}
+            'stdin', 'stdin-hex', 'want'}
 ACTIONS = {'eval', 'asm', 'disasm', 'roundtrip', 'spirv', 'run'}
 JSON_ACTIONS = {'eval', 'spirv'}   # actions whose stdout is one JSON object
 VALUE_OPTS = {'--context', '--result', '--read', '--write', '--lane', '--addr-size',
@@ -106,6 +106,9 @@ def parse_file(path):
             case['action'] = (kw, rest)
         elif kw == 'stdin':
             case['stdin'].append(rest)
+        elif kw == 'stdin-hex':
+            # standard input as bytes a text line cannot hold (NUL, not UTF-8)
+            case['stdin_bytes'] = bytes.fromhex(rest)
         else:
             case['wants'].append((no, rest))
     return cases
@@ -302,8 +305,11 @@ def check_all(kind, wants, code, out):
 
 def run(argv, stdin=None):
     try:
-        p = subprocess.run(argv, input=stdin, capture_output=True, text=True, timeout=TIMEOUT)
-        return p.returncode, p.stdout, p.stderr
+        if isinstance(stdin, str):
+            stdin = stdin.encode()
+        p = subprocess.run(argv, input=stdin, capture_output=True, timeout=TIMEOUT)
+        return (p.returncode, p.stdout.decode(errors='replace'),
+                p.stderr.decode(errors='replace'))
     except subprocess.TimeoutExpired:
         return 'timeout', '', ''
     except OSError as e:
@@ -321,7 +327,7 @@ def run_case(dwexpr, case, tmp):
         with open(cpath, 'w') as f:
             json.dump(case['ctx'], f)
         ctx_opt = ['--context', cpath]
-    stdin = '\n'.join(case['stdin']) + '\n' if case['stdin'] else None
+    stdin = '\n'.join(case['stdin']) + '\n' if case['stdin'] else case.get('stdin_bytes')
     if kind == 'eval':
         argv = [dwexpr, 'eval', '--json'] + ctx_opt + eval_argv(rest)
     elif kind == 'asm':
@@ -359,7 +365,9 @@ def run_case(dwexpr, case, tmp):
     diag = ['command: ' + ' '.join(shlex.quote(a) for a in argv)]
     if case['ctx'] is not None:
         diag.append('context: ' + json.dumps(case['ctx']))
-    if stdin:
+    if isinstance(stdin, bytes):
+        diag.append('stdin: %r' % stdin)
+    elif stdin:
         diag.append('stdin: ' + stdin.strip().replace('\n', ' | '))
     diag += ['exit: %s' % code, 'stdout: ' + out.strip(), 'stderr: ' + err.strip()[:600]]
     fails = check_all(kind, wants, code, out)

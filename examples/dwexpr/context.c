@@ -2083,8 +2083,9 @@ static char *quote_big_ints(char *text)
     return text;
 }
 
-/* Read a whole stream into a malloc'ed NUL-terminated string. */
-static char *slurp(FILE *f)
+/* Read a whole stream into a malloc'ed NUL-terminated string; *LEN gets
+ * the number of bytes read (more than strlen when the stream holds NULs). */
+static char *slurp(FILE *f, size_t *len)
 {
     size_t n = 0, cap = 4096;
     char *b = xcalloc(cap, 1);
@@ -2102,6 +2103,7 @@ static char *slurp(FILE *f)
         }
     }
     b[n] = 0;
+    *len = n;
     return b;
 }
 
@@ -2255,11 +2257,20 @@ int cli_ctx_load(cli_ctx *c, const char *src, const cli_overrides *ov)
             FILE *f = strcmp(src, "-") == 0 ? stdin : fopen(src, "rb");
             if (!f)
                 return fail(c, "cannot read context file %s: %s", src, strerror(errno));
-            text = slurp(f);
+            size_t n = 0;
+            text = slurp(f, &n);
             if (f != stdin)
                 fclose(f);
             if (!text)
                 return fail(c, "cannot read context file %s", src);
+            /* JSON text has no NUL bytes: the parser would stop at one and
+             * ignore the rest */
+            if (strlen(text) != n) {
+                size_t at = strlen(text);
+                free(text);
+                return fail(c, "context %s: a NUL byte at offset %zu (not JSON text)",
+                            strcmp(src, "-") == 0 ? "(stdin)" : src, at);
+            }
         }
     }
     strip_comments(text);

@@ -236,6 +236,20 @@ static bool argv_wants_json(int argc, char **argv)
     return false;
 }
 
+/* Whether O reads stdin twice: the context from "-" and the expression
+ * (or hex) from "-" too; stdin holds one of them. Sets O->err. */
+static bool stdin_twice(cli_opts *o)
+{
+    if (!o->context || strcmp(o->context, "-") != 0)
+        return false;
+    bool twice = o->hex && strcmp(o->hex, "-") == 0;
+    for (int i = 0; i < o->nwords; i++)
+        twice |= strcmp(o->words[i], "-") == 0;
+    if (twice)
+        opt_fail(o, "--context - and an expression \"-\" cannot both read stdin");
+    return twice;
+}
+
 /* Parse the options of a command. Unknown "--x" options are errors; any
  * other word (including "-8") is an operand. Returns 0 or -1. */
 static int parse_opts(int argc, char **argv, bool eval, cli_opts *o)
@@ -367,7 +381,7 @@ static int parse_opts(int argc, char **argv, bool eval, cli_opts *o)
     missing:
         return opt_fail(o, "option %.200s needs a value", a);
     }
-    return 0;
+    return stdin_twice(o) ? -1 : 0;
 }
 
 /* Append the decoded program to the JSON array ARR, one "0x0003: DW_OP_..."

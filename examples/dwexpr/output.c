@@ -236,13 +236,68 @@ json_t *out_result_json(const cli_ctx *c, const dwexpr_result *r)
     return o;
 }
 
+/* Length of the well-formed UTF-8 sequence at P (Unicode 3.9, table
+ * 3-7: no overlong forms, surrogates or code points past U+10FFFF), or 0. */
+static size_t utf8_seq(const unsigned char *p)
+{
+    unsigned char c = p[0];
+    if (c < 0x80)
+        return 1;
+    size_t n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+    if (n == 0)
+        return 0;
+    unsigned char lo = 0x80, hi = 0xbf;
+    if (c == 0xe0)
+        lo = 0xa0;
+    else if (c == 0xed)
+        hi = 0x9f;
+    else if (c == 0xf0)
+        lo = 0x90;
+    else if (c == 0xf4)
+        hi = 0x8f;
+    if (p[1] < lo || p[1] > hi)
+        return 0;
+    for (size_t i = 2; i < n; i++)
+        if (p[i] < 0x80 || p[i] > 0xbf)
+            return 0;
+    return n;
+}
+
+json_t *out_text_json(const char *s)
+{
+    json_t *j = json_string(s);
+    if (j)
+        return j;
+    /* not UTF-8 (a command-line argument can be anything): each byte of a
+     * malformed sequence becomes the four characters \xNN */
+    size_t n = strlen(s), k = 0;
+    char *b = malloc(4 * n + 1);
+    if (!b)
+        return json_string("?");
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        size_t len = utf8_seq(p);
+        if (len) {
+            memcpy(b + k, p, len);
+            k += len;
+            p += len;
+        } else {
+            snprintf(b + k, 5, "\\x%02x", *p++);
+            k += 4;
+        }
+    }
+    b[k] = 0;
+    j = json_string(b);
+    free(b);
+    return j ? j : json_string("?");
+}
+
 json_t *out_error_json(const char *cls, int64_t offset, const char *op, const char *msg)
 {
     json_t *o = json_object();
     json_object_set_new(o, "class", json_string(cls));
     json_object_set_new(o, "offset", offset >= 0 ? json_integer(offset) : json_null());
-    json_object_set_new(o, "op", op ? json_string(op) : json_null());
-    json_object_set_new(o, "message", json_string(msg));
+    json_object_set_new(o, "op", op ? out_text_json(op) : json_null());
+    json_object_set_new(o, "message", out_text_json(msg));
     return o;
 }
 

@@ -13,6 +13,10 @@ json_t *out_result_json(const cli_ctx *c, const dwexpr_result *r);
 /* The "error" object: class, offset (null when < 0), op (null when NULL),
  * message. */
 json_t *out_error_json(const char *cls, int64_t offset, const char *op, const char *msg);
+/* A JSON string of text S: S itself when it is UTF-8, else S with each
+ * byte of a malformed sequence written as the four characters \xNN (jansson
+ * refuses such strings, and a field would go missing). */
+json_t *out_text_json(const char *s);
 /* The "error" object for a library failure; C (may be NULL) adds the
  * simulated target's detail to target-class messages. */
 json_t *out_error_from(const cli_ctx *c, const dwexpr_error *e);
