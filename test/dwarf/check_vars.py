@@ -143,18 +143,11 @@ def live_process(dw, src, work):
     ok(b.returncode == 0, 'build stopper.c', b.stderr)
     if b.returncode:
         return
-    p = subprocess.Popen([exe])
+    p, state = stop_self(exe)
+    ok(p is not None, 'the stopper process stops itself', state)
+    if p is None:
+        return
     try:
-        state = ''
-        for _ in range(200):
-            try:
-                state = open('/proc/%d/stat' % p.pid).read().split(')')[-1].split()[0]
-            except OSError:
-                break
-            if state == 'T':
-                break
-            time.sleep(0.02)
-        ok(state == 'T', 'the stopper process stops itself', state)
         r = run(dw + ['vars', '--pid', str(p.pid), '--json', exe])
         try:
             res = json.loads(r.stdout)
