@@ -223,11 +223,18 @@ static bool is_diop(const dwexpr_diexpr_op *op, dwexpr_diop d)
     return op->internal && op->id == (unsigned)d;
 }
 
+/* DW_OP_LLVM_arg 0: location operand 0. */
+static bool is_arg0(const dwexpr_diexpr_op *op)
+{
+    return is_diop(op, DWEXPR_DIOP_LLVM_arg) && op->operand[0] == 0;
+}
+
 /* LLVM's placement rules (LangRef "DIExpression", DIExpression::isValid):
  * DW_OP_LLVM_fragment is last; DW_OP_stack_value and
  * DW_OP_LLVM_implicit_pointer are last or just before the fragment;
- * DW_OP_LLVM_entry_value is first and its block holds N-1 DWARF
- * operations; operand values in range. WHERE maps an operation index to
+ * DW_OP_LLVM_entry_value is first, or second after DW_OP_LLVM_arg 0
+ * (LLVM's variadic spelling of the same thing), and its block holds N-1
+ * DWARF operations; operand values in range. WHERE maps an operation index to
  * the error offset (characters for text, the index otherwise). */
 static dwexpr_status check_ops(const dwexpr_diexpr_op *ops, size_t n, const int64_t *where,
                                dwexpr_error *err)
@@ -273,11 +280,12 @@ static dwexpr_status check_ops(const dwexpr_diexpr_op *ops, size_t n, const int6
                             "just before DW_OP_LLVM_fragment)");
             break;
         case DWEXPR_DIOP_LLVM_entry_value: {
-            if (i != 0)
+            if (i != 0 && !(i == 1 && is_arg0(&ops[0])))
                 return fail(err, DWEXPR_E_SYNTAX, at,
-                            "DW_OP_LLVM_entry_value must be the first operation");
-            size_t k = 1;
-            if (k < n && is_diop(&ops[k], DWEXPR_DIOP_LLVM_arg) && ops[k].operand[0] == 0)
+                            "DW_OP_LLVM_entry_value must be the first operation (or follow "
+                            "DW_OP_LLVM_arg 0)");
+            size_t k = i + 1;
+            if (i == 0 && k < n && is_arg0(&ops[k]))
                 k++; /* DW_OP_LLVM_arg 0 names the register */
             if (op->operand[0] == 0 || op->operand[0] - 1 > n - k)
                 return fail(err, DWEXPR_E_SYNTAX, at,
@@ -906,16 +914,19 @@ static dwexpr_status lower_record(lowering *w, part *p)
         return DWEXPR_OK;
     w->kind = w->rec->kind == DWEXPR_DBG_DECLARE ? K_MEMORY : K_UNKNOWN;
     size_t i = 0;
-    if (e->count && is_diop(&e->ops[0], DWEXPR_DIOP_LLVM_entry_value)) {
+    /* DW_OP_LLVM_arg 0; DW_OP_LLVM_entry_value N (LLVM's DIExpression::isValid
+     * takes this order too) is DW_OP_LLVM_entry_value N of operand 0 */
+    const size_t ev = e->count >= 2 && is_arg0(&e->ops[0]) ? 1 : 0;
+    if (e->count > ev && is_diop(&e->ops[ev], DWEXPR_DIOP_LLVM_entry_value)) {
         /* LangRef: DW_OP_LLVM_entry_value N is the value location operand
          * 0 (a register) had on entry; the next N-1 operations go into the
          * DW_OP_entry_value block */
         if (w->rec->nargs == 0 || w->rec->args[0].kind != DWEXPR_DIARG_REG)
             return fail(w->err, DWEXPR_E_SYNTAX, (int64_t)w->ri,
                         "DW_OP_LLVM_entry_value needs location operand 0 to be a register");
-        uint64_t reg = w->rec->args[0].value, inner = e->ops[0].operand[0] - 1;
-        i = 1;
-        if (i < e->count && is_diop(&e->ops[i], DWEXPR_DIOP_LLVM_arg) && e->ops[i].operand[0] == 0)
+        uint64_t reg = w->rec->args[0].value, inner = e->ops[ev].operand[0] - 1;
+        i = ev + 1;
+        if (!ev && i < e->count && is_arg0(&e->ops[i]))
             i++;
         sb_add(w->b, " %s(", u->version >= 5 ? "DW_OP_entry_value" : "DW_OP_GNU_entry_value");
         if (reg < 32)
