@@ -343,17 +343,25 @@ static int num32(cli_ctx *c, const json_t *j, const char *field, uint32_t *out)
     return 0;
 }
 
+/* Member KEY of object J, or NULL; when there is one, SUB names it for
+ * messages (FIELD.KEY). */
+static const json_t *opt_member(const json_t *j, const char *key, const char *field,
+                                char sub[static 256])
+{
+    const json_t *v = json_object_get(j, key);
+    if (v)
+        snprintf(sub, 256, "%.120s.%.60s", field, key);
+    return v;
+}
+
 /* Optional 32-bit number KEY of object J (DEF when absent). */
 static int opt_num32(cli_ctx *c, const json_t *j, const char *key, const char *field,
                      uint32_t def, uint32_t *out)
 {
     char sub[256];
-    const json_t *v = json_object_get(j, key);
+    const json_t *v = opt_member(j, key, field, sub);
     *out = def;
-    if (!v)
-        return 0;
-    snprintf(sub, sizeof sub, "%.120s.%.60s", field, key);
-    return num32(c, v, sub, out);
+    return v ? num32(c, v, sub, out) : 0;
 }
 
 /* A hex byte string field into tracked memory. */
@@ -666,12 +674,9 @@ static int opt_num(cli_ctx *c, const json_t *j, const char *key, const char *fie
                    uint64_t def, uint64_t *out)
 {
     char sub[256];
-    const json_t *v = json_object_get(j, key);
+    const json_t *v = opt_member(j, key, field, sub);
     *out = def;
-    if (!v)
-        return 0;
-    snprintf(sub, sizeof sub, "%.120s.%.60s", field, key);
-    return num(c, v, sub, out, NULL);
+    return v ? num(c, v, sub, out, NULL) : 0;
 }
 
 /* One single location description in the result JSON's SLD shapes, or a
