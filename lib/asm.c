@@ -449,6 +449,41 @@ static bool emit_blob(asmst *a, unsigned id, uint64_t want, const char *what)
     return true;
 }
 
+/* Whether token T is a byte string: 0x and at least one pair of hex
+ * digits. */
+static bool is_blob_token(const asmst *a, const token *t)
+{
+    const char *s = a->text + t->off;
+    if (t->len < 4 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') || (t->len - 2) % 2)
+        return false;
+    for (size_t i = 2; i < t->len; i++)
+        if (hexval(s[i]) < 0)
+            return false;
+    return true;
+}
+
+/* Whether the next token is a byte string standing alone, the way
+ * llvm-style dumps write a block without its length
+ * ("DW_OP_implicit_value 0x0000803f", "DW_OP_const_type 0x2e
+ * 0x0000803f"): a byte string not followed by another 0x token (which
+ * would make it the length and the block). *N: its byte count. Only
+ * looks: the position and the error record are left as they were. */
+static bool lone_blob(const asmst *a, uint64_t *n)
+{
+    asmst peek = *a;
+    dwexpr_error scratch;
+    peek.err = &scratch;
+    token t, t2;
+    if (next_token(&peek, &t) <= 0 || !is_blob_token(a, &t))
+        return false;
+    const int r = next_token(&peek, &t2);
+    if (r < 0 || (r > 0 && t2.len >= 2 && a->text[t2.off] == '0' &&
+                  (a->text[t2.off + 1] == 'x' || a->text[t2.off + 1] == 'X')))
+        return false;
+    *n = (t.len - 2) / 2;
+    return true;
+}
+
 static bool assemble(asmst *a);
 
 /* DW_OP_entry_value(EXPR ...): assemble the parenthesized text as the
@@ -532,6 +567,10 @@ static bool emit_operands(asmst *a, unsigned id)
             skip_blank(a) && a->text[a->pos] == '(')
             return emit_nested(a, id);
         a->pos = save;
+        if (lone_blob(a, &v)) { /* the length left out: the block's own */
+            put_leb(a, v, false, 0);
+            return emit_blob(a, id, v, "block");
+        }
         if (!read_number(a, id, &num) || !not_negative(a, id, &num) ||
             !fit_bits(a, id, &num, 64, FIT_UNSIGNED, &v))
             return false;
@@ -543,6 +582,15 @@ static bool emit_operands(asmst *a, unsigned id)
         /* DWARF 5 2.5.1.1: type DIE, size byte, constant bytes */
         if (!emit_leb(a, id, false))
             return false;
+        if (lone_blob(a, &v)) { /* the size left out: the constant's own */
+            if (v > 255) {
+                SYNTAX(a, a->pos, id, "%s: a constant of %llu bytes (at most 255)",
+                       op_name(id), (unsigned long long)v);
+                return false;
+            }
+            put_fixed(a, v, 1);
+            return emit_blob(a, id, v, "constant");
+        }
         if (!read_number(a, id, &n2) || !no_pad(a, id, &n2) || !not_negative(a, id, &n2) ||
             !fit_bits(a, id, &n2, 8, FIT_UNSIGNED, &v))
             return false;
