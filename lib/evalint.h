@@ -387,7 +387,9 @@ static inline dwx_i128 dwx_sext128(dwx_u128 v, uint32_t n)
  * type. Comparisons give 0/1 and compare generic operands as signed; div
  * is signed for generic and signed operands (MIN / -1 wraps), mod is
  * unsigned for generic ones (as GDB) and floored for signed ones; a shift
- * count >= N shifts everything out (0, or all sign bits for shra). *OUT
+ * count >= N shifts everything out (0, or all sign bits for shra of a
+ * negative generic or signed operand; shra of an unsigned type shifts
+ * zeros in, as shr). *OUT
  * gets the result masked to N bits. Returns DWEXPR_OK, DWEXPR_E_DIV_ZERO,
  * or DWEXPR_E_USAGE when X is not a binary operation. Always inline (gcc
  * once called it from the fast loop: warm +1.5 instructions). */
@@ -436,16 +438,20 @@ static inline dwx_i128 dwx_sext128(dwx_u128 v, uint32_t n)
             break;                                                                         \
         case DWEXPR_OP_shl:                                                                \
         case DWEXPR_OP_shr:                                                                \
-        case DWEXPR_OP_shra:                                                               \
+        case DWEXPR_OP_shra: {                                                             \
+            /* shra keeps the sign (DWARF 5 2.5.1.4): a value of an                        \
+             * unsigned type has none, its top bit is magnitude */                         \
+            const bool neg = x == DWEXPR_OP_shra && s && sa < 0;                           \
             if (ub >= n)                                                                   \
-                ur = (x == DWEXPR_OP_shra && sa < 0) ? m : 0;                              \
+                ur = neg ? m : 0;                                                          \
             else if (x == DWEXPR_OP_shl)                                                   \
                 ur = ua << ub;                                                             \
-            else if (x == DWEXPR_OP_shr)                                                   \
-                ur = ua >> ub;                                                             \
+            else if (neg)                                                                  \
+                ur = ~((~(T)sa) >> ub);                                                    \
             else                                                                           \
-                ur = sa < 0 ? ~((~(T)sa) >> ub) : ((T)sa >> ub);                           \
+                ur = ua >> ub;                                                             \
             break;                                                                         \
+        }                                                                                  \
         default:                                                                           \
             return DWEXPR_E_USAGE;                                                         \
         }                                                                                  \
