@@ -108,6 +108,23 @@ void ld_results_release(dwexpr_libdwarf_binding *b)
     dwexpr_libdwarf_loc_free(&b->owned);
 }
 
+/* The entries of list A that match PC (seed "DWARF Location List
+ * Expressions": the bounded entries holding PC, else the default ones):
+ * their indexes into IDX (at most CAP); returns how many. */
+static size_t list_matches(const dwexpr_libdwarf_attr *a, uint64_t pc, size_t *idx, size_t cap)
+{
+    size_t bounded = 0, n = 0;
+    for (size_t i = 0; i < a->count; i++)
+        if (!a->entries[i].is_default && pc >= a->entries[i].low && pc < a->entries[i].high)
+            bounded++;
+    for (size_t i = 0; i < a->count && n < cap; i++) {
+        const dwexpr_loclist_entry *e = &a->entries[i];
+        if (e->is_default ? bounded == 0 : (pc >= e->low && pc < e->high))
+            idx[n++] = i;
+    }
+    return n;
+}
+
 /* seed "DWARF Location List Expressions" for an attribute with context S:
  * no pc is a context error, no match the undefined location, each match
  * evaluated with S and the places united. */
@@ -120,16 +137,7 @@ static dwexpr_status eval_list(dwexpr_libdwarf_binding *b, dwexpr_ctx *ctx, size
     if (!where || !where->has_pc)
         return ld_fail(err, DWEXPR_E_NO_CONTEXT,
                        "a location list needs the current program location");
-    size_t bounded = 0, idx[64], n = 0;
-    for (size_t i = 0; i < a->count; i++)
-        if (!a->entries[i].is_default && where->pc >= a->entries[i].low &&
-            where->pc < a->entries[i].high)
-            bounded++;
-    for (size_t i = 0; i < a->count && n < 64; i++) {
-        const dwexpr_loclist_entry *e = &a->entries[i];
-        if (e->is_default ? bounded == 0 : (where->pc >= e->low && where->pc < e->high))
-            idx[n++] = i;
-    }
+    size_t idx[64], n = list_matches(a, where->pc, idx, 64);
     if (n == 0) {
         /* an empty expression: the undefined location (seed "DWARF
          * Operation Expressions": an empty stack) */
@@ -254,13 +262,36 @@ dwexpr_status dwexpr_libdwarf_eval_location(dwexpr_libdwarf_binding *b, dwexpr_c
     if (st)
         return st;
     if (a.kind == DWEXPR_LIBDWARF_ATTR_LIST) {
-        /* the evaluator matches the list (DW_OP_call_ref on the DIE pushes
-         * the location of its list); no pc is a context error here */
         if (!where || !where->has_pc)
             return ld_fail(err, DWEXPR_E_NO_CONTEXT,
                            "a location list needs the current program location");
+        /* one matching entry (the usual case) or none: its expression is
+         * evaluated as the variable's own, so that a failure names the
+         * entry's operation and offset */
+        size_t idx[64], n = list_matches(&a, where->pc, idx, 64);
+        if (n <= 1)
+            return eval_list(b, ctx, unit, &a, &s, where, out, err);
+        /* several: the evaluator unites their places in CTX (DW_OP_call_ref
+         * on the DIE pushes the location of its list, seed "Control Flow
+         * Operations"); a failure is then found again entry by entry, so
+         * that ERR names the failing entry's own operation, not the
+         * wrapper (the entries only read the target: the same one fails) */
         uint8_t prog[16];
-        return run(b, ctx, u, prog, put_call_ref(prog, u, die), &s, where, out, err);
+        st = run(b, ctx, u, prog, put_call_ref(prog, u, die), &s, where, out, err);
+        if (st == DWEXPR_OK)
+            return st;
+        for (size_t k = 0; k < n; k++) {
+            const dwexpr_loclist_entry *e = &a.entries[idx[k]];
+            dwexpr_result r;
+            dwexpr_error ee;
+            dwexpr_status es = run(b, ctx, u, e->expr, e->expr_len, &s, where, &r, &ee);
+            if (es) {
+                if (err)
+                    *err = ee;
+                return es;
+            }
+        }
+        return st;
     }
     return eval_attr(b, ctx, unit, &a, &s, where, out, err);
 }

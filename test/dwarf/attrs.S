@@ -164,9 +164,10 @@ main:
 .Lll_start:
         .2byte  5
         .byte   8, 0
-        .4byte  3
+        .4byte  4
 .Lll_base:
         .4byte  .Llist0 - .Lll_base, .Llist1 - .Lll_base, .Llist2 - .Lll_base
+        .4byte  .Llist3 - .Lll_base
 .Llist0:                        /* v_list: every kind, base = unit low_pc 0x1000 */
         .byte 0x04; ULEB 0x0; ULEB 0x10; ULEB 1; .byte 0x50            /* offset_pair: reg0 */
         .byte 0x06; .8byte 0x2000                                       /* base_address */
@@ -186,6 +187,13 @@ main:
 .Llist2:                        /* v_view: gcc's view pair, then an entry */
         .byte 0x09; ULEB 0; ULEB 1
         .byte 0x08; .8byte 0x7000; ULEB 0x10; ULEB 2; .byte 0x77, 0x00 /* breg7 0 */
+        .byte 0x00
+.Llist3:                        /* v_bad: entries whose evaluation fails */
+        .byte 0x07; .8byte 0x1060, 0x1080; ULEB 1; .byte 0x50          /* reg0 */
+        /* [0x1070, 0x1080): lit1; lit0; div (division by zero at 2) */
+        .byte 0x07; .8byte 0x1070, 0x1080; ULEB 3; .byte 0x31, 0x30, 0x1b
+        /* [0x10a0, 0x10b0): lit0; lit1; lit0; div (division by zero at 3) */
+        .byte 0x07; .8byte 0x10a0, 0x10b0; ULEB 4; .byte 0x30, 0x31, 0x30, 0x1b
         .byte 0x00
 .Lll_end:
 
@@ -221,6 +229,7 @@ main:
         ULEB 6; .asciz "v_list"; .4byte .Lbt_int - .Lcu1; ULEB 0
         ULEB 6; .asciz "v_over"; .4byte .Lbt_int - .Lcu1; ULEB 1
         ULEB 6; .asciz "v_view"; .4byte .Lbt_int - .Lcu1; ULEB 2
+        ULEB 6; .asciz "v_bad"; .4byte .Lbt_int - .Lcu1; ULEB 3
 .Lc_data1:
         ULEB 8; .asciz "c_data1"; .4byte .Lbt_uchar - .Lcu1; .byte 0xfe
         ULEB 9; .asciz "c_data2"; .4byte .Lbt_int - .Lcu1; .2byte 0xfffe

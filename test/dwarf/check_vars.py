@@ -475,12 +475,52 @@ def clang_dwp(dw, src, work, gdb):
        'clang .dwp: a global and a thread-local variable')
 
 
+def attrs_entries(dw, attrs, work):
+    """The variable entries of `dwexpr vars` (the code `dwexpr locs --pc`
+    shares with it: locs_eval_var) for the hand-written DWARF of attrs.S,
+    evaluated on a simulated target: callee at 0x8010 called from f1, whose
+    call site at 0x1050 passes only the parameter p."""
+    ctx = os.path.join(work, 'attrs-context.json')
+    with open(ctx, 'w') as f:
+        json.dump({'arch': 'x86_64',
+                   'frames': [{'pc': '0x8010', 'cfa': '0x7800',
+                               'registers': {'0': '0x11', '4': '0x44', '5': '0x55'}},
+                              {'pc': '0x1050', 'registers': {}}]}, f)
+
+    def entries(pc):
+        r = run(dw + ['locs', attrs, '--pc', pc, '--context', ctx, '--json'])
+        try:
+            res = json.loads(r.stdout)
+        except ValueError:
+            return {}, r
+        got = {v['name']: v for v in res.get('globals', [])}
+        for fr in res.get('frames', []):
+            got.update({v['name']: v for v in fr['vars']})
+        return got, r
+
+    # an error in a location list entry: offset and op of the entry's own
+    # failing operation, not the adapter's internal DW_OP_call_ref
+    for pc, off, what in (('0x10a4', 3, 'one matching entry'),
+                          ('0x1078', 2, 'two matching entries, the second fails')):
+        got, r = entries(pc)
+        res = got.get('v_bad', {}).get('result', {})
+        ok(res.get('class') == 'evaluation' and res.get('offset') == off and
+           res.get('op') == 'DW_OP_div' and res.get('message') == 'division by zero',
+           'list entry error at %s (%s): evaluation @%d DW_OP_div' % (pc, what, off),
+           json.dumps(res) + r.stderr)
+    got, r = entries('0x1068')
+    res = got.get('v_bad', {}).get('result', {})
+    ok(res.get('locations') == [{'kind': 'register', 'regno': 0, 'bit_offset': 0}],
+       'the list entry that works at 0x1068: register 0', json.dumps(res) + r.stderr)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--dwexpr', required=True)
     ap.add_argument('--src', required=True)
     ap.add_argument('--work', required=True)
     ap.add_argument('--gdb', default='gdb')
+    ap.add_argument('--attrs', help='the attrs.S binary (hand-written DWARF)')
     args = ap.parse_args()
     os.makedirs(args.work, exist_ok=True)
     dw = [os.path.abspath(args.dwexpr)]
@@ -492,6 +532,8 @@ def main():
     ok(b.returncode == 0, 'build vars.c -O0', b.stderr)
     usage_errors(dw, binary)
     input_errors(dw, binary, args.work)
+    if args.attrs:
+        attrs_entries(dw, os.path.abspath(args.attrs), args.work)
     live_process(dw, args.src, args.work)
     signal_frame_vars(dw, args.src, args.work, shutil.which(args.gdb))
     if shutil.which(args.gdb):

@@ -306,6 +306,25 @@ int main(int argc, char **argv)
     p = at_pc(0x1300);
     dwexpr_libdwarf_eval_location(b, ctx, U, var("v_over")->die, &p, &r, &err);
     check_one(&r, DWEXPR_LOC_UNDEFINED, 0, "v_over at 0x1300: no match, the undefined location");
+    /* a failing list entry: the error names the entry's own operation and
+     * offset (not an internal DW_OP_call_ref), one match or several */
+    const dwexpr_libdwarf_var *vb = var("v_bad");
+    p = at_pc(0x1068);
+    dwexpr_libdwarf_eval_location(b, ctx, U, vb->die, &p, &r, &err);
+    check_one(&r, DWEXPR_LOC_REGISTER, 0, "v_bad at 0x1068: register 0");
+    p = at_pc(0x10a4);
+    TAP_OK(dwexpr_libdwarf_eval_location(b, ctx, U, vb->die, &p, &r, &err) == DWEXPR_E_DIV_ZERO &&
+               err.status == DWEXPR_E_DIV_ZERO && err.offset == 3 && err.opcode == 0x1b &&
+               err.op_name && strcmp(err.op_name, "DW_OP_div") == 0 &&
+               strcmp(err.message, "division by zero") == 0,
+           "v_bad at 0x10a4 (one entry): the error is the entry's DW_OP_div at 3 (got %lld %s: %s)",
+           (long long)err.offset, err.op_name ? err.op_name : "-", err.message);
+    p = at_pc(0x1078);
+    TAP_OK(dwexpr_libdwarf_eval_location(b, ctx, U, vb->die, &p, &r, &err) == DWEXPR_E_DIV_ZERO &&
+               err.status == DWEXPR_E_DIV_ZERO && err.offset == 2 && err.opcode == 0x1b &&
+               err.op_name && strcmp(err.op_name, "DW_OP_div") == 0,
+           "v_bad at 0x1078 (two entries, the second fails): its DW_OP_div at 2 (got %lld %s: %s)",
+           (long long)err.offset, err.op_name ? err.op_name : "-", err.message);
     memset(&p, 0, sizeof p);
     TAP_OK(dwexpr_libdwarf_eval_location(b, ctx, U, vl->die, &p, &r, &err) == DWEXPR_E_NO_CONTEXT &&
                dwexpr_status_class(err.status) == DWEXPR_CLASS_CONTEXT,
