@@ -11,9 +11,14 @@
 #include "cmds.h"
 #include "output.h"
 
-static int cfi_usage(void)
+static const char usage_cfi[] = "usage: dwexpr cfi BINARY [--pc ADDR] [--json]\n";
+
+/* A usage error: MSG (and, with JSON, the failure object on stdout), then
+ * the usage text on stderr; exit status 2. */
+static int cfi_usage(bool json, const char *msg, const char *arg)
 {
-    fputs("usage: dwexpr cfi BINARY [--pc ADDR] [--json]\n", stderr);
+    out_usage(json, "dwexpr cfi", "%s%s%s", msg, arg ? " " : "", arg ? arg : "");
+    fputs(usage_cfi, stderr);
     return 2;
 }
 
@@ -309,31 +314,36 @@ static json_t *dump_row(const dwexpr_cfi *cfi, uint64_t pc, const dwexpr_arch *a
 
 int cmd_cfi(int argc, char **argv)
 {
+    static const char *const valued[] = {"--pc", NULL};
+    /* with --json anywhere, a usage error is the JSON failure object too */
+    bool json = out_argv_json(argc, argv, valued), has_pc = false;
     const char *path = NULL;
-    bool json = false, has_pc = false;
     uint64_t pc = 0;
     for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--json") == 0)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(usage_cfi, stdout);
+            return 0;
+        } else if (strcmp(argv[i], "--json") == 0) {
             json = true;
-        else if (strcmp(argv[i], "--pc") == 0 && i + 1 < argc) {
-            char *end;
-            pc = strtoull(argv[++i], &end, 0);
-            if (*end)
-                return cfi_usage();
+        } else if (strcmp(argv[i], "--pc") == 0) {
+            if (i + 1 >= argc || cli_parse_u64(argv[i + 1], &pc))
+                return cfi_usage(json, "expected an address after", argv[i]);
             has_pc = true;
-        } else if (argv[i][0] == '-' || path)
-            return cfi_usage();
-        else
+            i++;
+        } else if (argv[i][0] == '-') {
+            return cfi_usage(json, "unknown option", argv[i]);
+        } else if (path) {
+            return cfi_usage(json, "more than one binary:", argv[i]);
+        } else {
             path = argv[i];
+        }
     }
     if (!path)
-        return cfi_usage();
+        return cfi_usage(json, "no binary given", NULL);
     dwexpr_elf *elf;
     dwexpr_error e;
-    if (dwexpr_elf_open_file(path, &elf, &e)) {
-        fprintf(stderr, "dwexpr: %s: %s\n", path, e.message);
-        return 2;
-    }
+    if (dwexpr_elf_open_file(path, &elf, &e))
+        return out_usage(json, "dwexpr", "%s: %s", path, e.message);
     const dwexpr_arch *arch = dwexpr_arch_find(dwexpr_elf_machine(elf) == 62 ? "x86_64"
                                                : dwexpr_elf_is64(elf) ? "generic64"
                                                                       : "generic32");

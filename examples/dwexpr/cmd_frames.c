@@ -3,6 +3,7 @@
  * libunwind host target, cross-checked against libunwind (contract
  * "dwexpr frames"). */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,12 +15,16 @@
 #include <dwexpr/adapter_libunwind.h>
 #endif
 
-/* Usage text; exit status 2. */
-static int frames_usage(void)
+static const char usage_frames[] =
+    "usage: dwexpr frames --core CORE [--json] [--max N] BINARY\n"
+    "       dwexpr frames --pid PID [--json] [--max N]\n";
+
+/* A usage error: MSG (and, with JSON, the failure object on stdout), then
+ * the usage text on stderr; exit status 2. */
+static int frames_usage(bool json, const char *msg, const char *arg)
 {
-    fputs("usage: dwexpr frames --core CORE [--json] [--max N] BINARY\n"
-          "       dwexpr frames --pid PID [--json] [--max N]\n",
-          stderr);
+    out_usage(json, "dwexpr frames", "%s%s%s", msg, arg ? " " : "", arg ? arg : "");
+    fputs(usage_frames, stderr);
     return 2;
 }
 
@@ -289,49 +294,57 @@ static int run_frames(dwexpr_unw *u, bool json, uint32_t max)
 
 int cmd_frames(int argc, char **argv)
 {
+    static const char *const valued[] = {"--core", "--pid", "--max", NULL};
+    /* with --json anywhere, a usage error is the JSON failure object too */
+    bool json = out_argv_json(argc, argv, valued);
     const char *core = NULL, *binary = NULL;
     int pid = 0;
-    bool json = false;
     uint32_t max = 256;
     for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--core") == 0 && i + 1 < argc)
-            core = argv[++i];
-        else if (strcmp(argv[i], "--pid") == 0 && i + 1 < argc)
-            pid = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--max") == 0 && i + 1 < argc)
-            max = (uint32_t)strtoul(argv[++i], NULL, 0);
-        else if (strcmp(argv[i], "--json") == 0)
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        uint64_t n;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(usage_frames, stdout);
+            return 0;
+        } else if (strcmp(a, "--core") == 0) {
+            if (!v)
+                return frames_usage(json, "expected a file after", a);
+            core = v;
+            i++;
+        } else if (strcmp(a, "--pid") == 0 || strcmp(a, "--max") == 0) {
+            if (!v || cli_parse_u64(v, &n) || n == 0 || n > INT_MAX)
+                return frames_usage(json, "expected a positive number after", a);
+            if (a[2] == 'p')
+                pid = (int)n;
+            else
+                max = (uint32_t)n;
+            i++;
+        } else if (strcmp(a, "--json") == 0) {
             json = true;
-        else if (argv[i][0] == '-')
-            return frames_usage();
-        else if (!binary)
-            binary = argv[i];
-        else
-            return frames_usage();
+        } else if (a[0] == '-') {
+            return frames_usage(json, "unknown option", a);
+        } else if (!binary) {
+            binary = a;
+        } else {
+            return frames_usage(json, "more than one binary:", a);
+        }
     }
-    if ((!core && pid <= 0) || (core && pid > 0))
-        return frames_usage();
+    if (!core == !pid)
+        return frames_usage(json, "give one of --core CORE and --pid PID", NULL);
 #ifdef DWEXPR_HAVE_LIBUNWIND
     dwexpr_unw *u;
     dwexpr_error e;
     dwexpr_status st = core ? dwexpr_unw_open_core(core, binary, max, &u, &e)
                             : dwexpr_unw_open_pid(pid, max, &u, &e);
-    if (st) {
-        if (json)
-            out_print_json(json_pack("{s:b,s:o}", "ok", 0, "error",
-                                     out_error_json("target", -1, NULL, e.message)));
-        else
-            fprintf(stderr, "dwexpr: %s\n", e.message);
-        return 2;
-    }
+    if (st)
+        return out_usage(json, "dwexpr", "%s", e.message); /* unreadable input */
     int rc = run_frames(u, json, max);
     dwexpr_unw_close(u);
     return rc;
 #else
-    (void)json;
     (void)max;
-    fputs("dwexpr: frames needs the libunwind adapter, which this build does not have\n",
-          stderr);
-    return 2;
+    (void)binary;
+    return out_usage(json, "dwexpr",
+                     "frames needs the libunwind adapter, which this build does not have");
 #endif
 }

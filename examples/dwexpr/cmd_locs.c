@@ -83,24 +83,31 @@ int locs_entry_policy(const char *name, dwexpr_libdwarf_entry_policy *out)
     return -1;
 }
 
-/* "dwexpr locs: MESSAGE" on stderr; returns LOCS_USAGE. */
+/* Whether this run's output is JSON: usage and input errors are then the
+ * contract's failure object on stdout too, wherever --json stands. */
+static bool usage_json;
+
+/* "dwexpr locs: MESSAGE ARG" on stderr (and the JSON failure object);
+ * returns LOCS_USAGE. */
 static int usage(const char *msg, const char *arg)
 {
-    fprintf(stderr, "dwexpr locs: %s%s%s\n", msg, arg ? " " : "", arg ? arg : "");
-    return LOCS_USAGE;
+    return out_usage(usage_json, "dwexpr locs", "%s%s%s", msg, arg ? " " : "", arg ? arg : "");
 }
 
 /* Parse the command line. Returns 0 or an exit status. */
 static int parse(int argc, char **argv, locs_opts *o)
 {
+    static const char *const valued[] = {"--lane", "--pc", "--load-bias", "--context",
+                                         "--entry-values", NULL};
     memset(o, 0, sizeof *o);
+    usage_json = out_argv_json(argc, argv, valued);
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             o->help = true;
         } else if (strcmp(a, "--json") == 0) {
-            o->json = true;
+            o->json = usage_json = true;
         } else if (strcmp(a, "--caller") == 0) {
             o->caller = true;
         } else if (strcmp(a, "--no-dwo") == 0) {
@@ -1055,6 +1062,7 @@ int cmd_locs(int argc, char **argv)
         return LOCS_OK;
     }
     if (!o.binary) {
+        usage("no binary given", NULL);
         fputs(usage_locs, stderr);
         return LOCS_USAGE;
     }
@@ -1064,18 +1072,15 @@ int cmd_locs(int argc, char **argv)
     memset(&r, 0, sizeof r);
     memset(&c, 0, sizeof c);
     dwexpr_error err;
-    if (dwexpr_libdwarf_open(o.binary, o.no_dwo ? DWEXPR_LIBDWARF_NO_DWO : 0, &r.ld, &err)) {
-        fprintf(stderr, "dwexpr locs: %s\n", err.message);
-        return LOCS_USAGE;
-    }
+    if (dwexpr_libdwarf_open(o.binary, o.no_dwo ? DWEXPR_LIBDWARF_NO_DWO : 0, &r.ld, &err))
+        return usage(err.message, NULL);
     rc = LOCS_OK;
     if (o.context) {
         cli_overrides ov;
         memset(&ov, 0, sizeof ov);
         ov.encoding = -1;
         if (cli_ctx_load(&c, o.context, &ov)) {
-            fprintf(stderr, "dwexpr locs: %s\n", c.err);
-            rc = LOCS_USAGE;
+            rc = usage(c.err, NULL);
             goto done;
         }
         have_ctx = true;
@@ -1120,8 +1125,7 @@ int cmd_locs(int argc, char **argv)
                                &r.t, &r.b) ||
         dwexpr_ctx_new(NULL, &r.ctx) || dwexpr_ctx_new(NULL, &r.aux) ||
         dwexpr_ctx_new(NULL, &r.aux2)) {
-        fprintf(stderr, "dwexpr locs: out of memory\n");
-        rc = LOCS_USAGE;
+        rc = usage("out of memory", NULL);
         goto done;
     }
     dwexpr_libdwarf_binding_set_entry_policy(r.b, o.policy);

@@ -183,7 +183,10 @@ out:
 
 int cmd_spirv(int argc, char **argv)
 {
-    bool json = false;
+    static const char *const valued[] = {"--context", "--bind", NULL};
+    /* usage errors print the JSON failure object too with --json, wherever
+     * it stands (contract: "--json prints exactly one JSON object") */
+    bool json = out_argv_json(argc, argv, valued);
     const char *context = NULL, *path = NULL;
     uint32_t bind_id[MAX_BINDS];
     dwexpr_diarg bind[MAX_BINDS];
@@ -195,45 +198,46 @@ int cmd_spirv(int argc, char **argv)
             return 0;
         } else if (strcmp(a, "--json") == 0) {
             json = true;
-        } else if (strcmp(a, "--context") == 0 && i + 1 < argc) {
+        } else if ((strcmp(a, "--context") == 0 || strcmp(a, "--bind") == 0) && i + 1 >= argc) {
+            return out_usage(json, "dwexpr", "spirv: option %s needs a value", a);
+        } else if (strcmp(a, "--context") == 0) {
             context = argv[++i];
-        } else if (strcmp(a, "--bind") == 0 && i + 1 < argc) {
+        } else if (strcmp(a, "--bind") == 0) {
             const char *v = argv[++i];
             char *end;
             unsigned long id = strtoul(v[0] == '%' ? v + 1 : v, &end, 10);
-            if (nbinds == MAX_BINDS || *end != '=' || id > UINT32_MAX ||
-                dwexpr_diarg_parse(end + 1, &bind[nbinds]) != DWEXPR_OK) {
-                fprintf(stderr, "dwexpr: --bind %s: expected ID=V (V: reg:R, const:C, addr:A, "
-                                "undef)\n", v);
-                return 2;
-            }
+            if (nbinds == MAX_BINDS)
+                return out_usage(json, "dwexpr", "spirv: at most %d --bind", MAX_BINDS);
+            if (*end != '=' || id > UINT32_MAX ||
+                dwexpr_diarg_parse(end + 1, &bind[nbinds]) != DWEXPR_OK)
+                return out_usage(json, "dwexpr",
+                                 "--bind %s: expected ID=V (V: reg:R, const:C, addr:A, undef)", v);
             bind_id[nbinds++] = (uint32_t)id;
         } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "dwexpr: spirv: unknown option %s\n%s", a, usage_spirv);
+            out_usage(json, "dwexpr", "spirv: unknown option %s", a);
+            fputs(usage_spirv, stderr);
             return 2;
         } else if (!path) {
             path = a;
         } else {
-            fprintf(stderr, "dwexpr: spirv: one module only\n");
-            return 2;
+            return out_usage(json, "dwexpr", "spirv: one module only (%s and %s)", path, a);
         }
     }
     if (!path) {
+        out_usage(json, "dwexpr", "spirv: no module given");
         fputs(usage_spirv, stderr);
         return 2;
     }
     size_t len = 0;
     uint8_t *bytes = read_file(path, &len);
-    if (!bytes) {
-        fprintf(stderr, "dwexpr: cannot read %s\n", path);
-        return 2;
-    }
+    if (!bytes)
+        return out_usage(json, "dwexpr", "cannot read %s", path);
     cli_ctx c;
     cli_overrides ov;
     memset(&ov, 0, sizeof ov);
     ov.encoding = -1;
     if (cli_ctx_load(&c, context, &ov)) {
-        fprintf(stderr, "dwexpr: %s\n", c.err);
+        out_usage(json, "dwexpr", "%s", c.err);
         cli_ctx_free(&c);
         free(bytes);
         return 2;
@@ -254,11 +258,10 @@ int cmd_spirv(int argc, char **argv)
     dwexpr_spirv_record *recs = calloc(count ? count : 1, sizeof *recs);
     bool *bounds = calloc(count ? count : 1, sizeof *bounds);
     if (!recs || !bounds) {
-        fprintf(stderr, "dwexpr: out of memory\n");
         free(recs);
         free(bounds);
         json_decref(list);
-        rc = 2;
+        rc = out_usage(json, "dwexpr", "out of memory");
         goto done;
     }
     const char *setname = dwexpr_spirv_set_name(dwexpr_spirv_module_set(m));

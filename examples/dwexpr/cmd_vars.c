@@ -51,25 +51,32 @@ typedef struct vars_opts {
     dwexpr_libdwarf_entry_policy policy;
 } vars_opts;
 
-/* "dwexpr vars: MESSAGE ARG" on stderr; returns VARS_USAGE. */
+/* Whether this run's output is JSON: usage and input errors are then the
+ * contract's failure object on stdout too ("--json prints exactly one
+ * JSON object"), wherever --json stands on the command line. */
+static bool usage_json;
+
+/* "dwexpr vars: MESSAGE ARG" on stderr (and the JSON failure object);
+ * returns VARS_USAGE. */
 static int usage(const char *msg, const char *arg)
 {
-    fprintf(stderr, "dwexpr vars: %s%s%s\n", msg, arg ? " " : "", arg ? arg : "");
-    return VARS_USAGE;
+    return out_usage(usage_json, "dwexpr vars", "%s%s%s", msg, arg ? " " : "", arg ? arg : "");
 }
 
 /* Parse the command line. Returns 0 or an exit status. */
 static int parse(int argc, char **argv, vars_opts *o)
 {
+    static const char *const valued[] = {"--core", "--pid", "--max", "--entry-values", NULL};
     memset(o, 0, sizeof *o);
     o->max = 256;
+    usage_json = out_argv_json(argc, argv, valued);
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             o->help = true;
         } else if (strcmp(a, "--json") == 0) {
-            o->json = true;
+            o->json = usage_json = true;
         } else if (strcmp(a, "--no-dwo") == 0) {
             o->no_dwo = true;
         } else if (strcmp(a, "--core") == 0) {
@@ -260,8 +267,7 @@ static int run_vars(const vars_opts *o, dwexpr_unw *u, dwexpr_libdwarf *ld)
         dwexpr_libdwarf_target(ld, &vars_machine, uw, &e.t, &e.b) ||
         dwexpr_ctx_new(NULL, &e.ctx) || dwexpr_ctx_new(NULL, &e.aux) ||
         dwexpr_ctx_new(NULL, &e.aux2)) {
-        fputs("dwexpr vars: out of memory\n", stderr);
-        rc = VARS_USAGE;
+        rc = usage("out of memory", NULL);
         goto done;
     }
     dwexpr_libdwarf_binding_set_entry_policy(e.b, o->policy);
@@ -368,24 +374,20 @@ int cmd_vars(int argc, char **argv)
 #ifdef DWEXPR_HAVE_LIBUNWIND
     dwexpr_libdwarf *ld;
     dwexpr_error err;
-    if (dwexpr_libdwarf_open(o.binary, o.no_dwo ? DWEXPR_LIBDWARF_NO_DWO : 0, &ld, &err)) {
-        fprintf(stderr, "dwexpr vars: %s: %s\n", o.binary, err.message);
-        return VARS_USAGE;
-    }
+    if (dwexpr_libdwarf_open(o.binary, o.no_dwo ? DWEXPR_LIBDWARF_NO_DWO : 0, &ld, &err))
+        return out_usage(o.json, "dwexpr vars", "%s: %s", o.binary, err.message);
     dwexpr_unw *u;
     dwexpr_status st = o.core ? dwexpr_unw_open_core(o.core, o.binary, o.max, &u, &err)
                               : dwexpr_unw_open_pid(o.pid, o.max, &u, &err);
     if (st) {
-        fprintf(stderr, "dwexpr vars: %s\n", err.message);
         dwexpr_libdwarf_close(ld);
-        return VARS_USAGE;
+        return usage(err.message, NULL);
     }
     rc = run_vars(&o, u, ld);
     dwexpr_unw_close(u);
     dwexpr_libdwarf_close(ld);
     return rc;
 #else
-    fputs("dwexpr vars: needs the libunwind adapter, which this build does not have\n", stderr);
-    return VARS_USAGE;
+    return usage("needs the libunwind adapter, which this build does not have", NULL);
 #endif
 }

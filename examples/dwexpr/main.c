@@ -221,19 +221,8 @@ static bool argv_wants_json(int argc, char **argv)
 {
     static const char *const valued[] = {"--context", "--encoding", "--addr-size", "--result",
                                          "--read", "--write", "--lane", "--max-steps", "-x",
-                                         "--diexpr", "--spirv", "--arg", "--spirv-set"};
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--") == 0)
-            return false;
-        if (strcmp(argv[i], "--json") == 0)
-            return true;
-        for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
-            if (strcmp(argv[i], valued[k]) == 0) {
-                i++;
-                break;
-            }
-    }
-    return false;
+                                         "--diexpr", "--spirv", "--arg", "--spirv-set", NULL};
+    return out_argv_json(argc, argv, valued);
 }
 
 /* Whether O reads stdin twice: the context from "-" and the expression
@@ -802,7 +791,9 @@ static int cmd_asm(int argc, char **argv)
     int rc = EXIT_OKAY;
 
     if (parse_opts(argc, argv, false, &o)) {
-        complain("%s", o.err);
+        /* asm prints text only: --json is itself an unknown option, but
+         * the one asking for it still gets the JSON failure object */
+        usage_error(argv_wants_json(argc, argv), -1, o.err);
         free(o.words);
         return EXIT_USAGE;
     }
@@ -854,7 +845,8 @@ static int cmd_disasm(int argc, char **argv)
     int rc = EXIT_OKAY;
 
     if (parse_opts(argc, argv, false, &o)) {
-        complain("%s", o.err);
+        /* as asm: no --json output, but a JSON failure object for it */
+        usage_error(argv_wants_json(argc, argv), -1, o.err);
         free(o.words);
         return EXIT_USAGE;
     }
@@ -931,8 +923,8 @@ static int cmd_ops(int argc, char **argv)
                  "provisional byte / DW_OP_LLVM_user sub-op), name, operands, description.");
             return EXIT_OKAY;
         } else {
-            complain("ops: unknown argument %s", argv[i]);
-            return EXIT_USAGE;
+            return out_usage(out_argv_json(argc, argv, NULL), "dwexpr", "ops: unknown argument %s",
+                             argv[i]);
         }
     }
     json_t *arr = json ? json_array() : NULL;
@@ -1005,7 +997,9 @@ int main(int argc, char **argv)
         return repl_run_main(argc - 2, argv + 2);
     if (strcmp(cmd, "spirv") == 0)
         return cmd_spirv(argc - 2, argv + 2);
-    complain("unknown command \"%s\"", cmd);
+    /* with --json anywhere (`dwexpr diexpr --json ...`: the DIExpression
+     * front end is `eval --diexpr`), the JSON failure object too */
+    out_usage(out_argv_json(argc - 1, argv + 1, NULL), "dwexpr", "unknown command \"%s\"", cmd);
     fputs(usage_main, stderr);
     return EXIT_USAGE;
 }

@@ -4,6 +4,7 @@
 #include "output.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -344,6 +345,36 @@ void out_print_json(json_t *obj)
         free(s);
     }
     json_decref(obj);
+}
+
+bool out_argv_json(int argc, char **argv, const char *const *valued)
+{
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0)
+            return false;
+        if (strcmp(argv[i], "--json") == 0)
+            return true;
+        for (size_t k = 0; valued && valued[k]; k++)
+            if (strcmp(argv[i], valued[k]) == 0) {
+                i++;
+                break;
+            }
+    }
+    return false;
+}
+
+int out_usage(bool json, const char *prefix, const char *fmt, ...)
+{
+    char msg[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "%s: %s\n", prefix, msg);
+    if (json)
+        out_print_json(json_pack("{s:b,s:o}", "ok", 0, "error",
+                                 out_error_json("usage", -1, NULL, msg)));
+    return 2;
 }
 
 /* ---- human output ---- */

@@ -24,6 +24,20 @@ json_t *out_error_from(const cli_ctx *c, const dwexpr_error *e);
 json_t *out_read_json(const uint8_t *buf, const uint8_t *mask, size_t n);
 /* Print OBJ on one line to stdout and release it. */
 void out_print_json(json_t *obj);
+/* Whether the command line ARGV (a command's arguments) asks for --json,
+ * wherever it stands: a usage error found before the parser reaches
+ * --json is still reported as the JSON object. VALUED (NULL-terminated)
+ * names the options that take a value, which is skipped (`--context
+ * --json` names a file); everything after "--" is an operand. */
+bool out_argv_json(int argc, char **argv, const char *const *valued);
+/* A usage or input error (exit status 2; contract: "--json prints exactly
+ * one JSON object"): "PREFIX: MESSAGE" on stderr and, with JSON, the
+ * failure object (class "usage", offset and op null) on stdout. Returns 2. */
+int out_usage(bool json, const char *prefix, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
 /* "0102ff": lowercase hex of N bytes into a malloc'ed string. */
 char *out_hex(const uint8_t *b, size_t n);
 

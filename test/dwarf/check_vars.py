@@ -63,12 +63,45 @@ def usage_errors(dw, binary):
         r = run(dw + ['vars'] + args)
         ok(r.returncode == 2 and msg in r.stderr, 'usage: %s -> %s' % (' '.join(args) or '(none)', msg),
            'rc %d, stderr %r' % (r.returncode, r.stderr))
+    # with --json (first: it must not become an option's value) each is
+    # also the contract's one JSON object on stdout, class usage
+    for args, msg in cases:
+        json_usage(dw + ['vars', '--json'] + args, msg)
+    json_usage(dw + ['vars', '--frobnicate', '--json', '--pid', '1', binary],
+               'unknown option --frobnicate')
+    r = run(dw + ['vars', '--frobnicate', '--pid', '1', binary])
+    ok(r.returncode == 2 and not r.stdout, 'usage without --json: nothing on stdout', r.stdout)
+    # dwexpr locs (its variable entries are vars'): the same rule
+    for args, msg in [([], 'no binary given'), (['--pc', 'zz', binary], 'expected a number after --pc'),
+                      (['--bogus', binary], 'unknown option --bogus'),
+                      (['--entry-values', 'often', binary], 'unknown --entry-values often'),
+                      ([binary, binary], 'more than one binary'),
+                      (['--lane', '1', binary], '--lane and --all-lanes need --context and a pc')]:
+        json_usage(dw + ['locs', '--json'] + args, msg)
+    json_usage(dw + ['locs', '--bogus', '--json', binary], 'unknown option --bogus')
     r = run(dw + ['vars', '--help'])
     ok(r.returncode == 0 and 'dwexpr vars --core CORE' in r.stdout, '--help prints the usage')
 
 
+def json_usage(cmd, msg):
+    """CMD fails with exit status 2 and exactly one JSON object on stdout:
+    ok false, error class usage, a message holding MSG."""
+    r = run(cmd)
+    try:
+        doc = json.loads(r.stdout)
+    except ValueError:
+        doc = None
+    err = (doc or {}).get('error') or {}
+    ok(r.returncode == 2 and doc is not None and doc.get('ok') is False and
+       err.get('class') == 'usage' and msg in (err.get('message') or '') and
+       err.get('offset', 0) is None and err.get('op', 0) is None,
+       'usage --json: %s -> the JSON object (%s)' % (' '.join(cmd[1:]), msg),
+       'rc %d, stdout %r, stderr %r' % (r.returncode, r.stdout, r.stderr))
+
+
 def input_errors(dw, binary, work):
-    """Unreadable inputs: exit status 2, a message, nothing on stdout."""
+    """Unreadable inputs: exit status 2, a message, nothing on stdout
+    (with --json: the one JSON failure object)."""
     r = run(dw + ['vars', '--core', os.path.join(work, 'no-such-core'), binary])
     ok(r.returncode == 2 and 'no-such-core' in r.stderr and not r.stdout,
        'a core that does not exist', r.stderr)
@@ -78,6 +111,14 @@ def input_errors(dw, binary, work):
     r = run(dw + ['vars', '--core', binary, os.path.join(work, 'no-such-binary')])
     ok(r.returncode == 2 and 'no-such-binary' in r.stderr, 'a binary that does not exist',
        r.stderr)
+    # with --json: the failure object on stdout (unreadable input, exit 2)
+    json_usage(dw + ['vars', '--json', '--core', os.path.join(work, 'no-such-core'), binary],
+               'no-such-core')
+    json_usage(dw + ['vars', '--json', '--core', binary, binary], 'is not an x86-64 core file')
+    json_usage(dw + ['vars', '--json', '--core', binary, os.path.join(work, 'no-such-binary')],
+               'no-such-binary')
+    json_usage(dw + ['vars', '--json', '--pid', str(4194304 + 12345), binary], 'ptrace(ATTACH')
+    json_usage(dw + ['locs', '--json', os.path.join(work, 'no-such-binary')], 'no-such-binary')
     nodwarf = os.path.join(work, 'nodwarf')
     b = run(['gcc', '-g0', '-o', nodwarf, '-x', 'c', '-'], input='int main(void){return 0;}\n')
     if b.returncode == 0:
