@@ -530,7 +530,12 @@ static dwexpr_status sv_entry_value(void *u, const dwexpr_frameref *f, const uin
 }
 
 /* Service: DW_OP_GNU_parameter_ref: the caller's call-site parameter
- * whose DW_AT_call_parameter (GNU: DW_AT_abstract_origin) is DIE. */
+ * whose DW_AT_call_parameter (GNU: DW_AT_abstract_origin) is DIE. The
+ * value the caller passed is all there is (the parameter itself was
+ * optimized away): with no call site in the caller, or one that does not
+ * pass the parameter, the value is gone, as an entry value the caller no
+ * longer keeps (sv_entry_value): E_UNDEFINED_READ, GDB's <optimized out>
+ * (its NO_ENTRY_VALUE_ERROR for DW_OP_GNU_parameter_ref). */
 static dwexpr_status sv_parameter_ref(void *u, const dwexpr_frameref *f, const dwexpr_unit *unit,
                                       uint64_t die, dwexpr_value *out)
 {
@@ -541,12 +546,15 @@ static dwexpr_status sv_parameter_ref(void *u, const dwexpr_frameref *f, const d
     uint64_t abs = cu->hdr + die, ret = 0;
     const ld_callsite *cs = caller_site(b, f, &ret);
     if (!cs)
-        return note(b, DWEXPR_E_NOT_FOUND, "no call site in the caller of frame %u", f->frame);
+        return note(b, DWEXPR_E_UNDEFINED_READ,
+                    "the value of parameter 0x%llx is not available: no call site in the "
+                    "caller of frame %u", (unsigned long long)abs, f->frame);
     for (size_t i = 0; i < cs->nparams; i++)
         if (cs->params[i].param == abs && cs->params[i].has_value)
             return call_param_value(b, f, cs, &cs->params[i], ret, out);
-    return note(b, DWEXPR_E_NOT_FOUND, "the call site at 0x%llx does not pass parameter 0x%llx",
-                (unsigned long long)ret, (unsigned long long)abs);
+    return note(b, DWEXPR_E_UNDEFINED_READ,
+                "the value of parameter 0x%llx is not available: the call site at 0x%llx "
+                "does not pass it", (unsigned long long)abs, (unsigned long long)ret);
 }
 
 /* ---- the binding ---- */

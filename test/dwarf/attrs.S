@@ -312,6 +312,12 @@ main:
         /* pr: DW_OP_GNU_parameter_ref p; DW_OP_stack_value */
         ULEB 7; .asciz "pr"; .4byte .Lbt_long - .Lcu1; ULEB 6; .byte 0xfa; .4byte .Lparam_p - .Lcu1
         .byte 0x9f
+.Lparam_q:
+        /* q: DW_OP_entry_value(DW_OP_reg4); DW_OP_stack_value (f1's call site passes only p) */
+        ULEB 36; .asciz "q"; .4byte .Lbt_long - .Lcu1; ULEB 4; .byte 0xa3, 1, 0x54, 0x9f
+        /* pr_gone: DW_OP_GNU_parameter_ref q; DW_OP_stack_value */
+        ULEB 7; .asciz "pr_gone"; .4byte .Lbt_long - .Lcu1; ULEB 6; .byte 0xfa
+        .4byte .Lparam_q - .Lcu1; .byte 0x9f
         .byte 0
         .byte 0
 .Lcu1_end:

@@ -553,6 +553,25 @@ def attrs_entries(dw, attrs, work):
     res = got.get('v_bad', {}).get('result', {})
     ok(res.get('locations') == [{'kind': 'register', 'regno': 0, 'bit_offset': 0}],
        'the list entry that works at 0x1068: register 0', json.dumps(res) + r.stderr)
+    # DW_OP_GNU_parameter_ref: the value the call site passes, else the
+    # value is gone: optimized out (GDB's <optimized out>), as an entry
+    # value the caller does not keep, and the exit status stays 0
+    got, r = entries('0x8010')
+    pr, gone, q = got.get('pr', {}), got.get('pr_gone', {}), got.get('q', {})
+    ok(pr.get('hex') == '0700000000000000' and pr.get('optimized_out') is False,
+       'parameter_ref of p, which the call site passes: 7', json.dumps(pr) + r.stderr)
+    res = gone.get('result', {})
+    ok(gone.get('optimized_out') is True and gone.get('hex') is None and
+       res.get('class') == 'evaluation' and res.get('status') == 'E_UNDEFINED_READ' and
+       res.get('op') == 'DW_OP_GNU_parameter_ref' and res.get('offset') == 0 and
+       'does not pass it' in res.get('detail', ''),
+       'parameter_ref of q, which the call site does not pass: optimized out',
+       json.dumps(gone) + r.stderr)
+    ok(q.get('optimized_out') is True and gone.get('result', {}).get('status') ==
+       q.get('result', {}).get('status'),
+       'the same as q\'s own entry value the caller does not keep', json.dumps(q))
+    ok(r.returncode == 0, 'an optimized-out variable is no failure: exit status 0',
+       'rc %d: %s' % (r.returncode, r.stderr))
 
 
 def main():

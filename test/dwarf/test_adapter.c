@@ -525,6 +525,24 @@ int main(int argc, char **argv)
     TAP_OK(dwexpr_libdwarf_eval_location(b, ctx, U, var("pr")->die, &p, &r, &err) == DWEXPR_OK &&
                r.loc.slds[0].u.imp.data[0] == 7,
            "DW_OP_GNU_parameter_ref: the call site parameter naming p (7)");
+    /* a parameter the call site does not pass, or no call site at all: the
+     * value is gone (E_UNDEFINED_READ, as an entry value the caller does
+     * not keep; GDB: <optimized out>), not a missing context element */
+    TAP_OK(dwexpr_libdwarf_eval_location(b, ctx, U, var("pr_gone")->die, &p, &r, &err) ==
+                   DWEXPR_E_UNDEFINED_READ &&
+               dwexpr_status_class(err.status) == DWEXPR_CLASS_EVALUATION && err.offset == 0 &&
+               err.op_name && strcmp(err.op_name, "DW_OP_GNU_parameter_ref") == 0 &&
+               strstr(dwexpr_libdwarf_binding_message(b), "does not pass it") != NULL,
+           "DW_OP_GNU_parameter_ref of q, which f1's call site does not pass: E_UNDEFINED_READ "
+           "(got %s: %s; %s)", dwexpr_status_name(err.status), err.message,
+           dwexpr_libdwarf_binding_message(b));
+    cp = at_pc(0x104f);
+    cp.frame = 1;
+    TAP_OK(dwexpr_libdwarf_eval_location(b, ctx, U, var("pr")->die, &cp, &r, &err) ==
+                   DWEXPR_E_UNDEFINED_READ &&
+               strstr(dwexpr_libdwarf_binding_message(b), "no call site") != NULL,
+           "DW_OP_GNU_parameter_ref in frame 1, whose caller is unknown: E_UNDEFINED_READ "
+           "(got %s: %s)", dwexpr_status_name(err.status), err.message);
 
     /* scopes */
     const dwexpr_libdwarf_scope *sc = dwexpr_libdwarf_scope_at(ld, 0x8010);
