@@ -235,15 +235,20 @@ static bool is_arg0(const dwexpr_diexpr_op *op)
  * DW_OP_LLVM_entry_value is first, or second after DW_OP_LLVM_arg 0
  * (LLVM's variadic spelling of the same thing), and its block holds N-1
  * DWARF operations; operand values in range. WHERE maps an operation index to
- * the error offset (characters for text, the index otherwise). */
+ * the error offset (characters for text, the index otherwise). BIT_PIECE:
+ * DW_OP_stack_value may also come just before DW_OP_bit_piece (the SPIR-V
+ * front end: OpenCL.DebugInfo.100 3.6 gives Fragment "the same semantics
+ * as BitPiece", so StackValue goes before either, the DWARF value piece). */
 static dwexpr_status check_ops(const dwexpr_diexpr_op *ops, size_t n, const int64_t *where,
-                               dwexpr_error *err)
+                               bool bit_piece, dwexpr_error *err)
 {
     for (size_t i = 0; i < n; i++) {
         const dwexpr_diexpr_op *op = &ops[i];
         int64_t at = where ? where[i] : (int64_t)i;
         bool last = i + 1 == n;
         bool before_frag = i + 2 == n && is_diop(&ops[i + 1], DWEXPR_DIOP_LLVM_fragment);
+        bool before_piece = bit_piece && !last && !ops[i + 1].internal &&
+                            ops[i + 1].id == DWEXPR_OP_bit_piece;
         if (!op->internal) {
             if (op->id >= DWEXPR_OP_COUNT || dw_operand_count((dwexpr_opid)op->id) < 0)
                 return fail(err, DWEXPR_E_SYNTAX, at, "operation %u cannot appear in a DIExpression",
@@ -251,10 +256,12 @@ static dwexpr_status check_ops(const dwexpr_diexpr_op *ops, size_t n, const int6
             if (op->nops != (unsigned)dw_operand_count((dwexpr_opid)op->id))
                 return fail(err, DWEXPR_E_SYNTAX, at, "%s takes %d operand(s), not %u",
                             op_name(op), dw_operand_count((dwexpr_opid)op->id), op->nops);
-            if (op->id == DWEXPR_OP_stack_value && !last && !before_frag)
+            if (op->id == DWEXPR_OP_stack_value && !last && !before_frag && !before_piece)
                 return fail(err, DWEXPR_E_SYNTAX, at,
-                            "DW_OP_stack_value must be the last operation (or come just before "
-                            "DW_OP_LLVM_fragment)");
+                            bit_piece ? "DW_OP_stack_value must be the last operation (or come "
+                                        "just before DW_OP_bit_piece or DW_OP_LLVM_fragment)"
+                                      : "DW_OP_stack_value must be the last operation (or come "
+                                        "just before DW_OP_LLVM_fragment)");
             continue;
         }
         if (op->id >= DWEXPR_DIOP_COUNT)
@@ -327,14 +334,15 @@ static dwexpr_status check_ops(const dwexpr_diexpr_op *ops, size_t n, const int6
     return DWEXPR_OK;
 }
 
-/* Build an expression from N operations. */
-dwexpr_status dwexpr_diexpr_from_ops(const dwexpr_diexpr_op *ops, size_t n, dwexpr_diexpr **out,
-                                     dwexpr_error *err)
+/* Build an expression from N operations, checked by check_ops (BIT_PIECE
+ * as there). */
+static dwexpr_status from_ops(const dwexpr_diexpr_op *ops, size_t n, bool bit_piece,
+                              dwexpr_diexpr **out, dwexpr_error *err)
 {
     if (!out || (n && !ops))
         return fail(err, DWEXPR_E_USAGE, -1, "dwexpr_diexpr_from_ops: bad arguments");
     *out = NULL;
-    dwexpr_status s = check_ops(ops, n, NULL, err);
+    dwexpr_status s = check_ops(ops, n, NULL, bit_piece, err);
     if (s != DWEXPR_OK)
         return s;
     dwexpr_diexpr *e = calloc(1, sizeof *e);
@@ -347,6 +355,18 @@ dwexpr_status dwexpr_diexpr_from_ops(const dwexpr_diexpr_op *ops, size_t n, dwex
     e->count = n;
     *out = e;
     return DWEXPR_OK;
+}
+
+dwexpr_status dwexpr_diexpr_from_ops(const dwexpr_diexpr_op *ops, size_t n, dwexpr_diexpr **out,
+                                     dwexpr_error *err)
+{
+    return from_ops(ops, n, false, out, err);
+}
+
+dwexpr_status dwx_diexpr_from_spirv_ops(const dwexpr_diexpr_op *ops, size_t n,
+                                        dwexpr_diexpr **out, dwexpr_error *err)
+{
+    return from_ops(ops, n, true, out, err);
 }
 
 /* One comma-separated item of the text. */
@@ -550,7 +570,7 @@ dwexpr_status dwexpr_diexpr_parse(const char *text, dwexpr_diexpr **out, dwexpr_
         op.nops = (unsigned)want;
         ops[nops++] = op;
     }
-    s = check_ops(ops, nops, where, err);
+    s = check_ops(ops, nops, where, false, err);
     if (s != DWEXPR_OK)
         goto done;
     dwexpr_diexpr *e = calloc(1, sizeof *e);

@@ -250,6 +250,15 @@ static inline unsigned dwx_ref_size(const dwexpr_unit *u)
     return u->version == 2 ? u->addr_size : u->offset_size;
 }
 
+/* ---- front ends (lib/diexpr.c, lib/spirv.c) ---- */
+
+/* dwexpr_diexpr_from_ops for the SPIR-V front end's operations: LLVM's
+ * rules, except that DW_OP_stack_value may also come just before
+ * DW_OP_bit_piece (OpenCL.DebugInfo.100 3.6: StackValue before BitPiece,
+ * as before Fragment). */
+DWX_HIDDEN dwexpr_status dwx_diexpr_from_spirv_ops(const dwexpr_diexpr_op *ops, size_t n,
+                                                   dwexpr_diexpr **out, dwexpr_error *err);
+
 /* ---- architectures (lib/arch/) ---- */
 struct dwexpr_arch {
     const char *name;

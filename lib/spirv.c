@@ -206,7 +206,7 @@ dwexpr_status dwexpr_spirv_lower(const dwexpr_spirv_record *recs, size_t n, cons
             }
         }
         dwexpr_error e;
-        s = dwexpr_diexpr_from_ops(ops, rec->nops, &exprs[r], &e);
+        s = dwx_diexpr_from_spirv_ops(ops, rec->nops, &exprs[r], &e);
         free(ops);
         if (s != DWEXPR_OK) {
             s = fail(err, s, (int64_t)r, "expression %zu: %s", r, e.message);

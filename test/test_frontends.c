@@ -287,6 +287,48 @@ static void test_spirv_text(void)
                DWEXPR_E_NOSPACE && n == 3, "E_NOSPACE tells the count");
     TAP_OK(dwexpr_spirv_parse("PlusUconst x", DWEXPR_SPIRV_SET_OPENCL_100, ops, 2, &n, &err) ==
                DWEXPR_E_SYNTAX && err.offset == 11, "a non-number operand, at its character");
+
+    /* 3.6: StackValue before BitPiece, as before Fragment (Fragment "has
+     * the same semantics as BitPiece"): the DWARF value piece */
+    static const struct {
+        const char *text, *hex; /* hex NULL: refused */
+    } sv[] = {
+        {"StackValue BitPiece 0 8", "359f9d0800"},
+        {"Constu 7 StackValue BitPiece 8 8", "3510079f9d0808"},
+        {"StackValue Fragment 0 8", "359f9301"},
+        {"StackValue Deref", NULL},
+        {"StackValue Constu 1 BitPiece 0 8", NULL},
+    };
+    for (size_t i = 0; i < sizeof sv / sizeof sv[0]; i++) {
+        dwexpr_spirv_op o[4];
+        dwexpr_lowered *l = NULL;
+        char hex[64] = "";
+        TAP_OK(dwexpr_spirv_parse(sv[i].text, DWEXPR_SPIRV_SET_OPENCL_100, o, 4, &n, &err) ==
+                   DWEXPR_OK, "SPIR-V %s parses", sv[i].text);
+        dwexpr_spirv_record r = {o, n, false, {DWEXPR_DIARG_CONST, false, 5}};
+        dwexpr_status st = dwexpr_spirv_lower(&r, 1, &unit, &l, &err);
+        if (st == DWEXPR_OK) {
+            size_t len;
+            const uint8_t *b = dwexpr_lowered_bytes(l, &len);
+            for (size_t k = 0; k < len && k < 30; k++)
+                sprintf(hex + 2 * k, "%02x", b[k]);
+        }
+        if (sv[i].hex)
+            CHECK_STR(hex, sv[i].hex, "  lowers");
+        else
+            TAP_OK(st == DWEXPR_E_SYNTAX && strstr(err.message, "DW_OP_stack_value must be"),
+                   "  is refused: %s", err.message);
+        dwexpr_lowered_free(l);
+    }
+    /* the DIExpression front end keeps LLVM's rule (DIExpression::isValid:
+     * DW_OP_stack_value last or just before DW_OP_LLVM_fragment) */
+    dwexpr_diexpr_op dops[3] = {{false, DWEXPR_OP_constu, 1, {5, 0}},
+                                {false, DWEXPR_OP_stack_value, 0, {0, 0}},
+                                {false, DWEXPR_OP_bit_piece, 2, {8, 0}}};
+    dwexpr_diexpr *de = NULL;
+    TAP_OK(dwexpr_diexpr_from_ops(dops, 3, &de, &err) == DWEXPR_E_SYNTAX && err.offset == 1,
+           "DIExpression: DW_OP_stack_value before DW_OP_bit_piece is refused (at operation 1)");
+    dwexpr_diexpr_free(de);
 }
 
 /* A minimal OpenCL.DebugInfo.100 module, word by word (SPIR-V 2.3

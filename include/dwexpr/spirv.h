@@ -8,7 +8,10 @@
  * Operations"). This header reads them from text ("Deref PlusUconst 8
  * StackValue") or from a binary module, and lowers them to DWARF through
  * the DIExpression front end (dwexpr/diexpr.h): every DebugOperation is a
- * DWARF operation, Fragment is DW_OP_LLVM_fragment. */
+ * DWARF operation, Fragment is DW_OP_LLVM_fragment. Its placement rules
+ * are LLVM's, but for one: StackValue may come just before BitPiece as
+ * before Fragment (3.6: Fragment "has the same semantics as BitPiece";
+ * StackValue then BitPiece is DWARF's value piece). */
 #ifndef DWEXPR_SPIRV_H
 #define DWEXPR_SPIRV_H
 
