@@ -1,0 +1,67 @@
+// test/dwarf/progs/cxx.cc: C++ frames for `dwexpr vars` against GDB:
+// function names as GDB shows them (namespaces, classes, templates, an
+// anonymous namespace, a function-local class, lambdas, operator()) and
+// the variables of functions defined inside a class (a lambda's body, a
+// local class's method). No call is a tail call (each result is used after
+// it), so every frame is a real one in GDB too.
+extern "C" __attribute__((noinline)) int probe_c(int v)
+{
+    volatile int w = v;
+    return w + 1;
+}
+
+namespace outer {
+namespace inner {
+struct Box {
+    int v;
+    explicit Box(int x) : v(x) {}
+    __attribute__((noinline)) int get(int k) const
+    {
+        volatile int z = v + k;
+        return probe_c(z) + 1;
+    }
+    static __attribute__((noinline)) int stat(int k)
+    {
+        Box b(k);
+        return b.get(k) + 2;
+    }
+    __attribute__((noinline)) int operator()(int k) { return stat(k + v) + 3; }
+};
+template <typename T> struct Tmpl {
+    T t;
+    __attribute__((noinline)) T run(T x)
+    {
+        Box b((int)t);
+        return (T)b((int)x) + 4;
+    }
+};
+template <typename T> __attribute__((noinline)) T twice(T x)
+{
+    Tmpl<T> m{x};
+    return m.run(x) + 5;
+}
+__attribute__((noinline)) int over(int a) { return (int)twice<long>(a) + 6; }
+__attribute__((noinline)) int over(double a) { return over((int)a) + 7; }
+} // namespace inner
+} // namespace outer
+
+namespace {
+__attribute__((noinline)) int anon(int a) { return outer::inner::over(a * 1.0) + 8; }
+} // namespace
+
+static __attribute__((noinline)) int local_class(int a)
+{
+    struct Local {
+        int base;
+        __attribute__((noinline)) int m(int x) { return anon(x + base) + 9; }
+    };
+    Local l{a};
+    return l.m(a) + 10;
+}
+
+int main(int argc, char **argv)
+{
+    (void)argv;
+    auto f = [argc](int q) __attribute__((noinline)) { return local_class(q + argc) + 11; };
+    return f(20) == 0;
+}
