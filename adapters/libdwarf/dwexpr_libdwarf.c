@@ -1099,12 +1099,56 @@ dwexpr_status dwexpr_libdwarf_child_die(dwexpr_libdwarf *ld, size_t unit, uint64
 
 /* ---- the walk over DIE trees ---- */
 
+/* How a language qualifies function names (GDB's determine_prefix):
+ * C++ by namespaces and classes, Fortran by modules and host procedures,
+ * the others not at all. */
+enum ld_lang { LANG_PLAIN, LANG_CPLUS, LANG_FORTRAN };
+
+/* ld->prefixes keys of qualifiers that are a Fortran host procedure's
+ * name: the file index with this bit. */
+#define LD_HOST_KEY ((uint64_t)1 << 63)
+
 typedef struct walker {
     dwexpr_libdwarf *ld;
     size_t unit, file;
     Dwarf_Debug dbg;
     dwexpr_error *err;
+    enum ld_lang lang;
+    const char *prefix;  /* the qualifier of the DIEs being walked; NULL: none */
+    bool host;           /* PREFIX is a Fortran host procedure's name */
+    bool in_type;        /* inside a class: only functions and nested types count */
 } walker;
+
+/* The unit language LANG (DW_AT_language, DWARF 5 Table 7.17) as ld_lang. */
+static enum ld_lang lang_kind(uint64_t lang)
+{
+    switch (lang) {
+    case DW_LANG_C_plus_plus: case DW_LANG_C_plus_plus_03: case DW_LANG_C_plus_plus_11:
+    case DW_LANG_C_plus_plus_14: case 0x2a /* DW_LANG_C_plus_plus_17 */:
+    case 0x2b /* DW_LANG_C_plus_plus_20 */:
+        return LANG_CPLUS;
+    case DW_LANG_Fortran77: case DW_LANG_Fortran90: case DW_LANG_Fortran95:
+    case DW_LANG_Fortran03: case DW_LANG_Fortran08: case 0x2d /* DW_LANG_Fortran18 */:
+        return LANG_FORTRAN;
+    default:
+        return LANG_PLAIN;
+    }
+}
+
+/* PREFIX::NAME in the pool (NAME alone when PREFIX is NULL or empty). */
+static const char *qualify(dwexpr_libdwarf *ld, const char *prefix, const char *name)
+{
+    if (!prefix || !*prefix)
+        return ld_pool_strdup(&ld->pool, name);
+    size_t a = strlen(prefix), b = strlen(name);
+    char *q = ld_pool_alloc(&ld->pool, a + b + 3);
+    if (q) {
+        memcpy(q, prefix, a);
+        memcpy(q + a, "::", 2);
+        memcpy(q + a + 2, name, b + 1);
+    }
+    return q;
+}
 
 /* The name of D through DW_AT_abstract_origin / DW_AT_specification. */
 static const char *resolve_name(walker *w, Dwarf_Die d, int depth)
@@ -1472,7 +1516,21 @@ static dwexpr_status scope_die(walker *w, Dwarf_Die d, dwexpr_libdwarf_scope_kin
         return ld_fail(w->err, DWEXPR_E_NOMEM, "out of memory");
     unsigned inner = kind == DWEXPR_LIBDWARF_SCOPE_BLOCK ? blocks + 1 : 0;
     origins seen = {NULL, 0, 0};
+    /* inside a function: C++ classes local to it start unqualified, a
+     * Fortran procedure's contained ones are HOST::NAME (GDB) */
+    const char *save = w->prefix;
+    const bool was = w->in_type, was_host = w->host;
+    w->in_type = false;
+    if (kind == DWEXPR_LIBDWARF_SCOPE_FUNCTION) {
+        w->prefix = w->lang == LANG_CPLUS      ? ""
+                    : w->lang == LANG_FORTRAN ? s->pub.name
+                                              : NULL;
+        w->host = w->lang == LANG_FORTRAN;
+    }
     dwexpr_status st = walk(w, d, s, inner, &seen, depth + 1);
+    w->prefix = save;
+    w->in_type = was;
+    w->host = was_host;
     uint64_t o;
     if (st == DWEXPR_OK && ld_die_ref(w->ld, w->file, d, DW_AT_abstract_origin, &o))
         st = inherit(w, o, &seen, s, inner, depth + 1);
@@ -1500,8 +1558,14 @@ static dwexpr_status walk(walker *w, Dwarf_Die parent, const ld_scope *scope, un
         uint64_t o;
         if (seen && ld_die_ref(w->ld, w->file, c, DW_AT_abstract_origin, &o))
             origins_add(seen, o);
+        if (w->in_type && t != DW_TAG_subprogram && t != DW_TAG_structure_type &&
+            t != DW_TAG_class_type && t != DW_TAG_union_type && t != DW_TAG_interface_type)
+            t = 0; /* a class's data members and the like: not variables of a scope */
         switch (t) {
         case DW_TAG_subprogram: {
+            if (w->prefix)
+                ld_map_put(&w->ld->prefixes, w->host ? w->file | LD_HOST_KEY : w->file,
+                           die_offset(w->dbg, c), (void *)(uintptr_t)w->prefix);
             if (ld_die_flag(w->ld, w->file, c, DW_AT_declaration))
                 break;
             uint64_t lo;
@@ -1535,9 +1599,41 @@ static dwexpr_status walk(walker *w, Dwarf_Die parent, const ld_scope *scope, un
             st = add_base_type(w, c);
             break;
         case DW_TAG_namespace:
-        case DW_TAG_module:
+        case DW_TAG_module: {
+            /* GDB's qualifiers: a C++ namespace (unnamed: "(anonymous
+             * namespace)") adds to the enclosing one; a Fortran module's
+             * procedures are MODULE::NAME */
+            const char *save = w->prefix, *n = die_string(w->ld, w->file, c, DW_AT_name);
+            if (w->lang == LANG_CPLUS && t == DW_TAG_namespace)
+                w->prefix = qualify(w->ld, save, n ? n : "(anonymous namespace)");
+            else if (w->lang == LANG_FORTRAN && t == DW_TAG_module && n)
+                w->prefix = ld_pool_strdup(&w->ld->pool, n);
+            const bool was_host = w->host;
+            w->host = false;
             st = walk(w, c, scope, blocks, NULL, depth + 1);
+            w->prefix = save;
+            w->host = was_host;
             break;
+        }
+        case DW_TAG_structure_type:
+        case DW_TAG_class_type:
+        case DW_TAG_union_type:
+        case DW_TAG_interface_type: {
+            /* C++ member functions defined in their class (a lambda's
+             * operator(), a local class's methods): scopes of their own,
+             * qualified by the class (an unnamed one qualifies nothing,
+             * as in GDB) */
+            if (w->lang != LANG_CPLUS)
+                break;
+            const char *save = w->prefix, *n = die_string(w->ld, w->file, c, DW_AT_name);
+            const bool was = w->in_type;
+            w->prefix = n ? qualify(w->ld, save, n) : "";
+            w->in_type = true;
+            st = walk(w, c, scope, blocks, NULL, depth + 1);
+            w->prefix = save;
+            w->in_type = was;
+            break;
+        }
         default:
             break;
         }
@@ -1855,7 +1951,7 @@ static dwexpr_status main_unit(dwexpr_libdwarf *ld, size_t file, Dwarf_Die cu, u
     u->pub.unit.ext_encoding = DWEXPR_EXT_LLVM_USER;
     u->pub.unit.load_bias = ld->load_bias;
     unit_attrs(ld, u, file, cu);
-    walker w = {ld, index, file, dbg, err};
+    walker w = {ld, index, file, dbg, err, lang_kind(u->language), NULL, false, false};
     uint64_t lo;
     if (die_addr(ld, u, cu, DW_AT_low_pc, &lo))
         u->pub.base_address = lo;
@@ -1909,6 +2005,7 @@ static dwexpr_status main_unit(dwexpr_libdwarf *ld, size_t file, Dwarf_Die cu, u
                     w.dbg = ld->files[df].dbg;
                     const char *nm = u->pub.name;
                     unit_attrs(ld, u, df, sd);
+                    w.lang = lang_kind(u->language); /* a skeleton may not say */
                     if (nm && !u->pub.name)
                         u->pub.name = nm;
                     /* bases come from the skeleton (DWARF 5 3.1.3) */
@@ -1991,6 +2088,7 @@ void dwexpr_libdwarf_close(dwexpr_libdwarf *ld)
     ld_map_free(&ld->dies);
     ld_map_free(&ld->btype_cache);
     ld_map_free(&ld->tnames);
+    ld_map_free(&ld->prefixes);
     ld_pool_free(&ld->pool);
     free(ld);
 }
@@ -2061,6 +2159,81 @@ const dwexpr_libdwarf_scope *dwexpr_libdwarf_scope_function(const dwexpr_libdwar
     while (s && s->kind == DWEXPR_LIBDWARF_SCOPE_BLOCK)
         s = s->parent;
     return s && s->kind != DWEXPR_LIBDWARF_SCOPE_UNIT ? s : NULL;
+}
+
+/* Fill S's qualified and linkage names as GDB finds them. The qualifier
+ * (GDB's determine_prefix) is that of the declaration a
+ * DW_AT_specification names (an out-of-class definition: its class),
+ * looked for on the DIE and, through DW_AT_abstract_origin, its origins;
+ * without one, that of the DIE's abstract origin or its own place. A
+ * Fortran host procedure qualifies only a function (an out-of-line
+ * procedure, not an inlined call of it: GDB's rule looks at the DIE's
+ * own tag). The linkage name is the first
+ * DW_AT_linkage_name (DW_AT_MIPS_linkage_name) along DW_AT_specification
+ * and DW_AT_abstract_origin. */
+static void scope_names(dwexpr_libdwarf *ld, ld_scope *s)
+{
+    if (s->names_done)
+        return;
+    s->names_done = true;
+    const char *linkage = NULL;
+    uint64_t off = s->pub.die, spec = 0, origin = 0;
+    bool have_spec = false;
+    for (int hop = 0; hop < 8; hop++) {
+        Dwarf_Die d;
+        if (ld_offdie(ld, s->file, off, &d, NULL) != DWEXPR_OK)
+            break;
+        if (!linkage)
+            linkage = die_string(ld, s->file, d, DW_AT_linkage_name);
+        if (!linkage)
+            linkage = die_string(ld, s->file, d, DW_AT_MIPS_linkage_name);
+        uint64_t o;
+        bool more = false;
+        if (ld_die_ref(ld, s->file, d, DW_AT_specification, &o)) {
+            if (!have_spec) {
+                have_spec = true;
+                spec = o;
+            }
+            more = true;
+        } else if (ld_die_ref(ld, s->file, d, DW_AT_abstract_origin, &o)) {
+            if (hop == 0)
+                origin = o;
+            more = true;
+        }
+        dwarf_dealloc_die(d);
+        if (!more || o == off)
+            break;
+        off = o;
+    }
+    /* GDB's die_specification: the declaration, else the first origin */
+    uint64_t at = have_spec ? spec : origin ? origin : s->pub.die;
+    const char *prefix = ld_map_get(&ld->prefixes, s->file, at);
+    if (!prefix && s->pub.kind == DWEXPR_LIBDWARF_SCOPE_FUNCTION)
+        prefix = ld_map_get(&ld->prefixes, s->file | LD_HOST_KEY, at);
+    s->linkage = linkage;
+    s->qualified = s->pub.name ? qualify(ld, prefix, s->pub.name) : NULL;
+}
+
+const char *dwexpr_libdwarf_scope_qualified_name(dwexpr_libdwarf *ld,
+                                                 const dwexpr_libdwarf_scope *s)
+{
+    if (!ld || !s || (s->kind != DWEXPR_LIBDWARF_SCOPE_FUNCTION &&
+                      s->kind != DWEXPR_LIBDWARF_SCOPE_INLINED))
+        return NULL;
+    ld_scope *ls = (ld_scope *)(uintptr_t)s; /* the public view is the first member */
+    scope_names(ld, ls);
+    return ls->qualified;
+}
+
+const char *dwexpr_libdwarf_scope_linkage_name(dwexpr_libdwarf *ld,
+                                               const dwexpr_libdwarf_scope *s)
+{
+    if (!ld || !s || (s->kind != DWEXPR_LIBDWARF_SCOPE_FUNCTION &&
+                      s->kind != DWEXPR_LIBDWARF_SCOPE_INLINED))
+        return NULL;
+    ld_scope *ls = (ld_scope *)(uintptr_t)s;
+    scope_names(ld, ls);
+    return ls->linkage;
 }
 
 bool dwexpr_libdwarf_var_visible(const dwexpr_libdwarf_var *v, const dwexpr_libdwarf_scope *inner)

@@ -125,6 +125,9 @@ typedef struct ld_scope {
     size_t file;
     unsigned depth;              /* 0 for a unit */
     bool no_ranges;              /* block without pc information: transparent */
+    bool names_done;             /* qualified / linkage below computed (scope_names) */
+    const char *qualified;       /* dwexpr_libdwarf_scope_qualified_name */
+    const char *linkage;         /* dwexpr_libdwarf_scope_linkage_name */
 } ld_scope;
 
 /* ---- call sites ---- */
@@ -160,6 +163,9 @@ struct dwexpr_libdwarf {
     ld_map dies;                 /* (file, off) -> dwexpr_die (DIE service) */
     ld_map btype_cache;          /* (unit, unit-relative off) -> dwexpr_type or NULL */
     ld_map tnames;               /* (file, off) -> ld_tinfo */
+    ld_map prefixes;             /* (file, off) -> const char *: the qualifier of a
+                                    DW_TAG_subprogram seen inside a namespace, class,
+                                    module or Fortran host procedure (walk) */
     uint64_t load_bias;
     char arch[24];
 };

@@ -11,6 +11,7 @@
 #include <dwexpr.h>
 #include "cmds.h"
 #include "output.h"
+#include "funcname.h"
 #ifdef DWEXPR_HAVE_LIBUNWIND
 #include <dwexpr/adapter_libunwind.h>
 #endif
@@ -105,7 +106,9 @@ void frames_func_name(const frames_modules *ms, uint64_t addr, char *buf, size_t
             continue;
         const char *name;
         uint64_t off;
-        if (dwexpr_elf_symbolize(m->elf, addr - m->bias, &name, &off) == DWEXPR_OK)
+        /* a C++ symbol as GDB prints it (funcname_demangle) */
+        if (dwexpr_elf_symbolize(m->elf, addr - m->bias, &name, &off) == DWEXPR_OK &&
+            !funcname_demangle(name, buf, cap))
             snprintf(buf, cap, "%s", name);
         return;
     }

@@ -12,6 +12,7 @@
 
 #include "cmd_locs.h"
 #include "context.h"
+#include "funcname.h"
 #include "output.h"
 
 enum { LOCS_OK = 0, LOCS_ERROR = 1, LOCS_USAGE = 2 };
@@ -923,6 +924,17 @@ json_t *locs_eval_var(locs_eval *r, const dwexpr_libdwarf_var *v, uint32_t frame
     return o;
 }
 
+/* The name GDB shows for function scope FN: its C++ linkage name
+ * demangled (funcname_demangle), else the DWARF's qualified name. */
+static const char *frame_function(locs_eval *r, const dwexpr_libdwarf_scope *fn, char *buf,
+                                  size_t cap)
+{
+    if (funcname_demangle(dwexpr_libdwarf_scope_linkage_name(r->ld, fn), buf, cap))
+        return buf;
+    const char *q = dwexpr_libdwarf_scope_qualified_name(r->ld, fn);
+    return q ? q : fn->name ? fn->name : "?";
+}
+
 unsigned locs_eval_frames(locs_eval *r, uint32_t frame, uint64_t pc,
                           const dwexpr_libdwarf_scope *inner, uint64_t runtime_pc,
                           unsigned first_index, json_t *frames, json_t *(*extra)(void *, unsigned),
@@ -933,7 +945,8 @@ unsigned locs_eval_frames(locs_eval *r, uint32_t frame, uint64_t pc,
          fn = dwexpr_libdwarf_scope_function(fn->parent), index++) {
         json_t *f = json_object();
         json_object_set_new(f, "index", json_integer(index));
-        json_object_set_new(f, "function", json_string(fn->name ? fn->name : "?"));
+        char name[512];
+        json_object_set_new(f, "function", json_string(frame_function(r, fn, name, sizeof name)));
         json_object_set_new(f, "inline", json_boolean(fn->kind == DWEXPR_LIBDWARF_SCOPE_INLINED));
         json_object_set_new(f, "pc", hexnum(runtime_pc));
         if (extra) {

@@ -222,6 +222,18 @@ DWEXPR_API bool dwexpr_libdwarf_scope_has_pc(const dwexpr_libdwarf_scope *s, uin
  * NULL for unit scope. */
 DWEXPR_API const dwexpr_libdwarf_scope *dwexpr_libdwarf_scope_function(
     const dwexpr_libdwarf_scope *s);
+/* The name a debugger shows for function or inlined scope S, as GDB
+ * builds it from the DWARF: C++ names qualified by their namespaces
+ * ("(anonymous namespace)" for an unnamed one) and named classes, Fortran
+ * ones by their module or host procedure ("probes::probe_f"), others
+ * unqualified. NULL for a unit or block scope or a nameless function.
+ * Computed on first use (the DIEs are read again), then kept in LD. */
+DWEXPR_API const char *dwexpr_libdwarf_scope_qualified_name(dwexpr_libdwarf *ld,
+                                                            const dwexpr_libdwarf_scope *s);
+/* DW_AT_linkage_name (or DW_AT_MIPS_linkage_name) of function or inlined
+ * scope S, its abstract origin or its declaration; NULL if none. */
+DWEXPR_API const char *dwexpr_libdwarf_scope_linkage_name(dwexpr_libdwarf *ld,
+                                                          const dwexpr_libdwarf_scope *s);
 /* Whether variable V is visible from scope INNER: its scope is INNER or
  * an ancestor of it, or it is a global of INNER's unit. */
 DWEXPR_API bool dwexpr_libdwarf_var_visible(const dwexpr_libdwarf_var *v,

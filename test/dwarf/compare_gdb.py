@@ -444,9 +444,13 @@ VARIANTS = [
 ]
 
 PROGRAMS = [('vars.c', 'probe'), ('types.c', 'probe_t'), ('lists.c', 'step'),
-            ('arrays.f90', 'probe_f')]
+            ('arrays.f90', 'probe_f'), ('cxx.cc', 'probe_c')]
 F_VARIANTS = [('gfortran', 'O0', 5, False), ('gfortran', 'O2', 5, False),
               ('gfortran', 'O0', 4, False), ('gfortran', 'Og', 5, False)]
+# C++: GDB's qualified and demangled function names, functions defined in
+# their class (a lambda's body, a local class's method)
+CXX_VARIANTS = [('g++', 'O0', 5, False), ('g++', 'O2', 5, False), ('g++', 'O2', 4, False),
+                ('clang++', 'O0', 5, False), ('clang++', 'O2', 5, False)]
 
 
 def run(cmd, **kw):
@@ -732,7 +736,7 @@ def compare_vars_json(tag, text, err, dump, log):
             break
         where = '%s frame %d %s' % (tag, gf['index'], gf['function'])
         df = dframes[gf['index']] if gf['index'] < len(dframes) else None
-        if df is None or df.get('function') != gf['function'].split('::')[-1]:
+        if df is None or df.get('function') != gf['function']:
             lines.append('%s: dwexpr frame %s' % (where, df.get('function') if df else None))
             counts[1] += len(gf['vars'])
             continue
@@ -847,7 +851,7 @@ def compare_variant(args, prog, probe, cc, opt, ver, split, log):
         for k, gf in enumerate(group):
             df = dframes[k] if k < len(dframes) else None
             where = '%s frame %d %s' % (tag, gf['index'], gf['function'])
-            if df is None or (df['function'] != gf['function'].split('::')[-1]):
+            if df is None or (df['function'] != gf['function']):
                 lines.append('%s: no matching dwexpr frame (dwexpr has %s)' %
                              (where, [f['function'] for f in dframes]))
                 total += len(gf['vars'])
@@ -913,7 +917,8 @@ def main():
     os.makedirs(args.work, exist_ok=True)
     jobs = []
     for prog, probe in PROGRAMS:
-        for cc, opt, ver, split in (F_VARIANTS if prog.endswith('.f90') else VARIANTS):
+        for cc, opt, ver, split in (F_VARIANTS if prog.endswith('.f90') else
+                                    CXX_VARIANTS if prog.endswith('.cc') else VARIANTS):
             tag = variant_tag(prog, cc, opt, ver, split)
             if args.only and args.only not in tag:
                 continue
