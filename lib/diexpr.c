@@ -233,8 +233,11 @@ static bool is_arg0(const dwexpr_diexpr_op *op)
  * DW_OP_LLVM_fragment is last; DW_OP_stack_value and
  * DW_OP_LLVM_implicit_pointer are last or just before the fragment;
  * DW_OP_LLVM_entry_value is first, or second after DW_OP_LLVM_arg 0
- * (LLVM's variadic spelling of the same thing), and its block holds N-1
- * DWARF operations; operand values in range. WHERE maps an operation index to
+ * (LLVM's variadic spelling of the same thing), and covers exactly 1
+ * operation, the register location operand (isValid: "we support only
+ * entry values of a simple register location"); DW_OP_swap is not the
+ * whole expression (isValid: it needs more than the one implicit element
+ * on the stack); operand values in range. WHERE maps an operation index to
  * the error offset (characters for text, the index otherwise). BIT_PIECE:
  * DW_OP_stack_value may also come just before DW_OP_bit_piece (the SPIR-V
  * front end: OpenCL.DebugInfo.100 3.6 gives Fragment "the same semantics
@@ -256,6 +259,11 @@ static dwexpr_status check_ops(const dwexpr_diexpr_op *ops, size_t n, const int6
             if (op->nops != (unsigned)dw_operand_count((dwexpr_opid)op->id))
                 return fail(err, DWEXPR_E_SYNTAX, at, "%s takes %d operand(s), not %u",
                             op_name(op), dw_operand_count((dwexpr_opid)op->id), op->nops);
+            if (op->id == DWEXPR_OP_swap && n == 1)
+                return fail(err, DWEXPR_E_SYNTAX, at,
+                            "DW_OP_swap alone: the stack holds only the location operand, "
+                            "there is nothing to swap it with (LLVM's DIExpression::isValid "
+                            "refuses it)");
             if (op->id == DWEXPR_OP_stack_value && !last && !before_frag && !before_piece)
                 return fail(err, DWEXPR_E_SYNTAX, at,
                             bit_piece ? "DW_OP_stack_value must be the last operation (or come "
@@ -286,25 +294,21 @@ static dwexpr_status check_ops(const dwexpr_diexpr_op *ops, size_t n, const int6
                             "DW_OP_LLVM_implicit_pointer must be the last operation (or come "
                             "just before DW_OP_LLVM_fragment)");
             break;
-        case DWEXPR_DIOP_LLVM_entry_value: {
+        case DWEXPR_DIOP_LLVM_entry_value:
             if (i != 0 && !(i == 1 && is_arg0(&ops[0])))
                 return fail(err, DWEXPR_E_SYNTAX, at,
                             "DW_OP_LLVM_entry_value must be the first operation (or follow "
                             "DW_OP_LLVM_arg 0)");
-            size_t k = i + 1;
-            if (i == 0 && k < n && is_arg0(&ops[k]))
-                k++; /* DW_OP_LLVM_arg 0 names the register */
-            if (op->operand[0] == 0 || op->operand[0] - 1 > n - k)
+            /* N counts the operations the entry value covers, the
+             * location operand included; LLVM takes only the register
+             * itself (it cannot size a longer DW_OP_entry_value block) */
+            if (op->operand[0] != 1)
                 return fail(err, DWEXPR_E_SYNTAX, at,
-                            "DW_OP_LLVM_entry_value %" PRIu64
-                            ": needs N >= 1 and N-1 operations after it", op->operand[0]);
-            for (size_t j = k; j < k + op->operand[0] - 1; j++)
-                if (ops[j].internal)
-                    return fail(err, DWEXPR_E_SYNTAX, where ? where[j] : (int64_t)j,
-                                "%s cannot be inside a DW_OP_LLVM_entry_value block",
-                                op_name(&ops[j]));
+                            "DW_OP_LLVM_entry_value %" PRIu64 ": N must be 1, the entry value "
+                            "of the register location operand itself (LLVM's "
+                            "DIExpression::isValid); operations after it apply to that value",
+                            op->operand[0]);
             break;
-        }
         case DWEXPR_DIOP_LLVM_convert:
             if (op->operand[0] == 0 || op->operand[0] > 0xffff || op->operand[1] == 0 ||
                 op->operand[1] > 0xff)
@@ -938,13 +942,13 @@ static dwexpr_status lower_record(lowering *w, part *p)
      * takes this order too) is DW_OP_LLVM_entry_value N of operand 0 */
     const size_t ev = e->count >= 2 && is_arg0(&e->ops[0]) ? 1 : 0;
     if (e->count > ev && is_diop(&e->ops[ev], DWEXPR_DIOP_LLVM_entry_value)) {
-        /* LangRef: DW_OP_LLVM_entry_value N is the value location operand
-         * 0 (a register) had on entry; the next N-1 operations go into the
-         * DW_OP_entry_value block */
+        /* LangRef: DW_OP_LLVM_entry_value 1 (check_ops: N is 1) is the
+         * value location operand 0 (a register) had on entry: the block is
+         * that register alone */
         if (w->rec->nargs == 0 || w->rec->args[0].kind != DWEXPR_DIARG_REG)
             return fail(w->err, DWEXPR_E_SYNTAX, (int64_t)w->ri,
                         "DW_OP_LLVM_entry_value needs location operand 0 to be a register");
-        uint64_t reg = w->rec->args[0].value, inner = e->ops[ev].operand[0] - 1;
+        uint64_t reg = w->rec->args[0].value;
         i = ev + 1;
         if (!ev && i < e->count && is_arg0(&e->ops[i]))
             i++;
@@ -953,8 +957,6 @@ static dwexpr_status lower_record(lowering *w, part *p)
             sb_add(w->b, "DW_OP_reg%u", (unsigned)reg);
         else
             sb_add(w->b, "DW_OP_regx %" PRIu64, reg);
-        for (uint64_t k = 0; k < inner; k++, i++)
-            emit_dw(w->b, (dwexpr_opid)e->ops[i].id, e->ops[i].operand, e->ops[i].nops);
         sb_add(w->b, ")");
     } else if (!variadic) {
         if ((s = insert_arg(w, 0, &i)) != DWEXPR_OK)

@@ -109,6 +109,11 @@ static void test_text(void)
         {"!DIExpression(DW_OP_plus, 64)", 26},
         {"!DIExpression(DW_OP_LLVM_fragment, 0)", 37},
         {"!DIExpression(DW_OP_stack_value, DW_OP_deref)", 14},
+        /* DIExpression::isValid: entry values of N = 1 only, no lone swap */
+        {"!DIExpression(DW_OP_LLVM_entry_value, 2, DW_OP_plus_uconst, 1)", 14},
+        {"!DIExpression(DW_OP_LLVM_entry_value, 0)", 14},
+        {"!DIExpression(DW_OP_LLVM_arg, 0, DW_OP_LLVM_entry_value, 2, DW_OP_deref)", 33},
+        {"!DIExpression(DW_OP_swap)", 14},
         {"!DIExpression(DW_OP_deref", 25},
         {"DIExpression", 12},
         {"", 0},
@@ -128,6 +133,20 @@ static void test_text(void)
     TAP_OK(dwexpr_diexpr_from_ops(ops, 2, &e, &err) == DWEXPR_E_SYNTAX && err.offset == 0,
            "from_ops: fragment not last is refused at operation 0");
     TAP_OK(dwexpr_diexpr_from_ops(ops + 1, 1, &e, &err) == DWEXPR_OK, "from_ops: a deref alone");
+    dwexpr_diexpr_free(e);
+    e = NULL;
+    /* LLVM's isValid looks at a lone DW_OP_swap only: with anything else
+     * it is taken (the evaluation finds a short stack) */
+    dwexpr_diexpr_op sw[3] = {{false, DWEXPR_OP_constu, 1, {1, 0}},
+                              {false, DWEXPR_OP_swap, 0, {0, 0}},
+                              {false, DWEXPR_OP_minus, 0, {0, 0}}};
+    TAP_OK(dwexpr_diexpr_from_ops(sw + 1, 1, &e, &err) == DWEXPR_E_SYNTAX && err.offset == 0 &&
+               strstr(err.message, "DW_OP_swap alone"),
+           "from_ops: a lone DW_OP_swap is refused (%s)", err.message);
+    TAP_OK(dwexpr_diexpr_from_ops(sw, 3, &e, &err) == DWEXPR_OK, "from_ops: constu 1; swap; minus");
+    dwexpr_diexpr_free(e);
+    e = NULL;
+    TAP_OK(dwexpr_diexpr_from_ops(sw + 1, 2, &e, &err) == DWEXPR_OK, "from_ops: swap; minus");
     dwexpr_diexpr_free(e);
 
     dwexpr_diarg a;

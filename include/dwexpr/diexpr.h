@@ -25,7 +25,7 @@ extern "C" {
     X(LLVM_fragment, 2, "offset, size: this expression describes bits [offset, offset+size) of the variable") \
     X(LLVM_convert, 2, "size, DW_ATE encoding: convert the top value to that base type") \
     X(LLVM_tag_offset, 1, "memory tag offset for the pointer (a DW_AT_LLVM_tag_offset attribute, not an operation)") \
-    X(LLVM_entry_value, 1, "N: the value location operand 0 had on entry, the next N-1 operations inside the block") \
+    X(LLVM_entry_value, 1, "N (1): the value location operand 0 (a register) had on entry") \
     X(LLVM_implicit_pointer, 0, "the variable is a pointer to a value the expression before computes") \
     X(LLVM_arg, 1, "N: insert location operand N here") \
     X(LLVM_extract_bits_sext, 2, "offset, size: extract bits of the top value, sign-extended") \
@@ -81,8 +81,10 @@ typedef struct dwexpr_diexpr dwexpr_diexpr;
 /* Parse `!DIExpression(...)` or `DIExpression(...)` as LLVM prints it
  * (operation names, comma-separated decimal operands; hex and negative
  * numbers and DW_ATE_* names are accepted too). Checks the operand count
- * of every operation and LLVM's placement rules: DW_OP_LLVM_fragment
- * last, DW_OP_stack_value only before it, DW_OP_LLVM_entry_value first.
+ * of every operation and LLVM's rules (DIExpression::isValid):
+ * DW_OP_LLVM_fragment last, DW_OP_stack_value only before it,
+ * DW_OP_LLVM_entry_value first (or after DW_OP_LLVM_arg 0) with N = 1,
+ * DW_OP_swap not alone.
  * Errors are E_SYNTAX (class usage) with ERR->offset the character offset. */
 DWEXPR_API dwexpr_status dwexpr_diexpr_parse(const char *text, dwexpr_diexpr **out,
                                              dwexpr_error *err);
@@ -133,7 +135,8 @@ typedef struct dwexpr_dbg_record {
  *    (DWARF 5) or the legacy shift/mask sequences (older versions);
  *  - DW_OP_LLVM_extract_bits_* is DW_OP_constu L; shl; constu R; shr/shra
  *    in the generic type (after deref_size on a memory location);
- *  - DW_OP_LLVM_entry_value N is DW_OP_entry_value(DW_OP_regR ...);
+ *  - DW_OP_LLVM_entry_value 1 is DW_OP_entry_value(DW_OP_regR), the
+ *    operations after it working on that value;
  *  - DW_OP_LLVM_implicit_pointer is DW_OP_implicit_pointer to a
  *    synthesized artificial variable whose location is the expression
  *    before it;
