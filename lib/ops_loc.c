@@ -366,7 +366,11 @@ static dwexpr_status target_loc(dwexpr_ctx *ctx, dwexpr_status st, const char *w
     return dwx_ctx_fail(ctx, st, "the target could not give %s", what);
 }
 
-/* DW_OP_form_tls_address: the target maps the TLS offset to memory. */
+/* DW_OP_form_tls_address: the target maps the TLS offset to memory. The
+ * current thread the seed requires for it ("DWARF Expression Evaluation
+ * Context") goes to the target in the frameref when the parameters give
+ * one; the target alone knows whether it has several threads and refuses
+ * without one then (E_NO_CONTEXT: class context); see README. */
 dwexpr_status dwx_op_form_tls(dwexpr_ctx *ctx, const dwx_env *env, uint32_t base)
 {
     dwexpr_status st;

@@ -527,6 +527,78 @@ static void test_no_callbacks(dwexpr_ctx *ctx)
     dwexpr_program_free(p);
 }
 
+/* ---- DW_OP_form_tls_address and the current thread ----
+ * Seed "DWARF Expression Evaluation Context": the current thread is
+ * "required for operations that are related to target architecture
+ * threads", DW_OP_form_tls_address among them; seed
+ * "DW_OP_form_tls_address": "the meaning of the thread-local storage
+ * address TA is defined by the run-time environment". dwexpr hands the
+ * thread (when the parameters give one) to the target's tls_address,
+ * which alone knows its threads: a one-thread target (a core of one
+ * thread, the benchmark's mock, the CLI's simulated target) answers
+ * without one, as it reads registers without one; a target of several
+ * threads refuses (E_NO_CONTEXT or E_NOT_FOUND: class context). */
+static dwexpr_frameref tls_seen;
+static bool tls_calls;
+
+/* One TLS block per thread: thread T's at 0x100000 * (T + 1); refused
+ * without a thread. */
+static dwexpr_status t_tls_threads(void *u, const dwexpr_frameref *f, uint64_t ta,
+                                   dwexpr_sld *out)
+{
+    (void)u;
+    tls_seen = *f;
+    tls_calls = true;
+    if (!(f->ctx & DWEXPR_CTX_THREAD))
+        return DWEXPR_E_NO_CONTEXT;
+    memset(out, 0, sizeof *out);
+    out->kind = DWEXPR_LOC_MEMORY;
+    out->byte_offset = 0x100000 * (f->thread + 1) + ta;
+    return DWEXPR_OK;
+}
+
+/* One thread: its block at 0x7f000000. */
+static dwexpr_status t_tls_one(void *u, const dwexpr_frameref *f, uint64_t ta, dwexpr_sld *out)
+{
+    (void)u;
+    tls_seen = *f;
+    tls_calls = true;
+    memset(out, 0, sizeof *out);
+    out->kind = DWEXPR_LOC_MEMORY;
+    out->byte_offset = 0x7f000000 + ta;
+    return DWEXPR_OK;
+}
+
+static void test_tls_thread(dwexpr_ctx *ctx)
+{
+    static const uint8_t expr[] = {0x08, 0x10, 0x9b}; /* const1u 0x10; form_tls_address */
+    const dwexpr_target many = {.size = sizeof(dwexpr_target), .tls_address = t_tls_threads};
+    const dwexpr_target one = {.size = sizeof(dwexpr_target), .tls_address = t_tls_one};
+    dwexpr_eval_params none = {.result_kind = DWEXPR_RESULT_LOCATION};
+    dwexpr_eval_params t7 = none;
+    t7.ctx = DWEXPR_CTX_THREAD;
+    t7.thread = 7;
+    dwexpr_result r;
+    tls_calls = false;
+    TAP_OK(dwexpr_eval_bytes(ctx, expr, sizeof expr, &unit64, &many, NULL, &t7, &r) == DWEXPR_OK &&
+               tls_calls && (tls_seen.ctx & DWEXPR_CTX_THREAD) && tls_seen.thread == 7 &&
+               r.loc.count == 1 && r.loc.slds[0].kind == DWEXPR_LOC_MEMORY &&
+               r.loc.slds[0].byte_offset == 0x800010,
+           "form_tls_address: the target gets thread 7 and answers with its block");
+    tls_calls = false;
+    dwexpr_status s = dwexpr_eval_bytes(ctx, expr, sizeof expr, &unit64, &many, NULL, &none, &r);
+    TAP_OK(tls_calls && !(tls_seen.ctx & DWEXPR_CTX_THREAD) && s == DWEXPR_E_NO_CONTEXT &&
+               dwexpr_status_class(s) == DWEXPR_CLASS_CONTEXT &&
+               dwexpr_ctx_error(ctx)->offset == 2 && dwexpr_ctx_error(ctx)->opcode == 0x9b,
+           "form_tls_address without a thread: a target of several threads refuses, class "
+           "context at the operation (%s)", dwexpr_ctx_error(ctx)->message);
+    tls_calls = false;
+    TAP_OK(dwexpr_eval_bytes(ctx, expr, sizeof expr, &unit64, &one, NULL, &none, &r) == DWEXPR_OK &&
+               tls_calls && !(tls_seen.ctx & DWEXPR_CTX_THREAD) && r.loc.count == 1 &&
+               r.loc.slds[0].byte_offset == 0x7f000010 && r.loc.slds[0].ctx == 0,
+           "form_tls_address without a thread: a one-thread target answers (plain memory)");
+}
+
 int main(void)
 {
     dwexpr_ctx *ctx = NULL;
@@ -541,6 +613,7 @@ int main(void)
     test_read_past_storage(ctx);
     test_reuse(ctx);
     test_no_callbacks(ctx);
+    test_tls_thread(ctx);
     dwexpr_ctx_free(ctx);
     test_static();
     return TAP_DONE();

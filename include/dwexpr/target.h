@@ -118,7 +118,10 @@ typedef struct dwexpr_target {
     /* Address space properties; E_NOT_FOUND for an unknown space. When
      * absent, only space 0 exists, with the unit's address size. */
     dwexpr_status (*aspace_info)(void *user, uint32_t aspace, dwexpr_aspace_info *out);
-    /* DW_OP_form_tls_address: the memory location of TLS offset TA. */
+    /* DW_OP_form_tls_address: the memory location of TLS offset TA for
+     * the thread of F (DWEXPR_CTX_THREAD in f->ctx when the evaluation
+     * names one; dwexpr does not demand one: a target of one thread
+     * answers without it, a target of several returns E_NO_CONTEXT). */
     dwexpr_status (*tls_address)(void *user, const dwexpr_frameref *f, uint64_t ta,
                                  dwexpr_sld *out);
     /* DW_OP_call_frame_cfa: the CFA of frame F, a memory location. */
