@@ -1035,7 +1035,15 @@ void locs_human_var(const json_t *v, bool evaluated)
     }
     const json_t *res = json_object_get(v, "result");
     const json_t *hex = json_object_get(v, "hex");
-    if (json_object_get(res, "class"))
+    if (json_object_get(res, "class") && json_is_true(json_object_get(v, "optimized_out")))
+        /* a value the evaluation could not recover (an entry value the
+         * caller does not keep, ...): GDB's "<optimized out>", with why */
+        printf("      <optimized out> (%s%s%s)\n",
+               json_string_value(json_object_get(res, "message")),
+               json_object_get(res, "detail") ? "; " : "",
+               json_object_get(res, "detail")
+                   ? json_string_value(json_object_get(res, "detail")) : "");
+    else if (json_object_get(res, "class"))
         printf("      error (%s): %s%s%s\n", json_string_value(json_object_get(res, "class")),
                json_string_value(json_object_get(res, "message")),
                json_object_get(res, "detail") ? "; " : "",
