@@ -659,10 +659,12 @@ static void sset(sbuf *s, const char *a, const char *b, const char *c)
 }
 
 /* Element count of array dimension D (subrange or enumeration), 0 unknown. */
-static uint64_t subrange_count(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, bool *known)
+static uint64_t subrange_count(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, bool *known,
+                               bool *dynamic)
 {
     uint64_t v, lo = 0;
     *known = true;
+    *dynamic = false;
     if (ld_die_udata(ld, file, d, DW_AT_count, &v)) {
         Dwarf_Attribute a;
         /* a reference or expression is not a count known statically */
@@ -672,6 +674,7 @@ static uint64_t subrange_count(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, bo
             if (f == DW_FORM_exprloc || (f >= DW_FORM_ref1 && f <= DW_FORM_ref_udata) ||
                 f == DW_FORM_ref_addr) {
                 *known = false;
+                *dynamic = true;
                 return 0;
             }
         }
@@ -688,6 +691,8 @@ static uint64_t subrange_count(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, bo
     if (!ok || f == DW_FORM_exprloc || (f >= DW_FORM_ref1 && f <= DW_FORM_ref_udata) ||
         f == DW_FORM_ref_addr) {
         *known = false;
+        *dynamic = f == DW_FORM_exprloc || (f >= DW_FORM_ref1 && f <= DW_FORM_ref_udata) ||
+                   f == DW_FORM_ref_addr;
         return 0;
     }
     ld_die_udata(ld, file, d, DW_AT_lower_bound, &lo);
@@ -696,8 +701,123 @@ static uint64_t subrange_count(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, bo
     return v - lo + 1;
 }
 
+/* How a language qualifies function names (GDB's determine_prefix):
+ * C++ by namespaces and classes, Fortran by modules and host procedures,
+ * the others not at all. */
+enum ld_lang { LANG_PLAIN, LANG_CPLUS, LANG_FORTRAN };
+
+/* ld->prefixes keys of qualifiers that are a Fortran host procedure's
+ * name: the file index with this bit. */
+#define LD_HOST_KEY ((uint64_t)1 << 63)
+
+/* The unit language LANG (DW_AT_language, DWARF 5 Table 7.17) as ld_lang. */
+static enum ld_lang lang_kind(uint64_t lang)
+{
+    switch (lang) {
+    case DW_LANG_C_plus_plus: case DW_LANG_C_plus_plus_03: case DW_LANG_C_plus_plus_11:
+    case DW_LANG_C_plus_plus_14: case 0x2a /* DW_LANG_C_plus_plus_17 */:
+    case 0x2b /* DW_LANG_C_plus_plus_20 */:
+        return LANG_CPLUS;
+    case DW_LANG_Fortran77: case DW_LANG_Fortran90: case DW_LANG_Fortran95:
+    case DW_LANG_Fortran03: case DW_LANG_Fortran08: case 0x2d /* DW_LANG_Fortran18 */:
+        return LANG_FORTRAN;
+    default:
+        return LANG_PLAIN;
+    }
+}
+
+/* PREFIX::NAME in the pool (NAME alone when PREFIX is NULL or empty). */
+static const char *qualify(dwexpr_libdwarf *ld, const char *prefix, const char *name)
+{
+    if (!prefix || !*prefix)
+        return ld_pool_strdup(&ld->pool, name);
+    size_t a = strlen(prefix), b = strlen(name);
+    char *q = ld_pool_alloc(&ld->pool, a + b + 3);
+    if (q) {
+        memcpy(q, prefix, a);
+        memcpy(q + a, "::", 2);
+        memcpy(q + a + 2, name, b + 1);
+    }
+    return q;
+}
+
+/* NAME of type DIE T (FILE) qualified as the walk recorded its place
+ * (type_prefixes: C++ namespaces and classes); NAME alone elsewhere. */
+static const char *type_qualified(dwexpr_libdwarf *ld, size_t file, uint64_t t, const char *name)
+{
+    const char *prefix = ld_map_get(&ld->prefixes, file, t);
+    const char *q = prefix ? qualify(ld, prefix, name) : name;
+    return q ? q : name;
+}
+
+/* C++ name N with GCC's spellings of integer types in its template
+ * arguments as GDB's canonical names print them ("Tmpl<long int>" is
+ * "Tmpl<long>"; gdb_base_name's table), in the pool; N when there is
+ * nothing to change. */
+static const char *cplus_name(dwexpr_libdwarf *ld, const char *n)
+{
+    static const char *const map[][2] = {
+        {"long long unsigned int", "unsigned long long"},
+        {"long long int", "long long"},
+        {"long unsigned int", "unsigned long"},
+        {"short unsigned int", "unsigned short"},
+        {"long int", "long"},
+        {"short int", "short"},
+    };
+    if (!n || !strchr(n, '<'))
+        return n;
+    char buf[1024];
+    size_t o = 0;
+    for (const char *p = n; *p && o + 1 < sizeof buf;) {
+        bool done = false;
+        const bool start = p > n && (p[-1] == '<' || p[-1] == ' ' || p[-1] == ',' || p[-1] == '(');
+        for (size_t i = 0; start && i < sizeof map / sizeof map[0]; i++) {
+            const size_t k = strlen(map[i][0]);
+            if (strncmp(p, map[i][0], k) == 0 && strchr(">,*& )[", p[k] ? p[k] : '>')) {
+                const size_t r = strlen(map[i][1]);
+                if (o + r >= sizeof buf)
+                    return n;
+                memcpy(buf + o, map[i][1], r);
+                o += r;
+                p += k;
+                done = true;
+                break;
+            }
+        }
+        if (!done)
+            buf[o++] = *p++;
+    }
+    buf[o] = 0;
+    if (strcmp(buf, n) == 0)
+        return n;
+    const char *c = ld_pool_strdup(&ld->pool, buf);
+    return c ? c : n;
+}
+
+/* A base type's name as GDB prints it: GCC's spellings of the C integer
+ * types in GDB's canonical order ("long unsigned int" is "unsigned
+ * long", "short int" is "short"); the others as they are. */
+static const char *gdb_base_name(const char *name)
+{
+    static const char *const map[][2] = {
+        {"short int", "short"},
+        {"short unsigned int", "unsigned short"},
+        {"long int", "long"},
+        {"long unsigned int", "unsigned long"},
+        {"long long int", "long long"},
+        {"long long unsigned int", "unsigned long long"},
+        {"unsigned __int128", "unsigned int __int128"},
+    };
+    for (size_t i = 0; name && i < sizeof map / sizeof map[0]; i++)
+        if (strcmp(name, map[i][0]) == 0)
+            return map[i][1];
+    return name;
+}
+
 /* Spell type T of FILE/UNIT around declarator DECL into OUT; returns its size in bytes
- * (0 unknown). Depth-limited against cycles. */
+ * (0 unknown). Depth-limited against cycles. The spelling is GDB's:
+ * "char * const" for a qualified pointer, "const volatile int", C++
+ * classes by their qualified names without a keyword. */
 static uint64_t spell(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t,
                       const char *decl, sbuf *out, int depth)
 {
@@ -718,6 +838,7 @@ static uint64_t spell(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t,
     Dwarf_Debug dbg = ld->files[file].dbg;
     Dwarf_Half tag = die_tag(dbg, d);
     const char *name = die_string(ld, file, d, DW_AT_name);
+    const bool cplus = lang_kind(ld_unit_at(ld, unit)->language) == LANG_CPLUS;
     uint64_t bytes = 0, v, target = 0;
     bool has_target = ld_die_ref(ld, file, d, DW_AT_type, &target);
     if (ld_die_udata(ld, file, d, DW_AT_byte_size, &v))
@@ -728,10 +849,11 @@ static uint64_t spell(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t,
     switch (tag) {
     case DW_TAG_base_type:
     case DW_TAG_unspecified_type:
-        sset(out, name ? name : "?", sp, decl);
+        sset(out, name ? gdb_base_name(name) : "?", sp, decl);
         break;
     case DW_TAG_typedef: {
-        sset(out, name ? name : "?", sp, decl);
+        const char *q = cplus && name ? cplus_name(ld, type_qualified(ld, file, t, name)) : name;
+        sset(out, q ? q : "?", sp, decl);
         sbuf tmp;
         uint64_t tb = spell(ld, unit, file, has_target ? target : 0, "", &tmp, depth + 1);
         if (!bytes)
@@ -744,7 +866,10 @@ static uint64_t spell(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t,
                          : tag == DW_TAG_enumeration_type ? "enum "
                          : tag == DW_TAG_class_type ? "class " : "struct ";
         char nm[300];
-        cat4(nm, sizeof nm, kw, name ? name : "{...}", "", "");
+        if (cplus && name) /* C++: the class's qualified name, no keyword (GDB) */
+            cat4(nm, sizeof nm, cplus_name(ld, type_qualified(ld, file, t, name)), "", "", "");
+        else
+            cat4(nm, sizeof nm, kw, name ? name : "{...}", "", "");
         sset(out, nm, sp, decl);
         if (!bytes && tag == DW_TAG_enumeration_type && has_target) {
             sbuf tmp;
@@ -788,13 +913,17 @@ static uint64_t spell(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t,
             }
         }
         if (ttag == DW_TAG_pointer_type) {
-            /* a qualified pointer: "char * const p" */
-            cat4(inner.b, sizeof inner.b, q, decl[0] ? " " : "", decl, "");
+            /* a qualified pointer: "char * const p" (GDB's spacing) */
+            cat4(inner.b, sizeof inner.b, " ", q, decl[0] ? " " : "", decl);
             bytes = spell(ld, unit, file, target, inner.b, out, depth + 1);
         } else {
             sbuf tmp;
             bytes = spell(ld, unit, file, has_target ? target : 0, decl, &tmp, depth + 1);
-            cat4(out->b, sizeof out->b, q, " ", tmp.b, "");
+            /* const before volatile, whichever the DWARF nests outside */
+            if (strcmp(q, "const") != 0 && strncmp(tmp.b, "const ", 6) == 0)
+                cat4(out->b, sizeof out->b, "const ", q, " ", tmp.b + 6);
+            else
+                cat4(out->b, sizeof out->b, q, " ", tmp.b, "");
         }
         break;
     }
@@ -810,13 +939,13 @@ static uint64_t spell(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t,
         while (r == DW_DLV_OK) {
             Dwarf_Half ct = die_tag(dbg, c);
             if (ct == DW_TAG_subrange_type || ct == DW_TAG_enumeration_type) {
-                bool known;
-                uint64_t n = subrange_count(ld, file, c, &known);
+                bool known, dynamic;
+                uint64_t n = subrange_count(ld, file, c, &known, &dynamic);
                 size_t len = strlen(dims);
                 if (known)
                     snprintf(dims + len, sizeof dims - len, "[%llu]", (unsigned long long)n);
-                else
-                    snprintf(dims + len, sizeof dims - len, "[]");
+                else /* GDB's words for a bound computed at run time */
+                    snprintf(dims + len, sizeof dims - len, dynamic ? "[variable length]" : "[]");
                 all_known &= known;
                 count *= n;
             }
@@ -1099,15 +1228,6 @@ dwexpr_status dwexpr_libdwarf_child_die(dwexpr_libdwarf *ld, size_t unit, uint64
 
 /* ---- the walk over DIE trees ---- */
 
-/* How a language qualifies function names (GDB's determine_prefix):
- * C++ by namespaces and classes, Fortran by modules and host procedures,
- * the others not at all. */
-enum ld_lang { LANG_PLAIN, LANG_CPLUS, LANG_FORTRAN };
-
-/* ld->prefixes keys of qualifiers that are a Fortran host procedure's
- * name: the file index with this bit. */
-#define LD_HOST_KEY ((uint64_t)1 << 63)
-
 typedef struct walker {
     dwexpr_libdwarf *ld;
     size_t unit, file;
@@ -1119,35 +1239,55 @@ typedef struct walker {
     bool in_type;        /* inside a class: only functions and nested types count */
 } walker;
 
-/* The unit language LANG (DW_AT_language, DWARF 5 Table 7.17) as ld_lang. */
-static enum ld_lang lang_kind(uint64_t lang)
+/* Record where the C++ types under PARENT live (ld->prefixes: the
+ * qualifier of each class, structure, union, enumeration and typedef DIE
+ * inside a namespace or class) before the walk spells variables' types:
+ * GDB names them "outer::inner::Box". Types local to a function are not
+ * qualified (GDB's determine_prefix), nor the members of an unnamed
+ * class. */
+static void type_prefixes(dwexpr_libdwarf *ld, size_t file, Dwarf_Debug dbg, Dwarf_Die parent,
+                          const char *prefix, int depth)
 {
-    switch (lang) {
-    case DW_LANG_C_plus_plus: case DW_LANG_C_plus_plus_03: case DW_LANG_C_plus_plus_11:
-    case DW_LANG_C_plus_plus_14: case 0x2a /* DW_LANG_C_plus_plus_17 */:
-    case 0x2b /* DW_LANG_C_plus_plus_20 */:
-        return LANG_CPLUS;
-    case DW_LANG_Fortran77: case DW_LANG_Fortran90: case DW_LANG_Fortran95:
-    case DW_LANG_Fortran03: case DW_LANG_Fortran08: case 0x2d /* DW_LANG_Fortran18 */:
-        return LANG_FORTRAN;
-    default:
-        return LANG_PLAIN;
+    if (depth > 64)
+        return;
+    Dwarf_Die c;
+    Dwarf_Error e = NULL;
+    int r = dwarf_child(parent, &c, &e);
+    if (r == DW_DLV_ERROR) {
+        ld_drop(dbg, e);
+        return;
     }
-}
-
-/* PREFIX::NAME in the pool (NAME alone when PREFIX is NULL or empty). */
-static const char *qualify(dwexpr_libdwarf *ld, const char *prefix, const char *name)
-{
-    if (!prefix || !*prefix)
-        return ld_pool_strdup(&ld->pool, name);
-    size_t a = strlen(prefix), b = strlen(name);
-    char *q = ld_pool_alloc(&ld->pool, a + b + 3);
-    if (q) {
-        memcpy(q, prefix, a);
-        memcpy(q + a, "::", 2);
-        memcpy(q + a + 2, name, b + 1);
+    while (r == DW_DLV_OK) {
+        const Dwarf_Half t = die_tag(dbg, c);
+        const char *n = die_string(ld, file, c, DW_AT_name);
+        switch (t) {
+        case DW_TAG_namespace: {
+            const char *q = qualify(ld, prefix, n ? n : "(anonymous namespace)");
+            if (q)
+                type_prefixes(ld, file, dbg, c, q, depth + 1);
+            break;
+        }
+        case DW_TAG_structure_type: case DW_TAG_class_type: case DW_TAG_union_type:
+        case DW_TAG_interface_type: case DW_TAG_enumeration_type: case DW_TAG_typedef:
+            if (prefix && *prefix)
+                ld_map_put(&ld->prefixes, file, die_offset(dbg, c), (void *)(uintptr_t)prefix);
+            if (t != DW_TAG_enumeration_type && t != DW_TAG_typedef) {
+                const char *q = n ? qualify(ld, prefix, n) : "";
+                if (q)
+                    type_prefixes(ld, file, dbg, c, q, depth + 1);
+            }
+            break;
+        default:
+            break;
+        }
+        Dwarf_Die next;
+        e = NULL;
+        r = ld_sibling(dbg, c, &next, &e);
+        if (r == DW_DLV_ERROR)
+            ld_drop(dbg, e);
+        dwarf_dealloc_die(c);
+        c = next;
     }
-    return q;
 }
 
 /* The name of D through DW_AT_abstract_origin / DW_AT_specification. */
@@ -2009,6 +2149,8 @@ static dwexpr_status main_unit(dwexpr_libdwarf *ld, size_t file, Dwarf_Die cu, u
                     if (nm && !u->pub.name)
                         u->pub.name = nm;
                     /* bases come from the skeleton (DWARF 5 3.1.3) */
+                    if (w.lang == LANG_CPLUS)
+                        type_prefixes(ld, df, w.dbg, sd, NULL, 0);
                     s = new_scope(&w, sd, DWEXPR_LIBDWARF_SCOPE_UNIT, NULL);
                     dwexpr_status st =
                         s ? walk(&w, sd, s, 0, NULL, 0) : ld_fail(err, DWEXPR_E_NOMEM, "oom");
@@ -2020,6 +2162,8 @@ static dwexpr_status main_unit(dwexpr_libdwarf *ld, size_t file, Dwarf_Die cu, u
         if (!u->pub.dwo_missing)
             return DWEXPR_OK;
     }
+    if (w.lang == LANG_CPLUS)
+        type_prefixes(ld, file, dbg, cu, NULL, 0);
     ld_scope *s = new_scope(&w, cu, DWEXPR_LIBDWARF_SCOPE_UNIT, NULL);
     if (!s)
         return ld_fail(err, DWEXPR_E_NOMEM, "out of memory");
@@ -2212,6 +2356,8 @@ static void scope_names(dwexpr_libdwarf *ld, ld_scope *s)
         prefix = ld_map_get(&ld->prefixes, s->file | LD_HOST_KEY, at);
     s->linkage = linkage;
     s->qualified = s->pub.name ? qualify(ld, prefix, s->pub.name) : NULL;
+    if (s->qualified && lang_kind(ld_unit_at(ld, s->pub.unit)->language) == LANG_CPLUS)
+        s->qualified = cplus_name(ld, s->qualified);
 }
 
 const char *dwexpr_libdwarf_scope_qualified_name(dwexpr_libdwarf *ld,

@@ -328,7 +328,7 @@ def frame_vars(frame):
             if sym.addr_class == gdb.SYMBOL_LOC_TYPEDEF:
                 continue
             d = {'name': sym.name, 'line': sym.line, 'param': bool(sym.is_argument),
-                 'block_depth': nblocks - level}
+                 'block_depth': nblocks - level, 'type': str(sym.type)}
             try:
                 v = frame.read_var(sym, b)
                 d.update(describe(v))
@@ -666,6 +666,11 @@ def tally_members(where, gms, dms, mcounts, lines, explained, short=None, base=0
 
 
 MEMBER_COUNTS = [0, 0, 0]   # agree, total, explained
+# The variables' type spellings ("type" of the contract) against GDB's
+# str(sym.type), in the --vars mode: agree, total. Fortran's are GDB's own
+# notation ("integer(kind=4), allocatable (:)"), which dwexpr does not
+# write: logged, not counted.
+TYPE_COUNTS = [0, 0]
 
 
 GDB_SPLIT_TLS = ('explained: GDB takes the .debug_addr entry of a split unit\'s TLS '
@@ -691,6 +696,18 @@ def tally(where, gv, dv, counts, lines, explained, log):
         tally_members('%s: %s' % (where, gv['name']), gv['members'], dv.get('members'),
                       MEMBER_COUNTS, lines, explained, sc['bits'] if sc else None,
                       excuse=GDB_SPLIT_TLS if split_tls(where, dv) else None)
+    if dv is not None and 'type' in gv and 'type' in dv:
+        if '.gfortran.' in where:
+            if dv['type'] != gv['type']:
+                log.append('%s: %s: type gdb %r, dwexpr %r (Fortran notation)' %
+                           (where, gv['name'], gv['type'], dv['type']))
+        else:
+            TYPE_COUNTS[1] += 1
+            if dv['type'] == gv['type']:
+                TYPE_COUNTS[0] += 1
+            else:
+                lines.append('%s: %s: type gdb %r, dwexpr %r' %
+                             (where, gv['name'], gv['type'], dv['type']))
     ok, why = (False, 'dwexpr does not list it') if dv is None else compare_value(gv, dv)
     if ok is None:
         log.append('%s: %s: skipped (%s)' % (where, gv['name'], why))
@@ -961,6 +978,8 @@ def main():
         failed += 0 if ok else 1
     msg = 'agree %d / %d (%d explained, %d unexplained)' % (A, T, E, T - A - E)
     print(('# ' if args.tap else '') + msg)
+    if TYPE_COUNTS[1]:
+        print(('# ' if args.tap else '') + 'types agree %d / %d' % tuple(TYPE_COUNTS))
     if MEMBER_COUNTS[1]:
         ma, mt, me = MEMBER_COUNTS
         print(('# ' if args.tap else '') + 'members agree %d / %d (%d explained, %d unexplained)'
