@@ -148,16 +148,22 @@ static void set_generic_bool(const dwexpr_unit *u, dwexpr_value *r, bool b)
 
 /* Whether the generic type G may stand for base type T in a binary
  * operation. DWARF 5 2.5.1.4 asks for operands of the same type; the
- * generic type has unspecified signedness (seed "DWARF Expression Value").
- * GDB's generic type is a signed integer of the address size, so it takes
- * a signed integral base type of that size (and endianity) as the same
- * type; LLVM relies on that (`DW_OP_convert <signed 64>; DW_OP_lit3;
- * DW_OP_mul` after a sign extension), and a debugger should show what GDB
- * shows for such a variable. Unsigned, narrower or wider types stay a
- * mismatch, as in GDB ("Incompatible types on DWARF stack"). */
+ * generic type is an integral type of the address size with unspecified
+ * signedness (seed "DWARF Expression Value"), so an integral base type of
+ * that size (and endianity), signed or unsigned, is taken as the same
+ * type, and the result has the base type. LLVM relies on it: after a sign
+ * extension (`DW_OP_convert <signed 64>; DW_OP_lit3; DW_OP_mul`, which GDB
+ * evaluates: its generic type is a signed integer of the address size)
+ * and after a zero extension (clang at -O1 and above: `DW_OP_convert
+ * <unsigned 32>; DW_OP_convert <unsigned 64>; DW_OP_plus_uconst 3;
+ * DW_OP_constu 0x44; DW_OP_xor`, which GDB evaluates because its
+ * DW_OP_plus_uconst yields the generic type; DWARF 5 keeps the operand's
+ * type there, as dwexpr does). Narrower or wider types, floating point
+ * and vectors stay a mismatch. */
 static bool generic_stands_for(const dwexpr_unit *u, const dwexpr_type *g, const dwexpr_type *t)
 {
-    return g->encoding == DWEXPR_ATE_GENERIC && t->encoding == DW_ATE_signed &&
+    return g->encoding == DWEXPR_ATE_GENERIC &&
+           (t->encoding == DW_ATE_signed || t->encoding == DW_ATE_unsigned) &&
            t->bits == g->bits && (t->lanes ? t->lanes : 1) == 1 &&
            (t->endian == DW_END_default ||
             t->endian == (u->big_endian ? DW_END_big : DW_END_little));

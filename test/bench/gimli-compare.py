@@ -39,15 +39,15 @@ def main():
         return 1
 
     def signed_generic(line):
-        # a bt= table naming a signed base type of the address size: the
-        # types the generic type stands for in dwexpr (lib/value.c
-        # generic_stands_for)
+        # a bt= table naming a signed or unsigned base type of the address
+        # size: the types the generic type stands for in dwexpr
+        # (lib/value.c generic_stands_for)
         size = line[0]
         for f in line[2:]:
             if f.startswith('bt='):
                 for t in f[3:].split(','):
                     _, ate, sz = t.split(':')
-                    if int(ate) == 5 and sz == size:  # DW_ATE_signed
+                    if int(ate) in (5, 7) and sz == size:  # DW_ATE_signed, _unsigned
                         return True
         return False
 
@@ -62,10 +62,11 @@ def main():
         ('a binary operation on a typed and a generic value: ill-formed in '
          'dwexpr (DWARF 5 2.5.1.4: both operands of the same type; GDB reports '
          '"Incompatible types on DWARF stack"), evaluated by gimli', 'types'),
-        ('a binary operation on the generic type and a signed base type of the '
-         'address size: evaluated in dwexpr as GDB does (its generic type is a '
-         'signed integer of the address size, so the two are one type; LLVM '
-         'emits this after a sign extension), a type mismatch in gimli',
+        ('a binary operation on the generic type and a signed or unsigned base '
+         'type of the address size: evaluated in dwexpr (the generic type has '
+         'unspecified signedness, so the two are one type; LLVM emits this after '
+         'a sign or zero extension, and GDB evaluates both), a type mismatch in '
+         'gimli',
          'signed_generic'),
         ('DW_OP_convert of a floating-point value outside the integer type: an '
          'evaluation error in dwexpr, saturated by gimli (Rust "as")', 'float'),
