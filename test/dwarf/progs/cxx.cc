@@ -23,7 +23,8 @@ struct Box {
     static __attribute__((noinline)) int stat(int k)
     {
         Box b(k);
-        return b.get(k) + 2;
+        const int &rk = k; /* a reference: its bytes are an address */
+        return b.get(rk) + 2;
     }
     __attribute__((noinline)) int operator()(int k) { return stat(k + v) + 3; }
 };
