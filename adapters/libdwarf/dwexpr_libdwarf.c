@@ -110,6 +110,11 @@ bool ld_die_flag(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, Dwarf_Half at)
 /* A string attribute, copied into the pool (NULL if absent). */
 static const char *die_string(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, Dwarf_Half at)
 {
+    return ld_die_string(ld, file, d, at);
+}
+
+const char *ld_die_string(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, Dwarf_Half at)
+{
     Dwarf_Debug dbg = ld->files[file].dbg;
     Dwarf_Attribute a;
     if (!get_attr(dbg, d, at, &a))
@@ -1499,6 +1504,31 @@ static dwexpr_status add_callsite(walker *w, Dwarf_Die d, const ld_scope *scope)
     cs.scope = scope;
     if (!ld_die_ref(w->ld, w->file, d, DW_AT_call_origin, &cs.origin))
         ld_die_ref(w->ld, w->file, d, DW_AT_abstract_origin, &cs.origin);
+    cs.tail = ld_die_flag(w->ld, w->file, d, DW_AT_call_tail_call) ||
+              ld_die_flag(w->ld, w->file, d, DW_AT_GNU_tail_call);
+    /* the target as GDB reads it (read_call_site_scope): DW_AT_call_target
+     * (an expression, or a reference) wins over the origin; an empty
+     * expression names nothing */
+    Dwarf_Attribute ta;
+    Dwarf_Half tat = DW_AT_call_target;
+    bool has_target = get_attr(w->dbg, d, tat, &ta);
+    if (!has_target) {
+        tat = DW_AT_GNU_call_site_target;
+        has_target = get_attr(w->dbg, d, tat, &ta);
+    }
+    if (has_target) {
+        dwarf_dealloc_attribute(ta);
+        dwexpr_libdwarf_attr la;
+        if (dwexpr_libdwarf_attr_get(w->ld, w->unit, cs.die, tat, &la, NULL) == DWEXPR_OK &&
+            la.kind == DWEXPR_LIBDWARF_ATTR_EXPR) {
+            cs.target_expr = la.len ? la.data : NULL;
+            cs.target_len = la.len;
+        } else {
+            ld_die_ref(w->ld, w->file, d, tat, &cs.target_die);
+        }
+    } else {
+        cs.target_die = cs.origin;
+    }
     ld_vec params;
     memset(&params, 0, sizeof params);
     params.elem = sizeof(ld_csparam);
@@ -2233,6 +2263,11 @@ void dwexpr_libdwarf_close(dwexpr_libdwarf *ld)
     ld_map_free(&ld->btype_cache);
     ld_map_free(&ld->tnames);
     ld_map_free(&ld->prefixes);
+    ld_map_free(&ld->fn_by_die);
+    ld_map_free(&ld->fn_by_name);
+    ld_map_free(&ld->selftail);
+    ld_map_free(&ld->fn_by_entry);
+    free(ld->tails);
     ld_pool_free(&ld->pool);
     free(ld);
 }
@@ -2369,6 +2404,12 @@ const char *dwexpr_libdwarf_scope_qualified_name(dwexpr_libdwarf *ld,
     ld_scope *ls = (ld_scope *)(uintptr_t)s; /* the public view is the first member */
     scope_names(ld, ls);
     return ls->qualified;
+}
+
+const char *ld_scope_linkage(dwexpr_libdwarf *ld, const ld_scope *s)
+{
+    scope_names(ld, (ld_scope *)(uintptr_t)s);
+    return s->linkage;
 }
 
 const char *dwexpr_libdwarf_scope_linkage_name(dwexpr_libdwarf *ld,

@@ -128,6 +128,8 @@ typedef struct ld_scope {
     bool names_done;             /* qualified / linkage below computed (scope_names) */
     const char *qualified;       /* dwexpr_libdwarf_scope_qualified_name */
     const char *linkage;         /* dwexpr_libdwarf_scope_linkage_name */
+    uint8_t all_calls;           /* a function's DW_AT_call_all_calls / _all_tail_calls (GNU
+                                    too): 0 not read yet, 1 no, 2 yes (tailcall.c) */
 } ld_scope;
 
 /* ---- call sites ---- */
@@ -148,6 +150,18 @@ typedef struct ld_callsite {
     const ld_scope *scope;
     ld_csparam *params;
     size_t nparams;
+    /* what it calls, as GDB reads it: DW_AT_call_target (GNU:
+     * DW_AT_GNU_call_site_target) when present, else DW_AT_call_origin /
+     * DW_AT_abstract_origin */
+    const uint8_t *target_expr;  /* an expression (an indirect call), else NULL */
+    size_t target_len;
+    uint64_t target_die;         /* a reference to the callee's DIE, else 0 */
+    bool tail;                   /* DW_AT_call_tail_call / DW_AT_GNU_tail_call: a jump */
+    /* ld_callsite_targets' answer, kept once found */
+    bool resolved;
+    dwexpr_status target_status;
+    const uint64_t *targets;
+    size_t ntargets;
 } ld_callsite;
 
 /* ---- the adapter ---- */
@@ -168,6 +182,17 @@ struct dwexpr_libdwarf {
                                     module or Fortran host procedure (walk) */
     uint64_t load_bias;
     char arch[24];
+    /* tail calls (tailcall.c), built on first use */
+    bool tails_done;
+    const ld_callsite **tails;   /* tail call sites of functions that list all their calls,
+                                    ordered by function */
+    size_t ntails;
+    bool fn_dies_done, fn_names_done;
+    ld_map fn_by_die;            /* (file, DIE) -> ld_scope *: functions */
+    ld_map fn_by_name;           /* (hash of the linkage or DWARF name, k) -> ld_scope * */
+    ld_map selftail;             /* (entry, 0) -> 1 no self tail call, 2 maybe */
+    ld_map fn_by_entry;          /* (address, 0) -> the function entered there, or
+                                    LD_NO_FUNCTION (ld_function_entered) */
 };
 
 /* Fill ERR with status S and a message; returns S. */
@@ -222,5 +247,31 @@ LD_HIDDEN int64_t ld_default_lower_bound(const dwexpr_libdwarf *ld, size_t unit)
 LD_HIDDEN const ld_callsite *ld_callsite_at(const dwexpr_libdwarf *ld, uint64_t ret);
 /* The innermost scope holding PC (internal view). */
 LD_HIDDEN const ld_scope *ld_scope_at(const dwexpr_libdwarf *ld, uint64_t pc);
+/* A string attribute of D, copied into the pool (NULL if absent). */
+LD_HIDDEN const char *ld_die_string(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, Dwarf_Half at);
+/* The linkage name of function or inlined scope S (dwexpr_libdwarf_scope_linkage_name). */
+LD_HIDDEN const char *ld_scope_linkage(dwexpr_libdwarf *ld, const ld_scope *s);
+
+/* ---- tail calls and call-site targets (tailcall.c; GDB's rules) ---- */
+/* The functions call site CS calls, as GDB finds them without a frame
+ * (call_site_target::iterate_over_addresses): the entry addresses
+ * (link-time) in *OUT (pool memory, N of them). Returns
+ * DWEXPR_OK; E_UNSUPPORTED for a DW_AT_call_target expression (it needs
+ * the caller frame: CS->target_expr); E_NOT_FOUND when the target is
+ * unknown (none given, a DIE without an address, a declaration whose name
+ * names no function here). */
+LD_HIDDEN dwexpr_status ld_callsite_targets(dwexpr_libdwarf *ld, const ld_callsite *cs,
+                                            const uint64_t **out, size_t *n);
+#define LD_NO_FUNCTION ((void *)1)
+/* GDB's function entry (block entry pc) of function scope S: its one
+ * range's start, else the first DW_AT_ranges entry's. */
+LD_HIDDEN uint64_t ld_function_entry(const ld_scope *s);
+/* The function whose entry is exactly ADDR (GDB's
+ * func_addr_to_tail_call_list), or NULL. Kept once found. */
+LD_HIDDEN const ld_scope *ld_function_entered(dwexpr_libdwarf *ld, uint64_t addr);
+/* Whether the function entered at ENTRY may call itself through tail
+ * calls, or GDB could not tell (a tail call whose target is unknown):
+ * GDB's func_verify_no_selftailcall, which then gives up entry values. */
+LD_HIDDEN bool ld_may_tail_call_self(dwexpr_libdwarf *ld, uint64_t entry);
 
 #endif

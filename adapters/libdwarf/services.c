@@ -184,6 +184,14 @@ dwexpr_status ld_frame_pc(dwexpr_libdwarf_binding *b, const dwexpr_frameref *f, 
     return note(b, DWEXPR_E_NOT_FOUND, "no pc for frame %u", f->frame);
 }
 
+uint64_t ld_frame_lookup_pc(const dwexpr_libdwarf_binding *b, const dwexpr_frameref *f,
+                            uint64_t pc)
+{
+    bool ra = f->frame < b->nret && b->ret_addr[f->frame] >= 0 ? b->ret_addr[f->frame] > 0
+                                                              : f->frame > 0;
+    return ra && pc ? pc - 1 : pc;
+}
+
 /* Service: program location of a frame (link-time). */
 static dwexpr_status sv_frame_pc(void *u, const dwexpr_frameref *f, uint64_t *pc)
 {
@@ -219,7 +227,7 @@ static dwexpr_status sv_frame_base(void *u, const dwexpr_frameref *f, dwexpr_fra
     dwexpr_libdwarf_binding *b = u;
     uint64_t pc = 0;
     if (ld_frame_pc(b, f, &pc) == DWEXPR_OK) {
-        uint64_t at = f->frame > 0 && pc ? pc - 1 : pc;
+        uint64_t at = ld_frame_lookup_pc(b, f, pc);
         const ld_scope *fn = ld_function_at(b->ld, at);
         if (fn) {
             dwexpr_libdwarf_attr a;
@@ -383,20 +391,14 @@ static bool recoverable(dwexpr_libdwarf_binding *b, const dwexpr_frameref *f, ui
     return true;
 }
 
-/* Evaluate attribute AT (call_value family) of call-site parameter P in
- * the caller frame of F (frame f->frame + 1 at return address RET). */
-static dwexpr_status call_param_value(dwexpr_libdwarf_binding *b, const dwexpr_frameref *f,
-                                      const ld_callsite *cs, const ld_csparam *p, uint64_t ret,
-                                      dwexpr_value *out)
+/* Evaluate the call-site expression DATA (LEN bytes, of call site CS's
+ * unit) as a value in the caller frame of F (frame f->frame + 1, at
+ * return address RET): DW_AT_call_value, DW_AT_call_target. WHAT names it
+ * in notes. */
+static dwexpr_status eval_in_caller(dwexpr_libdwarf_binding *b, const dwexpr_frameref *f,
+                                    const ld_callsite *cs, const uint8_t *data, size_t len,
+                                    uint64_t ret, const char *what, dwexpr_value *out)
 {
-    dwexpr_libdwarf_attr a;
-    dwexpr_error err;
-    dwexpr_status st = dwexpr_libdwarf_attr_get(b->ld, cs->unit, p->die, DW_AT_call_value, &a, &err);
-    if (st == DWEXPR_E_NOT_FOUND)
-        st = dwexpr_libdwarf_attr_get(b->ld, cs->unit, p->die, DW_AT_GNU_call_site_value, &a, &err);
-    if (st || a.kind != DWEXPR_LIBDWARF_ATTR_EXPR)
-        return note(b, DWEXPR_E_NOT_FOUND, "call-site parameter 0x%llx has no DW_AT_call_value",
-                    (unsigned long long)p->die);
     dwexpr_ctx *ctx = ld_nested_ctx(b);
     if (!ctx)
         return note(b, DWEXPR_E_CALL_DEPTH, "entry values nest too deeply");
@@ -413,19 +415,41 @@ static dwexpr_status call_param_value(dwexpr_libdwarf_binding *b, const dwexpr_f
     q.pc = ret ? ret - 1 : ret;
     dwexpr_program *prog = NULL;
     const dwexpr_unit *unit = &ld_unit_at(b->ld, cs->unit)->pub.unit;
-    if ((st = dwexpr_program_decode(a.data, a.len, unit, &prog, &err)))
-        return note(b, DWEXPR_E_ILL_FORMED, "DW_AT_call_value of 0x%llx: %s",
-                    (unsigned long long)p->die, err.message);
+    dwexpr_error err;
+    dwexpr_status st;
+    if ((st = dwexpr_program_decode(data, len, unit, &prog, &err)))
+        return note(b, DWEXPR_E_ILL_FORMED, "%s: %s", what, err.message);
     dwexpr_result r;
     b->depth++;
     st = dwexpr_eval(ctx, prog, &b->t, b, &q, &r);
     b->depth--;
     dwexpr_program_free(prog);
     if (st)
-        return note(b, st == DWEXPR_E_NOT_FOUND ? DWEXPR_E_TARGET : st,
-                    "DW_AT_call_value of call-site parameter 0x%llx: %s",
-                    (unsigned long long)p->die, dwexpr_ctx_error(ctx)->message);
+        return note(b, st == DWEXPR_E_NOT_FOUND ? DWEXPR_E_TARGET : st, "%s: %s", what,
+                    dwexpr_ctx_error(ctx)->message);
     *out = r.value;
+    return DWEXPR_OK;
+}
+
+/* Evaluate attribute AT (call_value family) of call-site parameter P in
+ * the caller frame of F (frame f->frame + 1 at return address RET). */
+static dwexpr_status call_param_value(dwexpr_libdwarf_binding *b, const dwexpr_frameref *f,
+                                      const ld_callsite *cs, const ld_csparam *p, uint64_t ret,
+                                      dwexpr_value *out)
+{
+    dwexpr_libdwarf_attr a;
+    dwexpr_error err;
+    dwexpr_status st = dwexpr_libdwarf_attr_get(b->ld, cs->unit, p->die, DW_AT_call_value, &a, &err);
+    if (st == DWEXPR_E_NOT_FOUND)
+        st = dwexpr_libdwarf_attr_get(b->ld, cs->unit, p->die, DW_AT_GNU_call_site_value, &a, &err);
+    if (st || a.kind != DWEXPR_LIBDWARF_ATTR_EXPR)
+        return note(b, DWEXPR_E_NOT_FOUND, "call-site parameter 0x%llx has no DW_AT_call_value",
+                    (unsigned long long)p->die);
+    char what[80];
+    snprintf(what, sizeof what, "DW_AT_call_value of call-site parameter 0x%llx",
+             (unsigned long long)p->die);
+    if ((st = eval_in_caller(b, f, cs, a.data, a.len, ret, what, out)))
+        return st;
     return keep_wide(b, out);
 }
 
@@ -440,6 +464,59 @@ static const ld_callsite *caller_site(dwexpr_libdwarf_binding *b, const dwexpr_f
     return ld_callsite_at(b->ld, *ret);
 }
 
+/* GDB's checks before it takes an entry value of frame F from call site
+ * CS of its caller (return address RET; dwarf_expr_reg_to_entry_parameter
+ * and func_verify_no_selftailcall): CS calls the function of F (its
+ * DW_AT_call_target evaluated in the caller frame, else the callee it
+ * names), and that function cannot reach itself through tail calls. A
+ * call site that calls another function means a tail call in between,
+ * whose frame is gone (or one of dwexpr's tail call frames is missing):
+ * the values it passed are not the callee's. E_NOT_FOUND with a note when
+ * a check fails. */
+static dwexpr_status callee_check(dwexpr_libdwarf_binding *b, const dwexpr_frameref *f,
+                                  const ld_callsite *cs, uint64_t ret)
+{
+    uint64_t pc;
+    if (ld_frame_pc(b, f, &pc) != DWEXPR_OK)
+        return DWEXPR_E_NOT_FOUND;
+    const ld_scope *fn = ld_function_at(b->ld, ld_frame_lookup_pc(b, f, pc));
+    if (!fn || !fn->pub.nranges)
+        return note(b, DWEXPR_E_NOT_FOUND, "no function at the pc of frame %u", f->frame);
+    const char *name = fn->pub.name ? fn->pub.name : "?";
+    uint64_t entry = ld_function_entry(fn);
+    const uint64_t *t;
+    size_t nt;
+    bool calls = false;
+    dwexpr_status st = ld_callsite_targets(b->ld, cs, &t, &nt);
+    if (st == DWEXPR_E_UNSUPPORTED) {
+        /* an indirect call: its target in the caller frame */
+        dwexpr_value v;
+        char msg[sizeof b->msg];
+        if (eval_in_caller(b, f, cs, cs->target_expr, cs->target_len, ret,
+                           "DW_AT_call_target", &v)) {
+            snprintf(msg, sizeof msg, "%s", b->msg);
+            return note(b, DWEXPR_E_NOT_FOUND, "the call site at 0x%llx has no known target (%.150s)",
+                        (unsigned long long)ret, msg);
+        }
+        calls = !v.wide && v.bits - b->ld->load_bias == entry;
+    } else if (st == DWEXPR_OK) {
+        for (size_t i = 0; i < nt; i++)
+            calls = calls || t[i] == entry;
+    } else {
+        return note(b, DWEXPR_E_NOT_FOUND, "the call site at 0x%llx names no known target",
+                    (unsigned long long)ret);
+    }
+    if (!calls)
+        return note(b, DWEXPR_E_NOT_FOUND,
+                    "the call site at 0x%llx calls another function than %s (a tail call in "
+                    "between)", (unsigned long long)ret, name);
+    if (ld_may_tail_call_self(b->ld, entry))
+        return note(b, DWEXPR_E_NOT_FOUND,
+                    "%s may call itself through tail calls (or calls an unknown function so): "
+                    "its entry values are not reliable", name);
+    return DWEXPR_OK;
+}
+
 /* DW_OP_entry_value from the caller's DW_TAG_call_site_parameter (DWARF 5
  * 3.4.2; GDB's rule: the block is one DW_OP_reg* or regval_type). */
 static dwexpr_status entry_from_call_site(dwexpr_libdwarf_binding *b, const dwexpr_frameref *f,
@@ -451,6 +528,9 @@ static dwexpr_status entry_from_call_site(dwexpr_libdwarf_binding *b, const dwex
     const ld_callsite *cs = caller_site(b, f, &ret);
     if (!cs)
         return note(b, DWEXPR_E_NOT_FOUND, "no call site in the caller of frame %u", f->frame);
+    dwexpr_status ck = callee_check(b, f, cs, ret);
+    if (ck)
+        return ck;
     for (size_t i = 0; i < cs->nparams; i++) {
         const ld_csparam *p = &cs->params[i];
         bool match = (p->loc_len == len && memcmp(p->loc, block, len) == 0) ||
@@ -498,7 +578,7 @@ static dwexpr_status sv_entry_value(void *u, const dwexpr_frameref *f, const uin
     unit.offset_size = 4;
     unit.version = 5;
     if (ld_frame_pc(b, f, &pc) == DWEXPR_OK) {
-        const ld_scope *s = ld_scope_at(b->ld, f->frame > 0 && pc ? pc - 1 : pc);
+        const ld_scope *s = ld_scope_at(b->ld, ld_frame_lookup_pc(b, f, pc));
         if (s)
             unit = ld_unit_at(b->ld, s->pub.unit)->pub.unit;
     }
@@ -549,6 +629,12 @@ static dwexpr_status sv_parameter_ref(void *u, const dwexpr_frameref *f, const d
         return note(b, DWEXPR_E_UNDEFINED_READ,
                     "the value of parameter 0x%llx is not available: no call site in the "
                     "caller of frame %u", (unsigned long long)abs, f->frame);
+    if (callee_check(b, f, cs, ret)) {
+        char why[sizeof b->msg];
+        snprintf(why, sizeof why, "%s", b->msg);
+        return note(b, DWEXPR_E_UNDEFINED_READ, "the value of parameter 0x%llx is not available: %.200s",
+                    (unsigned long long)abs, why);
+    }
     for (size_t i = 0; i < cs->nparams; i++)
         if (cs->params[i].param == abs && cs->params[i].has_value)
             return call_param_value(b, f, cs, &cs->params[i], ret, out);
@@ -609,6 +695,7 @@ void dwexpr_libdwarf_binding_free(dwexpr_libdwarf_binding *b)
     ld_results_release(b);
     free(b->pcs);
     free(b->has_pc);
+    free(b->ret_addr);
     free(b);
 }
 
@@ -640,6 +727,24 @@ dwexpr_status dwexpr_libdwarf_binding_set_pc(dwexpr_libdwarf_binding *b, uint32_
     }
     b->pcs[frame] = pc;
     b->has_pc[frame] = true;
+    return DWEXPR_OK;
+}
+
+dwexpr_status dwexpr_libdwarf_binding_set_return_address(dwexpr_libdwarf_binding *b,
+                                                         uint32_t frame, bool is_return_address)
+{
+    if (!b || frame >= MAX_FRAMES)
+        return DWEXPR_E_USAGE;
+    if (frame >= b->nret) {
+        size_t n = (size_t)frame + 16;
+        int8_t *nr = realloc(b->ret_addr, n);
+        if (!nr)
+            return DWEXPR_E_NOMEM;
+        memset(nr + b->nret, -1, n - b->nret);
+        b->ret_addr = nr;
+        b->nret = n;
+    }
+    b->ret_addr[frame] = is_return_address ? 1 : 0;
     return DWEXPR_OK;
 }
 

@@ -23,6 +23,8 @@ struct dwexpr_libdwarf_binding {
     uint64_t *pcs;                 /* dwexpr_libdwarf_binding_set_pc */
     bool *has_pc;
     size_t npcs;
+    int8_t *ret_addr;              /* dwexpr_libdwarf_binding_set_return_address: -1 default */
+    size_t nret;
     dwexpr_libdwarf_entry_policy policy;
     dwexpr_ctx *nest[LD_MAX_NEST]; /* contexts of evaluations inside callbacks */
     unsigned depth;
@@ -34,6 +36,10 @@ struct dwexpr_libdwarf_binding {
  * bias, else the set_pc table). */
 LD_HIDDEN dwexpr_status ld_frame_pc(dwexpr_libdwarf_binding *b, const dwexpr_frameref *f,
                                     uint64_t *pc);
+/* The pc at which frame F (program location PC) is looked up: PC - 1
+ * when PC is a return address (frames above 0 unless told otherwise). */
+LD_HIDDEN uint64_t ld_frame_lookup_pc(const dwexpr_libdwarf_binding *b, const dwexpr_frameref *f,
+                                      uint64_t pc);
 /* The first entry of list A matching PC (bounded, else default), or NULL. */
 LD_HIDDEN const dwexpr_loclist_entry *ld_list_match(const dwexpr_libdwarf_attr *a, uint64_t pc);
 /* The concrete function holding PC, or NULL. */

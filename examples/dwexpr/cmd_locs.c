@@ -1188,6 +1188,7 @@ int cmd_locs(int argc, char **argv)
         uint64_t link = o.pc - bias;
         uint64_t at = o.caller && link ? link - 1 : link;
         dwexpr_libdwarf_binding_set_pc(r.b, 0, link);
+        dwexpr_libdwarf_binding_set_return_address(r.b, 0, o.caller);
         json_object_set_new(top, "pc", hexnum(o.pc));
         json_object_set_new(top, "link_pc", hexnum(link));
         const dwexpr_libdwarf_scope *inner = dwexpr_libdwarf_scope_at(r.ld, at);

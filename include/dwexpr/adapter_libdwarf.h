@@ -311,6 +311,14 @@ DWEXPR_API const dwexpr_target *dwexpr_libdwarf_binding_target(const dwexpr_libd
  * sites). Frames above 0 hold a return address. E_USAGE past 4096 frames. */
 DWEXPR_API dwexpr_status dwexpr_libdwarf_binding_set_pc(dwexpr_libdwarf_binding *b,
                                                         uint32_t frame, uint64_t pc);
+/* Whether FRAME's program location is a return address (the frame is a
+ * caller: its function, frame base and call sites are looked up at pc -
+ * 1). By default frames above 0 are, frame 0 is not; a frame interrupted
+ * by a signal is not, a caller frame given as frame 0 is. E_USAGE past
+ * 4096 frames, E_NOMEM. */
+DWEXPR_API dwexpr_status dwexpr_libdwarf_binding_set_return_address(dwexpr_libdwarf_binding *b,
+                                                                     uint32_t frame,
+                                                                     bool is_return_address);
 /* Choose how DW_OP_entry_value is resolved (default REGISTER_FIRST). */
 DWEXPR_API void dwexpr_libdwarf_binding_set_entry_policy(dwexpr_libdwarf_binding *b,
                                                          dwexpr_libdwarf_entry_policy p);

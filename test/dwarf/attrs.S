@@ -113,8 +113,8 @@ main:
         ULEB 28; ULEB 0x2e; .byte 0              /* virtual function */
         ULEB 0x03; ULEB 0x08; ULEB 0x4d; ULEB 0x18
         .byte 0, 0
-        ULEB 29; ULEB 0x48; .byte 1              /* call_site */
-        ULEB 0x7d; ULEB 0x01
+        ULEB 29; ULEB 0x48; .byte 1              /* call_site (return_pc, call_origin) */
+        ULEB 0x7d; ULEB 0x01; ULEB 0x7f; ULEB 0x13
         .byte 0, 0
         ULEB 30; ULEB 0x49; .byte 0              /* call_site_parameter */
         ULEB 0x02; ULEB 0x18; ULEB 0x7e; ULEB 0x18; ULEB 0x85; ULEB 0x18; ULEB 0x86; ULEB 0x18
@@ -278,9 +278,17 @@ main:
         /* frame_base reg6; static_link breg6 16; return_addr breg7 8 */
         ULEB 25; .asciz "f1"; .8byte 0x1000; .4byte 0x100
         ULEB 1; .byte 0x56; ULEB 2; .byte 0x76, 16; ULEB 2; .byte 0x77, 8
-        ULEB 29; .8byte 0x1050
+        /* the call f1 makes returns to 0x1050; it calls callee, whose
+         * entry values it gives (a call site naming no callee gives none) */
+        ULEB 29; .8byte 0x1050; .4byte .Lcallee - .Lcu1
 .Lcsp:
         /* location reg5; call_value lit7; call_data_location breg4 0; call_data_value lit9 */
+        ULEB 30; ULEB 1; .byte 0x55; ULEB 1; .byte 0x37; ULEB 2; .byte 0x74, 0; ULEB 1; .byte 0x39
+        .4byte .Lparam_p - .Lcu1
+        .byte 0
+        /* a call returning to 0x1060 that calls f2, not callee: the value
+         * it passes is not callee's entry value */
+        ULEB 29; .8byte 0x1060; .4byte .Lf2 - .Lcu1
         ULEB 30; ULEB 1; .byte 0x55; ULEB 1; .byte 0x37; ULEB 2; .byte 0x74, 0; ULEB 1; .byte 0x39
         .4byte .Lparam_p - .Lcu1
         .byte 0

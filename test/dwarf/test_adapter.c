@@ -18,6 +18,7 @@
 
 static uint8_t mem[0x1000];
 static bool reg5_saved;   /* register_location of reg 5 in frame 1: memory 0x7700 */
+static uint64_t caller_pc = 0x1050; /* frame 1's pc: a return address in f1 */
 
 static void put64(uint64_t addr, uint64_t v)
 {
@@ -69,13 +70,13 @@ static dwexpr_status m_cfa(void *u, const dwexpr_frameref *f, dwexpr_sld *out)
     return DWEXPR_OK;
 }
 
-/* Frame 0 runs callee, frame 1 returns into f1 at 0x1050. */
+/* Frame 0 runs callee, frame 1 returns into f1 at 0x1050 (caller_pc). */
 static dwexpr_status m_frame_pc(void *u, const dwexpr_frameref *f, uint64_t *pc)
 {
     (void)u;
     if (f->frame > 1)
         return DWEXPR_E_NOT_FOUND;
-    *pc = f->frame == 0 ? 0x8010 : 0x1050; /* callee, called from f1 */
+    *pc = f->frame == 0 ? 0x8010 : caller_pc; /* callee, called from f1 */
     return DWEXPR_OK;
 }
 
@@ -536,6 +537,21 @@ int main(int argc, char **argv)
            "DW_OP_GNU_parameter_ref of q, which f1's call site does not pass: E_UNDEFINED_READ "
            "(got %s: %s; %s)", dwexpr_status_name(err.status), err.message,
            dwexpr_libdwarf_binding_message(b));
+    /* GDB's check: the caller's call site must call the frame's function
+     * (else a tail call came in between, and what it passed is another
+     * function's) */
+    caller_pc = 0x1060;
+    TAP_OK(dwexpr_libdwarf_eval_location(b, ctx, U, var("p")->die, &p, &r, &err) ==
+                   DWEXPR_E_UNDEFINED_READ &&
+               strstr(dwexpr_libdwarf_binding_message(b), "calls another function") != NULL,
+           "entry value through a call site that calls f2, not callee: E_UNDEFINED_READ "
+           "(got %s: %s)", dwexpr_status_name(err.status), dwexpr_libdwarf_binding_message(b));
+    TAP_OK(dwexpr_libdwarf_eval_location(b, ctx, U, var("pr")->die, &p, &r, &err) ==
+                   DWEXPR_E_UNDEFINED_READ &&
+               strstr(dwexpr_libdwarf_binding_message(b), "calls another function") != NULL,
+           "DW_OP_GNU_parameter_ref through that call site: E_UNDEFINED_READ (got %s: %s)",
+           dwexpr_status_name(err.status), dwexpr_libdwarf_binding_message(b));
+    caller_pc = 0x1050;
     cp = at_pc(0x104f);
     cp.frame = 1;
     TAP_OK(dwexpr_libdwarf_eval_location(b, ctx, U, var("pr")->die, &cp, &r, &err) ==
