@@ -10,13 +10,15 @@
  * list, at each entry's low pc) against a deterministic mock machine target
  * (registers and memory are a hash of their address), the bytes read
  * through the result, the function's frame base, the first members of a
- * struct type located inside the variable, and the type's size.
+ * struct type located inside the variable, and the type's size; then the
+ * tail call frames between pairs of the first functions.
  *
  * Invariants: no crash, leak or undefined behaviour in dwexpr's code; a
  * failed open has class decode / ill_formed / target (or E_NOMEM) and a
  * message; attribute evaluation fails only with a contract class (never
  * usage); evaluating the same attribute twice gives the same status and
- * the same error record; the step limit holds. */
+ * the same error record; the step limit holds; the tail call frames of a
+ * pair are the same when asked again. */
 #define _GNU_SOURCE
 #include <sys/mman.h>
 #include <unistd.h>
@@ -30,6 +32,7 @@ enum {
     MAX_MEMBERS = 4,     /* members located per struct-typed variable */
     MAX_READ_BITS = 512, /* bits read through a location */
     STEP_LIMIT = 20000,
+    MAX_TAIL_FUNCTIONS = 6, /* functions whose tail call frames are asked for, pairwise */
     DW_TAG_member = 0x0d,
     DW_TAG_structure_type = 0x13,
     DW_AT_byte_size = 0x0b,
@@ -199,6 +202,10 @@ static void fuzz_var(dwexpr_libdwarf *ld, dwexpr_libdwarf_binding *b, dwexpr_ctx
     }
     if (has_pc)
         (void)dwexpr_libdwarf_binding_set_pc(b, 0, pc);
+    /* the caller returns to the end of the function, where a jump's call
+     * site returns: entry values go through the call-site checks */
+    if (fn && fn->nranges > 0)
+        (void)dwexpr_libdwarf_binding_set_pc(b, 1, fn->ranges[0].high);
 
     eval_var_at(ld, b, ctx, ctx2, v, has_pc, pc);
     eval_var_at(ld, b, ctx, ctx2, v, false, 0);
@@ -229,6 +236,34 @@ static void fuzz_var(dwexpr_libdwarf *ld, dwexpr_libdwarf_binding *b, dwexpr_ctx
                                        &n, &e);
         if (s != DWEXPR_OK && s != DWEXPR_E_NOT_FOUND)
             check_eval_failure(s, "eval_bound");
+    }
+}
+
+/* GDB's tail call frames between the first functions: a caller returning
+ * to the end (where a jump's call site returns) or the middle of one, a
+ * callee inside another; asked twice, the same answer. */
+static void fuzz_tail_frames(dwexpr_libdwarf *ld)
+{
+    const dwexpr_libdwarf_scope *fns[MAX_TAIL_FUNCTIONS];
+    size_t nf = 0;
+    for (size_t i = 0; i < dwexpr_libdwarf_scope_count(ld) && nf < MAX_TAIL_FUNCTIONS; i++) {
+        const dwexpr_libdwarf_scope *s = dwexpr_libdwarf_scope_get(ld, i);
+        if (s && s->kind == DWEXPR_LIBDWARF_SCOPE_FUNCTION && s->nranges > 0)
+            fns[nf++] = s;
+    }
+    for (size_t a = 0; a < nf; a++) {
+        const dwexpr_libdwarf_range *r = &fns[a]->ranges[0];
+        uint64_t rets[2] = {r->high, r->low + (r->high - r->low) / 2};
+        for (size_t k = 0; k < 2; k++)
+            for (size_t c = 0; c < nf; c++) {
+                uint64_t pcs[8], again[8];
+                uint64_t callee = fns[c]->ranges[0].low;
+                size_t n = dwexpr_libdwarf_tail_frames(ld, rets[k], callee, pcs, 8);
+                size_t m = dwexpr_libdwarf_tail_frames(ld, rets[k], callee, again, 8);
+                FZ_CHECK(n == m && memcmp(pcs, again, (n < 8 ? n : 8) * sizeof *pcs) == 0,
+                         "tail frames 0x%llx -> 0x%llx: %zu, then %zu",
+                         (unsigned long long)rets[k], (unsigned long long)callee, n, m);
+            }
     }
 }
 
@@ -310,6 +345,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         FZ_CHECK(dwexpr_libdwarf_var_get(ld, vars) == NULL, "variable past the end");
     }
+    fuzz_tail_frames(ld);
     dwexpr_ctx_free(ctx2);
     dwexpr_ctx_free(ctx);
     dwexpr_libdwarf_binding_free(b);

@@ -1,17 +1,16 @@
-/* adapters/libdwarf/tailcall.c: what a call site calls, and whether a
- * function may reach itself through tail calls (a function that ends in a
- * jump to another: DW_TAG_call_site with DW_AT_call_tail_call, GNU
- * DW_AT_GNU_tail_call). GDB takes an entry value from a call site only
- * when the call site calls the frame's function and that function cannot
- * reach itself by tail calls (dwarf_expr_reg_to_entry_parameter,
- * func_verify_no_selftailcall in gdb/dwarf2/loc.c). The rules, as GDB 13
- * applies them:
+/* adapters/libdwarf/tailcall.c: what a call site calls, and the frames
+ * of tail calls. A function that ends in a jump to another (a tail call:
+ * DW_TAG_call_site with DW_AT_call_tail_call, GNU DW_AT_GNU_tail_call)
+ * leaves no frame on the stack; GDB puts it back from the call sites
+ * ("tail call frames", gdb/dwarf2/frame-tailcall.c, call_site_find_chain
+ * in gdb/dwarf2/loc.c) and checks entry values against the same
+ * information. The rules, as GDB 13 applies them:
  *
  * - A call site's target is DW_AT_call_target (GNU:
  *   DW_AT_GNU_call_site_target) when present, else DW_AT_call_origin /
  *   DW_AT_abstract_origin. An expression needs the caller's registers
- *   (unknown without a frame). A reference to a declaration is the
- *   function of its linkage name (else its name); to a DIE with
+ *   (unknown in a chain of tail calls). A reference to a declaration is
+ *   the function of its linkage name (else its name); to a DIE with
  *   DW_AT_ranges, every range's start; else its low pc. A DIE without an
  *   address (an abstract instance) names no target.
  * - A function's tail calls are its tail call sites only when it lists
@@ -20,15 +19,26 @@
  *   has none.
  * - A target address must be a function's entry (its one range's start,
  *   else its first DW_AT_ranges entry) for the search to go on through
- *   its tail calls. */
+ *   its tail calls.
+ * - The chain between a caller, returning to RET, and a callee (the
+ *   function of the frame below) starts at the caller's call site at
+ *   RET. If that calls the callee, there are no tail calls. Otherwise
+ *   every path through tail call sites (none visited twice on a path)
+ *   that ends in one calling the callee is a candidate; the call sites
+ *   all candidates share at the start ("callers") and at the end
+ *   ("callees") are kept, the ambiguous middle dropped. No candidate, a
+ *   direct call among several, nothing shared, or any unknown target on
+ *   the way: no tail call frames.
+ * - Each kept call site is a frame of the function holding it, at the
+ *   call site's return pc, youngest (callee side) first. */
 #include <stdlib.h>
 
 #include "ld_int.h"
 #include "services.h"
 
-/* Functions one self tail call check visits at most (GDB has no bound;
- * past it the function is taken to reach itself). */
-enum { MAX_SELF = 10000 };
+/* Work bounds of one chain search (GDB has none; a search past them is
+ * given up as ambiguous). */
+enum { MAX_CHAIN = 256, MAX_VISITS = 100000, MAX_SELF = 10000 };
 
 uint64_t ld_function_entry(const ld_scope *s)
 {
@@ -251,6 +261,122 @@ static const ld_callsite *const *tails_of(dwexpr_libdwarf *ld, const ld_scope *f
         end++;
     *n = end - lo;
     return ld->tails + lo;
+}
+
+/* ---- the chain (GDB's call_site_find_chain) ---- */
+
+typedef struct chain {
+    dwexpr_libdwarf *ld;
+    uint64_t callee;                      /* entry of the callee's function */
+    const ld_callsite *path[MAX_CHAIN];   /* the tail call sites on the way */
+    size_t depth;
+    const ld_callsite *first[MAX_CHAIN];  /* the first candidate */
+    size_t length, callers, callees;
+    bool have;
+    unsigned visits;
+} chain;
+
+/* Keep of the candidates so far only what PATH shares with them at both
+ * ends. False when nothing is left: ambiguous. */
+static bool candidate(chain *c)
+{
+    size_t n = c->depth;
+    if (!c->have) {
+        c->have = true;
+        memcpy(c->first, c->path, n * sizeof *c->path);
+        c->length = c->callers = c->callees = n;
+        return true;
+    }
+    size_t k = c->callers < n ? c->callers : n;
+    for (size_t i = 0; i < k; i++)
+        if (c->first[i] != c->path[i]) {
+            k = i;
+            break;
+        }
+    c->callers = k;
+    k = c->callees < n ? c->callees : n;
+    for (size_t i = 0; i < k; i++)
+        if (c->first[c->length - 1 - i] != c->path[n - 1 - i]) {
+            k = i;
+            break;
+        }
+    c->callees = k;
+    /* a direct call (length 0) among others, or nothing in common */
+    return c->callers || c->callees;
+}
+
+/* Whether call site CS is on the current path (by return pc, as GDB
+ * marks them). */
+static bool on_path(const chain *c, const ld_callsite *cs)
+{
+    for (size_t i = 0; i < c->depth; i++)
+        if (c->path[i]->return_pc == cs->return_pc)
+            return true;
+    return false;
+}
+
+/* Follow call site CS. False stops the search: ambiguous, or a target
+ * that cannot be known (GDB's NO_ENTRY_VALUE_ERROR). */
+static bool follow(chain *c, const ld_callsite *cs)
+{
+    if (++c->visits > MAX_VISITS)
+        return false;
+    const uint64_t *t;
+    size_t nt;
+    if (ld_callsite_targets(c->ld, cs, &t, &nt) != DWEXPR_OK)
+        return false;
+    for (size_t i = 0; i < nt; i++)
+        if (t[i] == c->callee)
+            return candidate(c);
+    for (size_t i = 0; i < nt; i++) {
+        const ld_scope *fn = ld_function_entered(c->ld, t[i]);
+        if (!fn)
+            return false;
+        size_t n;
+        const ld_callsite *const *ts = tails_of(c->ld, fn, &n);
+        for (size_t k = 0; k < n; k++) {
+            if (on_path(c, ts[k]))
+                continue;
+            if (c->depth == MAX_CHAIN)
+                return false;
+            c->path[c->depth++] = ts[k];
+            if (!follow(c, ts[k]))
+                return false;
+            c->depth--;
+        }
+    }
+    return true;
+}
+
+size_t dwexpr_libdwarf_tail_frames(dwexpr_libdwarf *ld, uint64_t ret, uint64_t callee_pc,
+                                   uint64_t *pcs, size_t cap)
+{
+    if (!ld)
+        return 0;
+    const ld_callsite *cs = ld_callsite_at(ld, ret);
+    const ld_scope *fn = ld_function_at(ld, callee_pc);
+    if (!cs || !fn || !fn->pub.nranges)
+        return 0;
+    chain *c = calloc(1, sizeof *c);
+    if (!c)
+        return 0;
+    c->ld = ld;
+    c->callee = ld_function_entry(fn);
+    size_t n = 0;
+    if (follow(c, cs) && c->have && c->length) {
+        /* GDB's pretend_pc: the shared callees (youngest first), then the
+         * shared callers; a single path is all of them once */
+        if (c->callers == c->length && c->callees == c->length)
+            c->callers = 0;
+        for (size_t i = 0; i < c->callees; i++, n++)
+            if (n < cap)
+                pcs[n] = c->first[c->length - 1 - i]->return_pc;
+        for (size_t i = c->callers; i-- > 0; n++)
+            if (n < cap)
+                pcs[n] = c->first[i]->return_pc;
+    }
+    free(c);
+    return n;
 }
 
 bool ld_may_tail_call_self(dwexpr_libdwarf *ld, uint64_t entry)

@@ -234,6 +234,21 @@ DWEXPR_API const char *dwexpr_libdwarf_scope_qualified_name(dwexpr_libdwarf *ld,
  * scope S, its abstract origin or its declaration; NULL if none. */
 DWEXPR_API const char *dwexpr_libdwarf_scope_linkage_name(dwexpr_libdwarf *ld,
                                                           const dwexpr_libdwarf_scope *s);
+/* GDB's tail call frames (gdb/dwarf2/frame-tailcall.c): the functions a
+ * caller went through by tail calls (jumps: DW_TAG_call_site with
+ * DW_AT_call_tail_call) before reaching the function that holds
+ * CALLEE_PC, the pc of the frame below the caller (link-time; pc - 1 for
+ * a caller frame). RET is the caller frame's return address (link-time):
+ * its call site starts the search. Every path of tail call sites from
+ * that call site's target to the callee is found; the call sites all
+ * paths share at their start and at their end are the frames (those of
+ * the functions holding them), the ambiguous middle left out; an
+ * ambiguous or unknown path gives none (GDB's call_site_find_chain).
+ * PCS[0..min(n, CAP)) get the frames' pcs, the return pcs of their tail
+ * call sites (link-time), youngest first. Returns n, 0 when there are
+ * none. */
+DWEXPR_API size_t dwexpr_libdwarf_tail_frames(dwexpr_libdwarf *ld, uint64_t ret,
+                                              uint64_t callee_pc, uint64_t *pcs, size_t cap);
 /* Whether variable V is visible from scope INNER: its scope is INNER or
  * an ancestor of it, or it is a global of INNER's unit. */
 DWEXPR_API bool dwexpr_libdwarf_var_visible(const dwexpr_libdwarf_var *v,

@@ -178,6 +178,53 @@ static void check_one(const dwexpr_result *r, int kind, uint64_t off_or_reg, con
 }
 
 /* Open argv[1] and check it all (TAP). */
+/* GDB's tail call frames on the hand-written call graph of tailcalls.S
+ * (see there): the frames between t_caller, returning to RET, and
+ * t_leaf, as return pcs of tail call sites, youngest first. */
+static void tail_case(dwexpr_libdwarf *tl, uint64_t ret, const uint64_t *want, size_t nwant,
+                      const char *what)
+{
+    uint64_t pcs[8] = {0};
+    size_t n = dwexpr_libdwarf_tail_frames(tl, ret, 0x9450, pcs, 8);
+    bool ok = n == nwant;
+    for (size_t i = 0; ok && i < n; i++)
+        ok = pcs[i] == want[i];
+    TAP_OK(ok, "tail call frames, caller returning to 0x%llx: %s (got %zu: 0x%llx 0x%llx)",
+           (unsigned long long)ret, what, n, (unsigned long long)pcs[0],
+           (unsigned long long)pcs[1]);
+}
+
+static void tail_calls(const char *path)
+{
+    dwexpr_libdwarf *tl;
+    dwexpr_error err;
+    if (dwexpr_libdwarf_open(path, 0, &tl, &err) != DWEXPR_OK) {
+        TAP_OK(false, "open %s: %s", path, err.message);
+        return;
+    }
+    static const uint64_t start[] = {0x9110}, end[] = {0x9310}, both[] = {0x9310, 0x9810};
+    tail_case(tl, 0x9010, start, 1, "two paths with a common start: t_top's jump");
+    tail_case(tl, 0x9020, NULL, 0, "a direct call: none");
+    tail_case(tl, 0x9030, NULL, 0, "two paths with nothing in common: none");
+    tail_case(tl, 0x9040, end, 1, "two paths with a common end: t_n's jump");
+    tail_case(tl, 0x9050, NULL, 0, "a tail call to an unknown target besides a path: none");
+    tail_case(tl, 0x9060, NULL, 0, "a function that does not list all its calls: none");
+    tail_case(tl, 0x9070, end, 1, "the caller names a declaration: the function of that name");
+    tail_case(tl, 0x9080, NULL, 0, "an indirect tail call (DW_AT_call_target) besides a path: none");
+    tail_case(tl, 0x9090, both, 2, "one path: all of it, youngest first");
+    static const uint64_t last[] = {0x9b20};
+    tail_case(tl, 0x90a0, last, 1,
+              "a function that may jump to itself first: the common end, its jump to t_leaf");
+    tail_case(tl, 0x9011, NULL, 0, "no call site returns there: none");
+    TAP_OK(dwexpr_libdwarf_tail_frames(tl, 0x9010, 0x1, NULL, 0) == 0 &&
+               dwexpr_libdwarf_tail_frames(NULL, 0x9010, 0x9450, NULL, 0) == 0,
+           "tail call frames: a callee pc in no function, or no DWARF: none");
+    uint64_t one;
+    TAP_OK(dwexpr_libdwarf_tail_frames(tl, 0x9090, 0x9450, &one, 1) == 2 && one == 0x9310,
+           "tail call frames: the count of all, the first CAP of them given");
+    dwexpr_libdwarf_close(tl);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -592,5 +639,7 @@ int main(int argc, char **argv)
     dwexpr_ctx_free(ctx);
     dwexpr_libdwarf_binding_free(b);
     dwexpr_libdwarf_close(ld);
+    if (argc > 2)
+        tail_calls(argv[2]);
     return TAP_DONE();
 }
