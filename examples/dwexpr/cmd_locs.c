@@ -935,6 +935,40 @@ static const char *frame_function(locs_eval *r, const dwexpr_libdwarf_scope *fn,
     return q ? q : fn->name ? fn->name : "?";
 }
 
+/* The frame object of function or inlined scope FN (INDEX) at PC of
+ * frame FRAME, whose innermost scope is INNER, with its variables. */
+static json_t *eval_frame(locs_eval *r, const dwexpr_libdwarf_scope *fn, uint32_t frame,
+                          uint64_t pc, const dwexpr_libdwarf_scope *inner, uint64_t runtime_pc,
+                          unsigned index, bool is_inline, json_t *(*extra)(void *, unsigned),
+                          void *extra_user)
+{
+    json_t *f = json_object();
+    json_object_set_new(f, "index", json_integer(index));
+    char name[512];
+    json_object_set_new(f, "function", json_string(frame_function(r, fn, name, sizeof name)));
+    json_object_set_new(f, "inline", json_boolean(is_inline));
+    json_object_set_new(f, "pc", hexnum(runtime_pc));
+    if (extra) {
+        json_t *x = extra(extra_user, frame);
+        json_object_update(f, x);
+        json_decref(x);
+    }
+    json_object_set_new(f, "die", hexnum(fn->die));
+    if (r->c || r->machine)
+        frame_attrs(r, fn, frame, pc, f);
+    json_t *vars = json_array();
+    for (size_t i = 0; i < dwexpr_libdwarf_var_count(r->ld); i++) {
+        const dwexpr_libdwarf_var *v = dwexpr_libdwarf_var_get(r->ld, i);
+        if (v->scope->kind == DWEXPR_LIBDWARF_SCOPE_UNIT ||
+            dwexpr_libdwarf_scope_function(v->scope) != fn ||
+            !dwexpr_libdwarf_var_visible(v, inner))
+            continue;
+        json_array_append_new(vars, locs_eval_var(r, v, frame, pc));
+    }
+    json_object_set_new(f, "vars", vars);
+    return f;
+}
+
 unsigned locs_eval_frames(locs_eval *r, uint32_t frame, uint64_t pc,
                           const dwexpr_libdwarf_scope *inner, uint64_t runtime_pc,
                           unsigned first_index, json_t *frames, json_t *(*extra)(void *, unsigned),
@@ -943,37 +977,28 @@ unsigned locs_eval_frames(locs_eval *r, uint32_t frame, uint64_t pc,
     unsigned index = first_index;
     for (const dwexpr_libdwarf_scope *fn = dwexpr_libdwarf_scope_function(inner); fn;
          fn = dwexpr_libdwarf_scope_function(fn->parent), index++) {
-        json_t *f = json_object();
-        json_object_set_new(f, "index", json_integer(index));
-        char name[512];
-        json_object_set_new(f, "function", json_string(frame_function(r, fn, name, sizeof name)));
-        json_object_set_new(f, "inline", json_boolean(fn->kind == DWEXPR_LIBDWARF_SCOPE_INLINED));
-        json_object_set_new(f, "pc", hexnum(runtime_pc));
-        if (extra) {
-            json_t *x = extra(extra_user, frame);
-            json_object_update(f, x);
-            json_decref(x);
-        }
-        json_object_set_new(f, "die", hexnum(fn->die));
-        if (r->c || r->machine)
-            frame_attrs(r, fn, frame, pc, f);
-        json_t *vars = json_array();
-        for (size_t i = 0; i < dwexpr_libdwarf_var_count(r->ld); i++) {
-            const dwexpr_libdwarf_var *v = dwexpr_libdwarf_var_get(r->ld, i);
-            if (v->scope->kind == DWEXPR_LIBDWARF_SCOPE_UNIT ||
-                dwexpr_libdwarf_scope_function(v->scope) != fn ||
-                !dwexpr_libdwarf_var_visible(v, inner))
-                continue;
-            json_array_append_new(vars, locs_eval_var(r, v, frame, pc));
-        }
-        json_object_set_new(f, "vars", vars);
-        json_array_append_new(frames, f);
+        json_array_append_new(frames, eval_frame(r, fn, frame, pc, inner, runtime_pc, index,
+                                                 fn->kind == DWEXPR_LIBDWARF_SCOPE_INLINED,
+                                                 extra, extra_user));
         if (fn->kind == DWEXPR_LIBDWARF_SCOPE_FUNCTION) {
             index++;
             break; /* a nested function's host is another frame, not an inlined caller */
         }
     }
     return index - first_index;
+}
+
+bool locs_eval_tail_frame(locs_eval *r, uint32_t frame, uint64_t pc,
+                          const dwexpr_libdwarf_scope *inner, uint64_t runtime_pc, unsigned index,
+                          json_t *frames, json_t *(*extra)(void *, unsigned), void *extra_user)
+{
+    const dwexpr_libdwarf_scope *fn = dwexpr_libdwarf_scope_function(inner);
+    if (!fn)
+        return false;
+    json_t *f = eval_frame(r, fn, frame, pc, inner, runtime_pc, index, false, extra, extra_user);
+    json_object_set_new(f, "tail_call", json_true());
+    json_array_append_new(frames, f);
+    return true;
 }
 
 /* ---- human output ---- */

@@ -57,6 +57,17 @@ unsigned locs_eval_frames(locs_eval *e, uint32_t frame, uint64_t pc,
                           unsigned first_index, json_t *frames,
                           json_t *(*extra)(void *user, unsigned frame), void *extra_user);
 
+/* Append to FRAMES the tail call frame (GDB's TAILCALL_FRAME) FRAME at PC
+ * (link-time, the return pc of its tail call site minus 1) whose
+ * innermost scope is INNER: one frame, "inline": false and "tail_call":
+ * true, of the innermost function or inlined call, as GDB shows it
+ * (no inlined callers of its own), numbered INDEX. False (nothing
+ * appended) when INNER is in no function. */
+bool locs_eval_tail_frame(locs_eval *e, uint32_t frame, uint64_t pc,
+                          const dwexpr_libdwarf_scope *inner, uint64_t runtime_pc, unsigned index,
+                          json_t *frames, json_t *(*extra)(void *user, unsigned frame),
+                          void *extra_user);
+
 /* Print one variable entry for people (EVALUATED: its value, else its
  * location listing). */
 void locs_human_var(const json_t *v, bool evaluated);

@@ -4,8 +4,9 @@
  * libunwind), and in each frame every variable and parameter in scope at
  * its pc evaluated with the binary's DWARF (libdwarf adapter) and read
  * through its location. Inlined calls are frames of their own, innermost
- * first; location lists are matched at the pc in frame 0 and at pc - 1 in
- * caller frames. */
+ * first; between a frame and its caller come GDB's tail call frames
+ * (dwexpr_libdwarf_tail_frames, vframes.c); location lists are matched
+ * at the pc in frame 0 and at pc - 1 in caller frames. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <inttypes.h>
 #include <limits.h>
@@ -16,13 +17,15 @@
 #include "cmd_locs.h"
 #include "cmds.h"
 #include "output.h"
+#include "vframes.h"
 
 static const char usage_vars[] =
     "usage: dwexpr vars --core CORE [OPTIONS] BINARY\n"
     "       dwexpr vars --pid PID [OPTIONS] BINARY\n"
     "\n"
     "Every frame of the core file or stopped process (inlined calls as frames\n"
-    "of their own) with every variable and parameter in scope at its pc: its\n"
+    "of their own; functions that jumped to their callee as GDB's tail call\n"
+    "frames) with every variable and parameter in scope at its pc: its\n"
     "location, evaluated with BINARY's DWARF, and its bytes read through it\n"
     "(\"xx\" for bytes in undefined storage); then the globals of BINARY.\n"
     "\n"
@@ -126,13 +129,45 @@ static json_t *hexnum(uint64_t v)
     return json_string(buf);
 }
 
-/* The CFA of each machine frame, merged into its frame objects. */
+/* The frames `vars` shows (tail call frames among the machine frames)
+ * and the unwinder behind them: FRAME_CFA's user. */
+typedef struct vars_frames {
+    vframes *v;
+    dwexpr_unwinder *uw;
+} vars_frames;
+
+/* The CFA of each frame, merged into its frame objects: its machine
+ * frame's, or for a tail call frame that of the frame below it (GDB's
+ * frame id of a tail call frame is its callee's). */
 static json_t *frame_cfa(void *user, unsigned frame)
 {
+    const vars_frames *vf = user;
+    const vframe *x = vframes_get(vf->v, frame);
     dwexpr_unwind_frame f;
-    if (dwexpr_unwinder_frame(user, frame, &f) == DWEXPR_OK && f.has_cfa)
+    if (x && dwexpr_unwinder_frame(vf->uw, x->below, &f) == DWEXPR_OK && f.has_cfa)
         return json_pack("{s:o}", "cfa", hexnum(f.cfa.byte_offset));
     return json_pack("{s:n}", "cfa");
+}
+
+/* Append to FRAMES frame L (number INDEX, at PC) as a frame without DWARF
+ * of BINARY: its symbol at LOOKUP, no variables. */
+static void frames_append(vars_frames *vf, const frames_modules *ms, uint32_t l, uint64_t lookup,
+                          uint64_t pc, unsigned index, bool tail, json_t *frames)
+{
+    char fn[256];
+    frames_func_name(ms, lookup, fn, sizeof fn);
+    json_t *jf = json_object();
+    json_object_set_new(jf, "index", json_integer(index));
+    json_object_set_new(jf, "function", json_string(fn));
+    json_object_set_new(jf, "inline", json_false());
+    json_object_set_new(jf, "pc", hexnum(pc));
+    json_t *cfa = frame_cfa(vf, l);
+    json_object_update(jf, cfa);
+    json_decref(cfa);
+    if (tail)
+        json_object_set_new(jf, "tail_call", json_true());
+    json_object_set_new(jf, "vars", json_array());
+    json_array_append_new(frames, jf);
 }
 
 /* The module of MS that is the file BINARY (same real path), or NULL. */
@@ -227,7 +262,9 @@ static void human(const json_t *top)
         printf("frame %lld: %s%s at %s, CFA %s\n",
                (long long)json_integer_value(json_object_get(f, "index")),
                json_string_value(json_object_get(f, "function")),
-               json_is_true(json_object_get(f, "inline")) ? " (inlined)" : "",
+               json_is_true(json_object_get(f, "inline"))      ? " (inlined)"
+               : json_is_true(json_object_get(f, "tail_call")) ? " (tail call)"
+                                                               : "",
                json_string_value(json_object_get(f, "pc")),
                json_is_string(cfa) ? json_string_value(cfa) : "?");
         json_array_foreach(json_object_get(f, "vars"), k, v)
@@ -263,14 +300,75 @@ static int run_vars(const vars_opts *o, dwexpr_unw *u, dwexpr_libdwarf *ld)
                 o->binary);
     uint64_t bias = bm ? bm->bias : 0;
     dwexpr_libdwarf_set_load_bias(ld, bias);
-    if (frames_unwinder_new(u, arch, &ms, o->max, &uw) ||
-        dwexpr_libdwarf_target(ld, &vars_machine, uw, &e.t, &e.b) ||
+    vars_frames vf = {NULL, NULL};
+    dwexpr_unwind_frame *mf = NULL;
+    uint32_t nm = 0;
+    dwexpr_status st = DWEXPR_E_NOMEM;
+    if (frames_unwinder_new(u, arch, &ms, o->max, &uw)) {
+        rc = usage("out of memory", NULL);
+        goto done;
+    }
+    vf.uw = uw;
+    /* the machine frames */
+    for (size_t cap = 0;; nm++) {
+        dwexpr_unwind_frame f;
+        if ((st = dwexpr_unwinder_frame(uw, nm, &f)))
+            break;
+        if (nm == cap) {
+            cap = cap ? 2 * cap : 32;
+            dwexpr_unwind_frame *n = realloc(mf, cap * sizeof *n);
+            if (!n) {
+                st = DWEXPR_E_NOMEM;
+                break;
+            }
+            mf = n;
+        }
+        mf[nm] = f;
+    }
+    if (st == DWEXPR_E_NOMEM || !(vf.v = vframes_new(&vars_machine, uw, nm, 16))) {
+        rc = usage("out of memory", NULL);
+        goto done;
+    }
+    /* a caller's pc is a return address: scopes and location lists are
+     * matched inside the call (pc - 1), unless the frame below is a
+     * signal frame (its pc is where the interruption happened) */
+    uint64_t *at = calloc(nm ? nm : 1, sizeof *at);
+    if (!at) {
+        rc = usage("out of memory", NULL);
+        goto done;
+    }
+    for (uint32_t i = 0; i < nm; i++) {
+        uint64_t link = mf[i].pc - bias;
+        at[i] = i > 0 && !mf[i - 1].signal_frame && link ? link - 1 : link;
+    }
+    /* GDB's tail call frames: between machine frame I of BINARY and its
+     * caller I + 1, the functions the caller's call went through by tail
+     * calls before reaching frame I's */
+    for (uint32_t i = 0; i < nm; i++) {
+        if (vframes_add_machine(vf.v, i) < 0)
+            break;
+        if (!bm || i + 1 >= nm || mf[i].pc < bm->lo || mf[i].pc >= bm->hi ||
+            mf[i + 1].pc < bm->lo || mf[i + 1].pc >= bm->hi)
+            continue;
+        uint64_t pcs[64];
+        size_t n = dwexpr_libdwarf_tail_frames(ld, mf[i + 1].pc - bias, at[i], pcs, 64);
+        for (size_t k = 0; k < n && k < 64; k++)
+            vframes_add_tail(vf.v, i + 1, i, pcs[k] + bias);
+    }
+    if (dwexpr_libdwarf_target(ld, vframes_target(vf.v), vf.v, &e.t, &e.b) ||
         dwexpr_ctx_new(NULL, &e.ctx) || dwexpr_ctx_new(NULL, &e.aux) ||
         dwexpr_ctx_new(NULL, &e.aux2)) {
+        free(at);
         rc = usage("out of memory", NULL);
         goto done;
     }
     dwexpr_libdwarf_binding_set_entry_policy(e.b, o->policy);
+    /* the frame a signal interrupted holds no return address */
+    for (uint32_t l = 1; l < vframes_count(vf.v); l++) {
+        const vframe *x = vframes_get(vf.v, l);
+        if (!x->tail && x->machine > 0 && mf[x->machine - 1].signal_frame)
+            dwexpr_libdwarf_binding_set_return_address(e.b, l, false);
+    }
     json_t *top = json_object(), *frames = json_array();
     json_object_set_new(top, "binary", json_string(o->binary));
     json_object_set_new(top, "load_bias", hexnum(bias));
@@ -278,42 +376,34 @@ static int run_vars(const vars_opts *o, dwexpr_unw *u, dwexpr_libdwarf *ld)
     if (dwexpr_unw_thread_pointer(u, &tp))
         json_object_set_new(top, "thread_pointer", hexnum(tp));
     unsigned index = 0;
-    uint64_t pc0 = 0;
-    bool prev_signal = false;
-    dwexpr_status st;
-    uint32_t i;
-    for (i = 0;; i++) {
-        dwexpr_unwind_frame f;
-        if ((st = dwexpr_unwinder_frame(uw, i, &f)))
-            break;
-        /* a caller's pc is a return address: scopes and location lists
-         * are matched inside the call (pc - 1), unless the frame below is
-         * a signal frame (its pc is where the interruption happened) */
-        bool caller = i > 0 && !prev_signal;
-        prev_signal = f.signal_frame;
-        uint64_t link = f.pc - bias, at = caller && link ? link - 1 : link;
-        if (i == 0)
-            pc0 = at;
-        const dwexpr_libdwarf_scope *inner =
-            bm && f.pc >= bm->lo && f.pc < bm->hi ? dwexpr_libdwarf_scope_at(ld, at) : NULL;
-        if (inner && dwexpr_libdwarf_scope_function(inner)) {
-            index += locs_eval_frames(&e, i, at, inner, f.pc, index, frames, frame_cfa, uw);
+    uint64_t pc0 = nm ? at[0] : 0;
+    for (uint32_t l = 0; l < vframes_count(vf.v); l++) {
+        const vframe *x = vframes_get(vf.v, l);
+        if (x->tail) {
+            /* a tail call frame: its function at the return pc of its tail
+             * call site, matched inside the jump (pc - 1) */
+            uint64_t pc = x->pc - bias - 1;
+            const dwexpr_libdwarf_scope *inner = dwexpr_libdwarf_scope_at(ld, pc);
+            if (inner && locs_eval_tail_frame(&e, l, pc, inner, x->pc, index, frames, frame_cfa,
+                                              &vf))
+                index++;
+            else
+                frames_append(&vf, &ms, l, x->pc - 1, x->pc, index++, true, frames);
             continue;
         }
-        /* a frame without DWARF of BINARY: its symbol, no variables */
-        char fn[256];
-        frames_func_name(&ms, caller ? f.pc - 1 : f.pc, fn, sizeof fn);
-        json_t *jf = json_object();
-        json_object_set_new(jf, "index", json_integer(index++));
-        json_object_set_new(jf, "function", json_string(fn));
-        json_object_set_new(jf, "inline", json_false());
-        json_object_set_new(jf, "pc", hexnum(f.pc));
-        json_t *cfa = frame_cfa(uw, i);
-        json_object_update(jf, cfa);
-        json_decref(cfa);
-        json_object_set_new(jf, "vars", json_array());
-        json_array_append_new(frames, jf);
+        const dwexpr_unwind_frame *f = &mf[x->machine];
+        const dwexpr_libdwarf_scope *inner =
+            bm && f->pc >= bm->lo && f->pc < bm->hi ? dwexpr_libdwarf_scope_at(ld, at[x->machine])
+                                                   : NULL;
+        if (inner && dwexpr_libdwarf_scope_function(inner)) {
+            index += locs_eval_frames(&e, l, at[x->machine], inner, f->pc, index, frames,
+                                      frame_cfa, &vf);
+            continue;
+        }
+        bool caller = x->machine > 0 && !mf[x->machine - 1].signal_frame;
+        frames_append(&vf, &ms, l, caller ? f->pc - 1 : f->pc, f->pc, index++, false, frames);
     }
+    free(at);
     json_object_set_new(top, "frames", frames);
     if (st != DWEXPR_E_NOT_FOUND) {
         json_object_set_new(top, "error",
@@ -355,6 +445,8 @@ done:
     dwexpr_ctx_free(e.aux);
     dwexpr_ctx_free(e.aux2);
     dwexpr_libdwarf_binding_free(e.b);
+    vframes_free(vf.v);
+    free(mf);
     dwexpr_unwinder_free(uw);
     frames_free_modules(&ms);
     return rc;

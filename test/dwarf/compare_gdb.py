@@ -15,8 +15,10 @@ DWEXPR, GDB writes a core (gcore) at the probe and then leaves the process
 stopped there (detaching with a SIGSTOP pending): `DWEXPR vars --core CORE
 --json BINARY` and `DWEXPR vars --pid PID --json BINARY` (contract
 "dwexpr vars") are both compared frame by frame, globals included, and
-the members of structures, unions and arrays apart ("members agree").
-The --vars set adds a DWARF package build (binutils dwp).
+the members of structures, unions and arrays apart ("members agree"),
+and the frames themselves ("frames agree": function, GDB's tail call
+frames, pc, CFA). The --vars set adds a DWARF package build (binutils
+dwp). tailcalls.c has functions that end in jumps: GDB's tail call frames.
 
 Prints `agree N / M` and each disagreement; with --tap, TAP output (one
 test per build variant, a SKIP when gcc or gdb is missing).
@@ -363,7 +365,7 @@ def main():
         fn = f.function()
         name = f.name()
         d = {'index': i, 'function': name, 'inline': f.type() == gdb.INLINE_FRAME,
-             'pc': '0x%%x' %% f.pc()}
+             'tail_call': f.type() == gdb.TAILCALL_FRAME, 'pc': '0x%%x' %% f.pc()}
         d['registers'] = regs_of(f)
         d['cfa'] = cfa_of(f)
         d['vars'] = frame_vars(f) if not past_main else []
@@ -457,7 +459,7 @@ VARIANTS = [
 ]
 
 PROGRAMS = [('vars.c', 'probe'), ('types.c', 'probe_t'), ('lists.c', 'step'),
-            ('arrays.f90', 'probe_f'), ('cxx.cc', 'probe_c')]
+            ('arrays.f90', 'probe_f'), ('cxx.cc', 'probe_c'), ('tailcalls.c', 'probe_tc')]
 F_VARIANTS = [('gfortran', 'O0', 5, False), ('gfortran', 'O2', 5, False),
               ('gfortran', 'O0', 4, False), ('gfortran', 'Og', 5, False)]
 # C++: GDB's qualified and demangled function names, functions defined in
@@ -590,6 +592,23 @@ GDB_PARTLY_OPTIMIZED = ('explained: GDB prints <optimized out> for a scalar with
                         'bit unavailable; dwexpr gives the bytes the pieces describe')
 
 
+CONTEXT_TWO_FRAMES = ('explained: a context holds two frames; the caller\'s call-site value '
+                      'is itself an entry value, whose call site is in the caller\'s caller '
+                      '(GDB reads it; `dwexpr vars` too)')
+
+
+def beyond_context(g, d):
+    """An entry value GDB reads whose DW_AT_call_value needs the entry
+    value of the caller: a third frame, which a context (--vars off) has
+    not."""
+    r = d.get('result', {})
+    detail = r.get('detail') or ''
+    return (g.get('hex') is not None and not g.get('optimized_out') and
+            r.get('status') == 'E_UNDEFINED_READ' and
+            detail.startswith('DW_AT_call_value of call-site parameter') and
+            'could not give the entry value' in detail)
+
+
 def same_bytes(gh, dh, d=None):
     if not isinstance(dh, str):
         return False, 'gdb %s, dwexpr %s' % (gh, describe_d(d) if d else dh)
@@ -686,6 +705,7 @@ MEMBER_COUNTS = [0, 0, 0]   # agree, total, explained
 # notation ("integer(kind=4), allocatable (:)"), which dwexpr does not
 # write: logged, not counted.
 TYPE_COUNTS = [0, 0]
+FRAME_COUNTS = [0, 0]       # --vars: frames whose function, kind, pc and CFA agree; frames
 
 
 GDB_SPLIT_TLS = ('explained: GDB takes the .debug_addr entry of a split unit\'s TLS '
@@ -768,10 +788,23 @@ def compare_vars_json(tag, text, err, dump, log):
             break
         where = '%s frame %d %s' % (tag, gf['index'], gf['function'])
         df = dframes[gf['index']] if gf['index'] < len(dframes) else None
+        FRAME_COUNTS[1] += 1
         if df is None or df.get('function') != gf['function']:
             lines.append('%s: dwexpr frame %s' % (where, df.get('function') if df else None))
             counts[1] += len(gf['vars'])
             continue
+        # the frame itself: a tail call frame (GDB's TAILCALL_FRAME) or
+        # not, its pc (a tail call frame's: the return pc of its jump) and
+        # its CFA (GDB's frame address: a tail call frame has its callee's)
+        if 'tail_call' in gf and bool(df.get('tail_call')) != gf['tail_call']:
+            lines.append('%s: gdb %s a tail call frame, dwexpr %s' % (
+                where, 'has' if gf['tail_call'] else 'has no', df.get('tail_call')))
+        elif df.get('pc') != gf['pc']:
+            lines.append('%s: pc: gdb %s, dwexpr %s' % (where, gf['pc'], df.get('pc')))
+        elif gf.get('cfa') and df.get('cfa') != gf['cfa']:
+            lines.append('%s: cfa: gdb %s, dwexpr %s' % (where, gf['cfa'], df.get('cfa')))
+        else:
+            FRAME_COUNTS[0] += 1
         for gv, dv in match_vars(gf['vars'], df.get('vars', [])):
             tally(where, gv, dv, counts, lines, explained, log)
     dglob = {v['name']: v for v in res.get('globals', [])}
@@ -893,6 +926,8 @@ def compare_variant(args, prog, probe, cc, opt, ver, split, log):
                 if ok is None:
                     log.append('%s: %s: skipped (%s)' % (where, gv['name'], why))
                     continue
+                if ok is False and beyond_context(gv, dv):
+                    ok, why = 'explained', '%s (%s)' % (CONTEXT_TWO_FRAMES, why)
                 total += 1
                 if ok is True:
                     agree += 1
@@ -995,6 +1030,9 @@ def main():
     print(('# ' if args.tap else '') + msg)
     if TYPE_COUNTS[1]:
         print(('# ' if args.tap else '') + 'types agree %d / %d' % tuple(TYPE_COUNTS))
+    if FRAME_COUNTS[1]:
+        print(('# ' if args.tap else '') + 'frames agree %d / %d (function, tail call or not, '
+              'pc, cfa)' % tuple(FRAME_COUNTS))
     if MEMBER_COUNTS[1]:
         ma, mt, me = MEMBER_COUNTS
         print(('# ' if args.tap else '') + 'members agree %d / %d (%d explained, %d unexplained)'
