@@ -256,10 +256,11 @@ LD_HIDDEN const char *ld_scope_linkage(dwexpr_libdwarf *ld, const ld_scope *s);
 /* The functions call site CS calls, as GDB finds them without a frame
  * (call_site_target::iterate_over_addresses): the entry addresses
  * (link-time) in *OUT (pool memory, N of them). Returns
- * DWEXPR_OK; E_UNSUPPORTED for a DW_AT_call_target expression (it needs
- * the caller frame: CS->target_expr); E_NOT_FOUND when the target is
- * unknown (none given, a DIE without an address, a declaration whose name
- * names no function here). */
+ * DWEXPR_OK (no address for a shared library's function: a declaration
+ * whose name no function here has); E_UNSUPPORTED for a DW_AT_call_target
+ * expression (it needs the caller frame: CS->target_expr); E_NOT_FOUND
+ * when the target is unknown (none given, a DIE without an address, a
+ * nameless declaration). */
 LD_HIDDEN dwexpr_status ld_callsite_targets(dwexpr_libdwarf *ld, const ld_callsite *cs,
                                             const uint64_t **out, size_t *n);
 #define LD_NO_FUNCTION ((void *)1)

@@ -12,7 +12,11 @@
  *   (unknown in a chain of tail calls). A reference to a declaration is
  *   the function of its linkage name (else its name); to a DIE with
  *   DW_AT_ranges, every range's start; else its low pc. A DIE without an
- *   address (an abstract instance) names no target.
+ *   address (an abstract instance) names no target. A declaration whose
+ *   name none of BINARY's functions has is a shared library's function:
+ *   GDB reads the library's DWARF (when its debug info is installed) and
+ *   finds no tail calls back into BINARY there; here it is a function
+ *   with no address in BINARY and no tail calls.
  * - A function's tail calls are its tail call sites only when it lists
  *   all its calls (DW_AT_call_all_calls, DW_AT_call_all_tail_calls, GNU
  *   forms; through DW_AT_abstract_origin / DW_AT_specification); else it
@@ -127,21 +131,27 @@ static const ld_scope *fn_named(dwexpr_libdwarf *ld, const char *name)
     return NULL;
 }
 
-/* The target of CS's reference: the function scope, or NULL. */
-static const ld_scope *ref_target(dwexpr_libdwarf *ld, const ld_callsite *cs, bool *decl)
+/* What a call site's reference names (ref_target's *KIND). */
+enum { DECL_NO, DECL_HERE, DECL_OUTSIDE };
+
+/* The target of CS's reference: the function scope, or NULL. *KIND says
+ * whether it is a declaration, and of a function of BINARY or not (a
+ * name none of its functions has: a shared library's). */
+static const ld_scope *ref_target(dwexpr_libdwarf *ld, const ld_callsite *cs, int *kind)
 {
     size_t file = ld_unit_at(ld, cs->unit)->file;
     Dwarf_Die d;
-    *decl = false;
+    *kind = DECL_NO;
     if (ld_offdie(ld, file, cs->target_die, &d, NULL) != DWEXPR_OK)
         return NULL;
     uint64_t spec;
     const char *name = NULL;
+    bool decl = false;
     /* GDB's die_is_declaration: DW_AT_declaration without
      * DW_AT_specification */
     if (ld_die_flag(ld, file, d, DW_AT_declaration) &&
         !ld_die_ref(ld, file, d, DW_AT_specification, &spec)) {
-        *decl = true;
+        decl = true;
         name = ld_die_string(ld, file, d, DW_AT_linkage_name);
         if (!name)
             name = ld_die_string(ld, file, d, DW_AT_MIPS_linkage_name);
@@ -149,8 +159,11 @@ static const ld_scope *ref_target(dwexpr_libdwarf *ld, const ld_callsite *cs, bo
             name = ld_die_string(ld, file, d, DW_AT_name);
     }
     dwarf_dealloc_die(d);
-    if (*decl)
-        return name ? fn_named(ld, name) : NULL;
+    if (decl) {
+        const ld_scope *fn = name ? fn_named(ld, name) : NULL;
+        *kind = fn ? DECL_HERE : name ? DECL_OUTSIDE : DECL_NO;
+        return fn;
+    }
     fn_dies(ld);
     return ld_map_get(&ld->fn_by_die, file, cs->target_die);
 }
@@ -164,14 +177,20 @@ dwexpr_status ld_callsite_targets(dwexpr_libdwarf *ld, const ld_callsite *ccs, c
     if (!cs->resolved) {
         cs->resolved = true;
         cs->target_status = DWEXPR_E_NOT_FOUND;
-        bool decl = false;
+        int decl = DECL_NO;
         const ld_scope *fn = NULL;
         if (cs->target_expr)
             cs->target_status = DWEXPR_E_UNSUPPORTED;
-        else if (cs->target_die && (fn = ref_target(ld, cs, &decl)) != NULL && fn->pub.nranges) {
+        else if (cs->target_die)
+            fn = ref_target(ld, cs, &decl);
+        if (decl == DECL_OUTSIDE) {
+            /* a shared library's function: no address here, and no tail
+             * calls that could come back into BINARY */
+            cs->target_status = DWEXPR_OK;
+        } else if (fn && fn->pub.nranges) {
             /* a declaration: the address its name has (the entry); a
              * definition: each of its ranges' starts */
-            size_t k = decl ? 1 : fn->pub.nranges;
+            size_t k = decl == DECL_HERE ? 1 : fn->pub.nranges;
             uint64_t *t = ld_pool_alloc(&ld->pool, k * sizeof *t);
             if (t) {
                 for (size_t i = 0; i < k; i++)

@@ -12,6 +12,8 @@
  *   t_na   -> t_leaf, but t_na does not say it lists all its calls
  *   t_ind  -> (DW_AT_call_target expression: an indirect jump), t_ind -> t_leaf
  *   t_self -> t_self, t_self -> t_leaf
+ *   t_ext  -> puts (a declaration no function here has: a library's),
+ *             t_ext -> t_leaf
  *
  * t_caller's call sites (return address: what it calls):
  *   0x9010: t_top    paths 0x9110 0x9210 | 0x9110 0x9220 0x9310: the
@@ -26,7 +28,8 @@
  *   0x9080: t_ind    an indirect jump on the way (besides a path): none
  *   0x9090: t_a      one path, 0x9810 0x9310: both, youngest first
  *   0x90a0: t_self   0x9b10 0x9b20 | 0x9b20 (a call site is not taken
- *                    twice on a path): the common end, 0x9b20 */
+ *                    twice on a path): the common end, 0x9b20
+ *   0x90b0: t_ext    0x9c20 (puts has no tail calls back): 0x9c20 */
 
 #define ULEB .uleb128
 
@@ -123,6 +126,13 @@ main:
         ULEB 5; .8byte 0x9b10; .4byte .Lt_self - .Lcu
         ULEB 5; .8byte 0x9b20; .4byte .Lt_leaf - .Lcu
         .byte 0
+.Lt_ext:
+        ULEB 2; .asciz "t_ext"; .8byte 0x9c00; .4byte 0x100
+        ULEB 5; .8byte 0x9c10; .4byte .Ldecl_puts - .Lcu
+        ULEB 5; .8byte 0x9c20; .4byte .Lt_leaf - .Lcu
+        .byte 0
+.Ldecl_puts:
+        ULEB 7; .asciz "puts"
 .Ldecl_n:
         ULEB 7; .asciz "t_n"
 .Lt_caller:
@@ -137,6 +147,7 @@ main:
         ULEB 4; .8byte 0x9080; .4byte .Lt_ind - .Lcu
         ULEB 4; .8byte 0x9090; .4byte .Lt_a - .Lcu
         ULEB 4; .8byte 0x90a0; .4byte .Lt_self - .Lcu
+        ULEB 4; .8byte 0x90b0; .4byte .Lt_ext - .Lcu
         .byte 0
         .byte 0
 .Lcu_end:

@@ -215,6 +215,10 @@ static void tail_calls(const char *path)
     static const uint64_t last[] = {0x9b20};
     tail_case(tl, 0x90a0, last, 1,
               "a function that may jump to itself first: the common end, its jump to t_leaf");
+    static const uint64_t ext[] = {0x9c20};
+    tail_case(tl, 0x90b0, ext, 1,
+              "a jump to a library's function (a declaration of no function here) beside "
+              "one to t_leaf: that one");
     tail_case(tl, 0x9011, NULL, 0, "no call site returns there: none");
     TAP_OK(dwexpr_libdwarf_tail_frames(tl, 0x9010, 0x1, NULL, 0) == 0 &&
                dwexpr_libdwarf_tail_frames(NULL, 0x9010, 0x9450, NULL, 0) == 0,
