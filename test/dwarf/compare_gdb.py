@@ -705,7 +705,7 @@ MEMBER_COUNTS = [0, 0, 0]   # agree, total, explained
 # notation ("integer(kind=4), allocatable (:)"), which dwexpr does not
 # write: logged, not counted.
 TYPE_COUNTS = [0, 0]
-FRAME_COUNTS = [0, 0]       # --vars: frames whose function, kind, pc and CFA agree; frames
+FRAME_COUNTS = [0, 0]       # --vars: frames whose function, kind, pc and CFA agree; frames compared
 
 
 GDB_SPLIT_TLS = ('explained: GDB takes the .debug_addr entry of a split unit\'s TLS '
