@@ -1560,6 +1560,11 @@ static dwexpr_status add_callsite(walker *w, Dwarf_Die d, const ld_scope *scope)
                     p->has_value = true;
                     dwarf_dealloc_attribute(a);
                 }
+                if (get_attr(w->dbg, c, DW_AT_call_data_value, &a) ||
+                    get_attr(w->dbg, c, DW_AT_GNU_call_site_data_value, &a)) {
+                    p->has_data_value = true;
+                    dwarf_dealloc_attribute(a);
+                }
             }
         }
         Dwarf_Die next;

@@ -140,6 +140,7 @@ typedef struct ld_csparam {
     size_t loc_len;
     uint64_t param;              /* DW_AT_call_parameter / DW_AT_abstract_origin, 0 none */
     bool has_value;
+    bool has_data_value;         /* DW_AT_call_data_value (GNU: _call_site_data_value) */
 } ld_csparam;
 
 typedef struct ld_callsite {

@@ -431,20 +431,27 @@ static dwexpr_status eval_in_caller(dwexpr_libdwarf_binding *b, const dwexpr_fra
     return DWEXPR_OK;
 }
 
-/* Evaluate attribute AT (call_value family) of call-site parameter P in
- * the caller frame of F (frame f->frame + 1 at return address RET). */
+/* Evaluate DW_AT_call_value (DATA: DW_AT_call_data_value, the value of
+ * the object the parameter points to; GNU: DW_AT_GNU_call_site_value /
+ * _data_value) of call-site parameter P in the caller frame of F (frame
+ * f->frame + 1 at return address RET). */
 static dwexpr_status call_param_value(dwexpr_libdwarf_binding *b, const dwexpr_frameref *f,
                                       const ld_callsite *cs, const ld_csparam *p, uint64_t ret,
-                                      dwexpr_value *out)
+                                      bool data, dwexpr_value *out)
 {
     dwexpr_libdwarf_attr a;
     dwexpr_error err;
-    dwexpr_status st = dwexpr_libdwarf_attr_get(b->ld, cs->unit, p->die, DW_AT_call_value, &a, &err);
+    dwexpr_status st = dwexpr_libdwarf_attr_get(
+        b->ld, cs->unit, p->die, data ? DW_AT_call_data_value : DW_AT_call_value, &a, &err);
     if (st == DWEXPR_E_NOT_FOUND)
-        st = dwexpr_libdwarf_attr_get(b->ld, cs->unit, p->die, DW_AT_GNU_call_site_value, &a, &err);
+        st = dwexpr_libdwarf_attr_get(b->ld, cs->unit, p->die,
+                                      data ? DW_AT_GNU_call_site_data_value
+                                           : DW_AT_GNU_call_site_value,
+                                      &a, &err);
     if (st || a.kind != DWEXPR_LIBDWARF_ATTR_EXPR)
-        return note(b, DWEXPR_E_NOT_FOUND, "call-site parameter 0x%llx has no DW_AT_call_value",
-                    (unsigned long long)p->die);
+        return note(b, DWEXPR_E_NOT_FOUND, "call-site parameter 0x%llx has no %s",
+                    (unsigned long long)p->die,
+                    data ? "DW_AT_call_data_value" : "DW_AT_call_value");
     char what[80];
     snprintf(what, sizeof what, "DW_AT_call_value of call-site parameter 0x%llx",
              (unsigned long long)p->die);
@@ -537,7 +544,7 @@ static dwexpr_status entry_from_call_site(dwexpr_libdwarf_binding *b, const dwex
                      (single && p->regno == regs[0]);
         if (!match || !p->has_value)
             continue;
-        dwexpr_status st = call_param_value(b, f, cs, p, ret, out);
+        dwexpr_status st = call_param_value(b, f, cs, p, ret, false, out);
         if (st)
             return st;
         if (regval) {
@@ -554,6 +561,64 @@ static dwexpr_status entry_from_call_site(dwexpr_libdwarf_binding *b, const dwex
     }
     return note(b, DWEXPR_E_NOT_FOUND, "the call site at 0x%llx has no value for the parameter",
                 (unsigned long long)ret);
+}
+
+/* Whether BLOCK is "DW_OP_bregN 0 (or DW_OP_bregx N 0); DW_OP_deref (or
+ * DW_OP_deref_size S)": the value on entry of the object a parameter
+ * register pointed to, which a call site gives as the parameter's
+ * DW_AT_call_data_value (DWARF 5 3.4.2; GDB's dwarf_block_to_dwarf_reg_deref).
+ * *REG: N. */
+static bool deref_entry(const uint8_t *block, size_t len, const dwexpr_unit *unit, uint32_t *reg)
+{
+    dwexpr_program *p = NULL;
+    dwexpr_error e;
+    if (dwexpr_program_decode(block, len, unit, &p, &e) != DWEXPR_OK)
+        return false;
+    bool ok = false;
+    if (dwexpr_program_count(p) == 2) {
+        dwexpr_op v0, v1;
+        const dwexpr_op *a = dwexpr_program_op(p, 0, &v0), *d = dwexpr_program_op(p, 1, &v1);
+        const bool breg = a->id >= DWEXPR_OP_breg0 && a->id <= DWEXPR_OP_breg31;
+        const uint64_t off = breg ? a->operand[0] : a->operand[1];
+        if ((breg || a->id == DWEXPR_OP_bregx) && off == 0 &&
+            (d->id == DWEXPR_OP_deref || d->id == DWEXPR_OP_deref_size) &&
+            (breg || a->operand[0] <= UINT32_MAX)) {
+            *reg = breg ? (uint32_t)(a->id - DWEXPR_OP_breg0) : (uint32_t)a->operand[0];
+            ok = true;
+        }
+    }
+    dwexpr_program_free(p);
+    return ok;
+}
+
+/* DW_OP_entry_value of a deref_entry block on register REG: the caller's
+ * call site passes REG with a DW_AT_call_data_value, evaluated in the
+ * caller frame (the object's value when the call was made; the memory
+ * may have changed since). Only the call site can tell (GDB): without
+ * one, or without the value, the value is gone (E_UNDEFINED_READ,
+ * GDB's <optimized out>). */
+static dwexpr_status entry_data_value(dwexpr_libdwarf_binding *b, const dwexpr_frameref *f,
+                                      uint32_t reg, dwexpr_value *out)
+{
+    uint64_t ret = 0;
+    const ld_callsite *cs = caller_site(b, f, &ret);
+    if (!cs)
+        return note(b, DWEXPR_E_UNDEFINED_READ,
+                    "the entry value of the object register %u points to is not available: "
+                    "no call site in the caller of frame %u", reg, f->frame);
+    dwexpr_status ck = callee_check(b, f, cs, ret);
+    if (ck)
+        return note(b, DWEXPR_E_UNDEFINED_READ, "the entry value is not available: %.200s",
+                    b->msg);
+    for (size_t i = 0; i < cs->nparams; i++) {
+        const ld_csparam *p = &cs->params[i];
+        if (p->regno == reg && p->has_data_value)
+            return call_param_value(b, f, cs, p, ret, true, out);
+    }
+    return note(b, DWEXPR_E_UNDEFINED_READ,
+                "the entry value of the object register %u points to is not available: the "
+                "call site at 0x%llx gives no DW_AT_call_data_value for it",
+                reg, (unsigned long long)ret);
 }
 
 /* Service: DW_OP_entry_value (seed "DW_OP_entry_value"; issue 6: the
@@ -582,6 +647,9 @@ static dwexpr_status sv_entry_value(void *u, const dwexpr_frameref *f, const uin
         if (s)
             unit = ld_unit_at(b->ld, s->pub.unit)->pub.unit;
     }
+    uint32_t dreg;
+    if (deref_entry(block, len, &unit, &dreg))
+        return entry_data_value(b, f, dreg, out);
     uint32_t regs[8];
     size_t nregs;
     bool single;
@@ -637,7 +705,7 @@ static dwexpr_status sv_parameter_ref(void *u, const dwexpr_frameref *f, const d
     }
     for (size_t i = 0; i < cs->nparams; i++)
         if (cs->params[i].param == abs && cs->params[i].has_value)
-            return call_param_value(b, f, cs, &cs->params[i], ret, out);
+            return call_param_value(b, f, cs, &cs->params[i], ret, false, out);
     return note(b, DWEXPR_E_UNDEFINED_READ,
                 "the value of parameter 0x%llx is not available: the call site at 0x%llx "
                 "does not pass it", (unsigned long long)abs, (unsigned long long)ret);
