@@ -663,47 +663,65 @@ static void sset(sbuf *s, const char *a, const char *b, const char *c)
     cat4(s->b, sizeof s->b, a, b, c, "");
 }
 
-/* Element count of array dimension D (subrange or enumeration), 0 unknown. */
-static uint64_t subrange_count(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, bool *known,
-                               bool *dynamic)
+/* Whether FORM is a reference or an expression: an attribute computed at
+ * run time (DWARF 5 2.19), not a constant. */
+static bool form_dynamic(Dwarf_Half f)
 {
-    uint64_t v, lo = 0;
-    *known = true;
+    return f == DW_FORM_exprloc || (f >= DW_FORM_ref1 && f <= DW_FORM_ref_udata) ||
+           f == DW_FORM_ref_addr || f == DW_FORM_block1 || f == DW_FORM_block2 ||
+           f == DW_FORM_block4 || f == DW_FORM_block;
+}
+
+/* Constant attribute AT of D: 1 with *OUT (DW_FORM_sdata and
+ * DW_FORM_implicit_const sign-extended), 0 when absent, -1 when computed
+ * at run time (an expression or a reference) or unreadable. */
+static int const_attr(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, Dwarf_Half at, uint64_t *out)
+{
+    Dwarf_Debug dbg = ld->files[file].dbg;
+    Dwarf_Attribute a;
+    if (!get_attr(dbg, d, at, &a))
+        return 0;
+    Dwarf_Half f = form_of(dbg, a);
+    bool ok = !form_dynamic(f) && attr_u(dbg, a, f, out);
+    dwarf_dealloc_attribute(a);
+    return ok ? 1 : -1;
+}
+
+/* Element count of array dimension D (subrange or enumeration) of unit
+ * UNIT, 0 unknown. A bound that is an expression or a reference makes the
+ * count *DYNAMIC; without DW_AT_lower_bound the lower bound is the
+ * language's default (DWARF 5 Table 7.17: 1 for Fortran, 0 for C). */
+static uint64_t subrange_count(dwexpr_libdwarf *ld, size_t unit, size_t file, Dwarf_Die d,
+                               bool *known, bool *dynamic)
+{
+    uint64_t v, lo = (uint64_t)ld_default_lower_bound(ld, unit);
+    *known = false;
     *dynamic = false;
-    if (ld_die_udata(ld, file, d, DW_AT_count, &v)) {
-        Dwarf_Attribute a;
-        /* a reference or expression is not a count known statically */
-        if (get_attr(ld->files[file].dbg, d, DW_AT_count, &a)) {
-            Dwarf_Half f = form_of(ld->files[file].dbg, a);
-            dwarf_dealloc_attribute(a);
-            if (f == DW_FORM_exprloc || (f >= DW_FORM_ref1 && f <= DW_FORM_ref_udata) ||
-                f == DW_FORM_ref_addr) {
-                *known = false;
-                *dynamic = true;
-                return 0;
-            }
-        }
+    int c = const_attr(ld, file, d, DW_AT_count, &v);
+    if (c == 0)
+        c = const_attr(ld, file, d, DW_AT_upper_bound, &v);
+    else if (c == 1) {
+        *known = true;
         return v;
     }
-    Dwarf_Attribute a;
-    if (!get_attr(ld->files[file].dbg, d, DW_AT_upper_bound, &a)) {
-        *known = false;
+    int l = const_attr(ld, file, d, DW_AT_lower_bound, &lo);
+    if (c < 0 || l < 0) {
+        Dwarf_Attribute a;
+        /* a count or bound computed at run time (GDB: "variable length") */
+        bool dyn = false;
+        const Dwarf_Half ats[3] = {DW_AT_count, DW_AT_upper_bound, DW_AT_lower_bound};
+        for (int i = 0; i < 3; i++)
+            if (get_attr(ld->files[file].dbg, d, ats[i], &a)) {
+                dyn |= form_dynamic(form_of(ld->files[file].dbg, a));
+                dwarf_dealloc_attribute(a);
+            }
+        *dynamic = dyn;
         return 0;
     }
-    Dwarf_Half f = form_of(ld->files[file].dbg, a);
-    bool ok = attr_u(ld->files[file].dbg, a, f, &v);
-    dwarf_dealloc_attribute(a);
-    if (!ok || f == DW_FORM_exprloc || (f >= DW_FORM_ref1 && f <= DW_FORM_ref_udata) ||
-        f == DW_FORM_ref_addr) {
-        *known = false;
-        *dynamic = f == DW_FORM_exprloc || (f >= DW_FORM_ref1 && f <= DW_FORM_ref_udata) ||
-                   f == DW_FORM_ref_addr;
-        return 0;
-    }
-    ld_die_udata(ld, file, d, DW_AT_lower_bound, &lo);
-    if (f == DW_FORM_sdata && (int64_t)v < (int64_t)lo)
-        return 0;
-    return v - lo + 1;
+    if (c == 0)
+        return 0; /* no upper bound: an array of unknown size ("int []") */
+    *known = true;
+    return (int64_t)v < (int64_t)lo ? 0 : v - lo + 1;
 }
 
 /* How a language qualifies function names (GDB's determine_prefix):
@@ -945,7 +963,7 @@ static uint64_t spell(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t,
             Dwarf_Half ct = die_tag(dbg, c);
             if (ct == DW_TAG_subrange_type || ct == DW_TAG_enumeration_type) {
                 bool known, dynamic;
-                uint64_t n = subrange_count(ld, file, c, &known, &dynamic);
+                uint64_t n = subrange_count(ld, unit, file, c, &known, &dynamic);
                 size_t len = strlen(dims);
                 if (known)
                     snprintf(dims + len, sizeof dims - len, "[%llu]", (unsigned long long)n);

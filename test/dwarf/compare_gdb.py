@@ -459,8 +459,8 @@ VARIANTS = [
 ]
 
 PROGRAMS = [('vars.c', 'probe'), ('types.c', 'probe_t'), ('lists.c', 'step'),
-            ('arrays.f90', 'probe_f'), ('cxx.cc', 'probe_c'), ('cxx_refs.cc', 'probe'),
-            ('tailcalls.c', 'probe_tc')]
+            ('arrays.f90', 'probe_f'), ('bounds.f90', 'probe_b'), ('cxx.cc', 'probe_c'),
+            ('cxx_refs.cc', 'probe'), ('tailcalls.c', 'probe_tc')]
 F_VARIANTS = [('gfortran', 'O0', 5, False), ('gfortran', 'O2', 5, False),
               ('gfortran', 'O0', 4, False), ('gfortran', 'Og', 5, False)]
 # C++: GDB's qualified and demangled function names, functions defined in
