@@ -711,6 +711,91 @@ static size_t dims_of(dwexpr_libdwarf *ld, const ld_unit *u, uint64_t array, uin
     return n;
 }
 
+/* Whether array type ARRAY of unit UNIT is in column-major order
+ * (DW_AT_ordering, else the language's order). */
+static bool column_major(dwexpr_libdwarf_binding *b, size_t unit, uint64_t array)
+{
+    dwexpr_libdwarf_attr a;
+    if (fetch(b, unit, array, DW_AT_ordering, &a, NULL) == DWEXPR_OK &&
+        a.kind == DWEXPR_LIBDWARF_ATTR_CONST)
+        return a.uconst == DW_ORD_col_major;
+    return ld_column_major(b->ld, unit);
+}
+
+/* A stride of DIE in bits: DW_AT_byte_stride x 8 or DW_AT_bit_stride;
+ * *BITS 0 when it has neither. */
+static dwexpr_status stride_of(dwexpr_libdwarf_binding *b, dwexpr_ctx *ctx, size_t unit,
+                               uint64_t die, const dwexpr_loc *object,
+                               const dwexpr_eval_params *where, int64_t *bits, dwexpr_error *err)
+{
+    int64_t v;
+    dwexpr_status st = dwexpr_libdwarf_eval_bound(b, ctx, unit, die, DW_AT_byte_stride, object,
+                                                  where, &v, err);
+    if (st == DWEXPR_OK) {
+        *bits = 8 * v;
+        return DWEXPR_OK;
+    }
+    if (st != DWEXPR_E_NOT_FOUND)
+        return st;
+    st = dwexpr_libdwarf_eval_bound(b, ctx, unit, die, DW_AT_bit_stride, object, where, &v, err);
+    if (st == DWEXPR_OK) {
+        *bits = v;
+        return DWEXPR_OK;
+    }
+    *bits = 0;
+    return st == DWEXPR_E_NOT_FOUND ? DWEXPR_OK : st;
+}
+
+dwexpr_status dwexpr_libdwarf_array_dim(dwexpr_libdwarf_binding *b, dwexpr_ctx *ctx, size_t unit,
+                                        uint64_t array, unsigned index, const dwexpr_loc *object,
+                                        const dwexpr_eval_params *where, dwexpr_libdwarf_dim *out,
+                                        dwexpr_error *err)
+{
+    if (!b || !ctx || !out)
+        return ld_fail(err, DWEXPR_E_USAGE, "missing binding, context or output");
+    const ld_unit *u = ld_unit_at(b->ld, unit);
+    if (!u)
+        return ld_fail(err, DWEXPR_E_USAGE, "no unit %zu", unit);
+    memset(out, 0, sizeof *out);
+    uint64_t dims[16];
+    size_t n = dims_of(b->ld, u, array, dims, 16);
+    if (index >= n)
+        return ld_fail(err, DWEXPR_E_NOT_FOUND, "array 0x%llx has no dimension %u",
+                       (unsigned long long)array, index);
+    const uint64_t d = dims[index];
+    out->die = d;
+    out->innermost = column_major(b, unit, array) ? index == 0 : index == n - 1;
+    /* DWARF 5 5.13: the default lower bound is the language's (Table 7.17) */
+    dwexpr_status st = dwexpr_libdwarf_eval_bound(b, ctx, unit, d, DW_AT_lower_bound, object,
+                                                  where, &out->lower, err);
+    if (st == DWEXPR_E_NOT_FOUND)
+        out->lower = ld_default_lower_bound(b->ld, unit);
+    else if (st)
+        return st;
+    int64_t v;
+    st = dwexpr_libdwarf_eval_bound(b, ctx, unit, d, DW_AT_count, object, where, &v, err);
+    if (st == DWEXPR_E_NOT_FOUND) {
+        st = dwexpr_libdwarf_eval_bound(b, ctx, unit, d, DW_AT_upper_bound, object, where, &v,
+                                        err);
+        if (st == DWEXPR_OK)
+            v = v < out->lower ? 0 : v - out->lower + 1;
+    }
+    if (st == DWEXPR_OK) {
+        out->has_count = true;
+        out->count = v < 0 ? 0 : v;
+    } else if (st != DWEXPR_E_NOT_FOUND) {
+        return st;
+    }
+    /* DWARF 5 5.13: the subrange's stride; 5.5: the array type's is the
+     * size of each element, the stride of the innermost dimension */
+    if ((st = stride_of(b, ctx, unit, d, object, where, &out->stride_bits, err)))
+        return st;
+    if (!out->stride_bits && out->innermost &&
+        (st = stride_of(b, ctx, unit, array, object, where, &out->stride_bits, err)))
+        return st;
+    return DWEXPR_OK;
+}
+
 dwexpr_status dwexpr_libdwarf_type_size(dwexpr_libdwarf_binding *b, dwexpr_ctx *ctx, size_t unit,
                                         uint64_t type, const dwexpr_loc *object,
                                         const dwexpr_eval_params *where, uint64_t *bytes,
@@ -736,7 +821,9 @@ dwexpr_status dwexpr_libdwarf_type_size(dwexpr_libdwarf_binding *b, dwexpr_ctx *
             type = ti.target;
             continue;
         case DW_TAG_array_type: {
-            /* DWARF 5 5.5 / 5.13: element size times the element counts */
+            /* DWARF 5 5.5 / 5.13: element size times the element counts,
+             * from the innermost dimension out; a dimension with a stride
+             * spans |stride| x count (GDB's size of a strided array) */
             uint64_t elem;
             dwexpr_status st = dwexpr_libdwarf_type_size(b, ctx, unit, ti.target, NULL, where,
                                                          &elem, err);
@@ -744,21 +831,23 @@ dwexpr_status dwexpr_libdwarf_type_size(dwexpr_libdwarf_binding *b, dwexpr_ctx *
                 return st;
             uint64_t dims[16], total = elem;
             size_t n = dims_of(b->ld, u, type, dims, 16);
-            for (size_t i = 0; i < n; i++) {
-                int64_t count, lo = 0, hi;
-                if (dwexpr_libdwarf_eval_bound(b, ctx, unit, dims[i], DW_AT_count, object, where,
-                                               &count, err) == DWEXPR_OK) {
-                } else if (dwexpr_libdwarf_eval_bound(b, ctx, unit, dims[i], DW_AT_upper_bound,
-                                                      object, where, &hi, err) == DWEXPR_OK) {
-                    dwexpr_error tmp;
-                    if (dwexpr_libdwarf_eval_bound(b, ctx, unit, dims[i], DW_AT_lower_bound,
-                                                   object, where, &lo, &tmp) != DWEXPR_OK)
-                        lo = ld_default_lower_bound(b->ld, unit); /* DWARF 5 Table 7.17 */
-                    count = hi - lo + 1;
+            const bool colmajor = column_major(b, unit, type);
+            for (size_t k = 0; k < n; k++) {
+                const unsigned i = (unsigned)(colmajor ? k : n - 1 - k);
+                dwexpr_libdwarf_dim dim;
+                if ((st = dwexpr_libdwarf_array_dim(b, ctx, unit, type, i, object, where, &dim,
+                                                    err)))
+                    return st == DWEXPR_E_NOT_FOUND ? DWEXPR_OK : st;
+                if (!dim.has_count)
+                    return DWEXPR_OK; /* no bound: the size is not known */
+                const uint64_t count = (uint64_t)dim.count;
+                if (dim.stride_bits) {
+                    const uint64_t sb = dim.stride_bits < 0 ? (uint64_t)-dim.stride_bits
+                                                            : (uint64_t)dim.stride_bits;
+                    total = (sb * count + 7) / 8;
                 } else {
-                    return err && err->status != DWEXPR_E_NOT_FOUND ? err->status : DWEXPR_OK;
+                    total *= count;
                 }
-                total *= count > 0 ? (uint64_t)count : 0;
             }
             *bytes = total;
             return DWEXPR_OK;

@@ -952,7 +952,9 @@ static uint64_t spell(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t,
     }
     case DW_TAG_array_type: {
         char dims[256] = "";
-        uint64_t count = 1;
+        uint64_t counts[16];
+        int64_t strides[16]; /* bits, 0: none */
+        size_t ndims = 0;
         bool all_known = true;
         Dwarf_Die c;
         Dwarf_Error e = NULL;
@@ -970,7 +972,19 @@ static uint64_t spell(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t,
                 else /* GDB's words for a bound computed at run time */
                     snprintf(dims + len, sizeof dims - len, dynamic ? "[variable length]" : "[]");
                 all_known &= known;
-                count *= n;
+                /* DWARF 5 5.13: the distance between elements; one computed
+                 * at run time leaves the size to dwexpr_libdwarf_type_size */
+                uint64_t sv = 0;
+                int sk = const_attr(ld, file, c, DW_AT_byte_stride, &sv);
+                if (sk == 1)
+                    sv *= 8;
+                else if (sk == 0)
+                    sk = const_attr(ld, file, c, DW_AT_bit_stride, &sv);
+                all_known &= sk >= 0 && ndims < 16;
+                if (ndims < 16) {
+                    counts[ndims] = n;
+                    strides[ndims++] = sk == 1 ? (int64_t)sv : 0;
+                }
             }
             Dwarf_Die next;
             e = NULL;
@@ -982,8 +996,33 @@ static uint64_t spell(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t,
         }
         cat4(inner.b, sizeof inner.b, decl, dims, "", "");
         uint64_t eb = spell(ld, unit, file, has_target ? target : 0, inner.b, out, depth + 1);
-        if (!bytes)
-            bytes = all_known ? eb * count : 0;
+        if (!bytes && all_known) {
+            /* from the innermost dimension out (DW_AT_ordering, else the
+             * language's order); the array type's stride is the element
+             * size (DWARF 5 5.5); a dimension with a stride spans |stride|
+             * x count bytes, rounded up (GDB's size of a strided array) */
+            uint64_t ord, av = 0;
+            const bool colmajor = const_attr(ld, file, d, DW_AT_ordering, &ord) == 1
+                                      ? ord == DW_ORD_col_major
+                                      : ld_column_major(ld, unit);
+            int ak = const_attr(ld, file, d, DW_AT_byte_stride, &av);
+            if (ak == 1)
+                av *= 8;
+            else if (ak == 0)
+                ak = const_attr(ld, file, d, DW_AT_bit_stride, &av);
+            if (ak >= 0) {
+                size_t in = colmajor ? 0 : ndims - 1;
+                if (ak == 1 && ndims && !strides[in])
+                    strides[in] = (int64_t)av;
+                uint64_t total = eb;
+                for (size_t k = 0; k < ndims; k++) {
+                    size_t i = colmajor ? k : ndims - 1 - k;
+                    uint64_t sb = strides[i] < 0 ? (uint64_t)-strides[i] : (uint64_t)strides[i];
+                    total = sb ? (sb * counts[i] + 7) / 8 : total * counts[i];
+                }
+                bytes = total;
+            }
+        }
         break;
     }
     case DW_TAG_subroutine_type: {
@@ -1943,6 +1982,12 @@ int64_t ld_default_lower_bound(const dwexpr_libdwarf *ld, size_t unit)
     default:
         return 0;
     }
+}
+
+bool ld_column_major(const dwexpr_libdwarf *ld, size_t unit)
+{
+    const ld_unit *u = ld_unit_at(ld, unit);
+    return u && lang_kind(u->language) == LANG_FORTRAN;
 }
 
 /* The .dwo path of a skeleton: DW_AT_dwo_name relative to DW_AT_comp_dir. */

@@ -244,6 +244,9 @@ LD_HIDDEN uint64_t ld_type_bytes(dwexpr_libdwarf *ld, size_t unit, uint64_t type
 /* The default lower bound of arrays in unit UNIT's language (DWARF 5
  * Table 7.17): 1 for Fortran, Ada, Pascal, ...; 0 otherwise. */
 LD_HIDDEN int64_t ld_default_lower_bound(const dwexpr_libdwarf *ld, size_t unit);
+/* Whether the unit's language lays arrays out in column-major order
+ * (Fortran: DWARF 5 5.5, DW_AT_ordering's default). */
+LD_HIDDEN bool ld_column_major(const dwexpr_libdwarf *ld, size_t unit);
 /* The call site of the caller whose return address is RET, or NULL. */
 LD_HIDDEN const ld_callsite *ld_callsite_at(const dwexpr_libdwarf *ld, uint64_t ret);
 /* The innermost scope holding PC (internal view). */

@@ -438,6 +438,45 @@ static void displace(dwexpr_loc *loc, int64_t disp)
     }
 }
 
+/* Move every place of LOC (a copy) by BITS bits, negative too (an
+ * element of an array with a negative stride). */
+static void move_bits(dwexpr_loc *loc, int64_t bits)
+{
+    int64_t q = bits / 8, rem = bits % 8;
+    if (rem < 0) {
+        rem += 8;
+        q -= 1;
+    }
+    for (uint32_t i = 0; i < loc->count; i++) {
+        dwexpr_sld *s = (dwexpr_sld *)(uintptr_t)&loc->slds[i];
+        if (s->kind == DWEXPR_LOC_UNDEFINED)
+            continue;
+        unsigned b = s->bit + (unsigned)rem;
+        s->byte_offset += (uint64_t)q + b / 8;
+        s->bit = (uint8_t)(b % 8);
+    }
+}
+
+/* Where the bytes of an array of type TYPE (OBJECT: the object its bounds
+ * and strides are computed for) start, in bits from its first element:
+ * a dimension with a negative stride has its elements below the first
+ * one; the array's bytes start at the lowest (GDB's Fortran arrays with
+ * negative strides, fortran_adjust_dynamic_array_base_address_hack). 0
+ * for other types. */
+static int64_t array_start(locs_run *r, size_t unit, uint64_t type, const dwexpr_loc *object,
+                           const dwexpr_eval_params *where)
+{
+    int64_t start = 0;
+    dwexpr_libdwarf_dim dim;
+    dwexpr_error e;
+    for (unsigned i = 0; i < 16 && dwexpr_libdwarf_array_dim(r->b, r->aux, unit, type, i, object,
+                                                             where, &dim, &e) == DWEXPR_OK;
+         i++)
+        if (dim.stride_bits < 0 && dim.has_count && dim.count > 1)
+            start += (dim.count - 1) * dim.stride_bits;
+    return start;
+}
+
 /* Read BITS bits through LOC into a "hex" string with "xx" holes; *ALL_UNDEF
  * when every byte is undefined. NULL with *ERR on failure. */
 static json_t *read_hex(locs_run *r, dwexpr_ctx *ctx, const dwexpr_loc *loc, uint64_t bits,
@@ -496,7 +535,8 @@ static json_t *read_hex(locs_run *r, dwexpr_ctx *ctx, const dwexpr_loc *loc, uin
 }
 
 static json_t *members_json(locs_run *r, size_t unit, uint64_t type, const dwexpr_loc *loc,
-                            const dwexpr_eval_params *where, int depth, uint64_t bytes);
+                            const dwexpr_loc *object, const dwexpr_eval_params *where, int depth,
+                            uint64_t bytes);
 
 /* The type of V (through typedefs and qualifiers) when it has
  * DW_AT_data_location, else 0. */
@@ -543,14 +583,22 @@ static json_t *read_data(locs_run *r, const dwexpr_libdwarf_var *v, json_t *o, u
     json_object_set_new(o, "bit_size", json_integer((json_int_t)(8 * bytes)));
     bool au;
     dwexpr_status st;
-    dwexpr_loc data;
+    dwexpr_loc data, from;
     bool have_data = dwexpr_libdwarf_loc_copy(&dr.loc, &data) == DWEXPR_OK;
-    json_t *h = read_hex(r, r->aux, &dr.loc, 8 * bytes, &au, &e, &st, NULL);
+    /* the data location is the first element's; with a negative stride
+     * the bytes start below it */
+    int64_t start = array_start(r, v->unit, dtype, desc, where);
+    bool moved = start && dwexpr_libdwarf_loc_copy(&dr.loc, &from) == DWEXPR_OK;
+    if (moved)
+        move_bits(&from, start);
+    json_t *h = read_hex(r, r->aux, moved ? &from : &dr.loc, 8 * bytes, &au, &e, &st, NULL);
+    if (moved)
+        dwexpr_libdwarf_loc_free(&from);
     if (!h)
         json_object_set_new(o, "read_error", out_error_from(r->c, &e));
     json_object_set_new(o, "hex", h ? h : json_null());
     if (have_data) {
-        json_t *mem = h && !au ? members_json(r, v->unit, v->type, &data, where, 0, bytes) : NULL;
+        json_t *mem = h && !au ? members_json(r, v->unit, v->type, &data, desc, where, 0, bytes) : NULL;
         if (mem)
             json_object_set_new(o, "members", mem);
         dwexpr_libdwarf_loc_free(&data);
@@ -607,7 +655,7 @@ static json_t *member_entry(locs_run *r, size_t unit, const char *name, uint64_t
     if (!h && bit_size)
         json_object_set_new(m, "read_error", out_error_from(r->c, &e));
     json_object_set_new(m, "hex", h ? h : json_null());
-    json_t *sub = members_json(r, unit, type, loc, where, depth + 1, 0);
+    json_t *sub = members_json(r, unit, type, loc, NULL, where, depth + 1, 0);
     if (sub)
         json_object_set_new(m, "members", sub);
     return m;
@@ -620,11 +668,17 @@ static json_t *member_entry(locs_run *r, size_t unit, const char *name, uint64_t
  * or DWARF 2-4's DW_AT_bit_offset (counted from the most significant bit
  * of the storage unit: on a little-endian target the bit offset is
  * storage bits - DW_AT_bit_offset - DW_AT_bit_size); the elements of an
- * array of one dimension (at most MEMBERS_ELEMENTS; BYTES, when not 0, is
- * the array's size, else its type's or the one computed for LOC). NULL
- * for other types and arrays of several dimensions. */
+ * array of one dimension (at most MEMBERS_ELEMENTS), its count and stride
+ * (DW_AT_byte_stride / DW_AT_bit_stride) computed for OBJECT (the object
+ * the bounds belong to, a Fortran descriptor; NULL: LOC, the first
+ * element's location), each element's bit_offset counted from the start
+ * of the array's bytes (the lowest element with a negative stride);
+ * without a count, BYTES (when not 0) is the array's size, else its
+ * type's or the one computed for LOC. NULL for other types and arrays of
+ * several dimensions. */
 static json_t *members_json(locs_run *r, size_t unit, uint64_t type, const dwexpr_loc *loc,
-                            const dwexpr_eval_params *where, int depth, uint64_t bytes)
+                            const dwexpr_loc *object, const dwexpr_eval_params *where, int depth,
+                            uint64_t bytes)
 {
     dwexpr_libdwarf_type_info ti;
     if (depth >= MEMBERS_DEPTH || !(type = strip_type(r, unit, type, &ti)))
@@ -636,26 +690,48 @@ static json_t *members_json(locs_run *r, size_t unit, uint64_t type, const dwexp
         if (!elem || dwexpr_libdwarf_type_get(r->ld, unit, elem, &et) != DWEXPR_OK || !et.bytes ||
             dwexpr_libdwarf_child_die(r->ld, unit, type, TAG_subrange, 1, &second) == DWEXPR_OK)
             return NULL;
-        if (bytes)
-            ti.bytes = bytes;
-        if (!ti.bytes) {
-            /* a dynamic array (a VLA): its size computed for this object */
-            dwexpr_error e;
-            if (dwexpr_libdwarf_type_size(r->b, r->aux, unit, type, loc, where, &ti.bytes, &e) ||
-                !ti.bytes)
-                return NULL;
+        /* the element count and the distance between elements (DWARF 5
+         * 5.13: DW_AT_byte_stride / DW_AT_bit_stride), computed for this
+         * object (a Fortran section's descriptor) */
+        uint64_t count = 0;
+        int64_t stride = 8 * (int64_t)et.bytes;
+        dwexpr_libdwarf_dim dim;
+        dwexpr_error e;
+        if (dwexpr_libdwarf_array_dim(r->b, r->aux, unit, type, 0, object ? object : loc, where,
+                                      &dim, &e) == DWEXPR_OK && dim.has_count) {
+            count = (uint64_t)dim.count;
+            if (dim.stride_bits)
+                stride = dim.stride_bits;
+        } else {
+            if (bytes)
+                ti.bytes = bytes;
+            if (!ti.bytes) {
+                /* a dynamic array (a VLA): its size computed for this object */
+                if (dwexpr_libdwarf_type_size(r->b, r->aux, unit, type, loc, where, &ti.bytes,
+                                              &e) ||
+                    !ti.bytes)
+                    return NULL;
+            }
+            count = ti.bytes / et.bytes;
         }
+        /* a packed array's element is its stride's bits; with a negative
+         * stride the array's bytes start at its last element */
+        uint64_t ebits = 8 * et.bytes, span = stride < 0 ? (uint64_t)-stride : (uint64_t)stride;
+        if (span && span < ebits)
+            ebits = span;
+        int64_t first = stride < 0 && count > 1 ? -(int64_t)(count - 1) * stride : 0;
         json_t *a = json_array();
-        for (uint64_t k = 0; k < ti.bytes / et.bytes && k < MEMBERS_ELEMENTS; k++) {
+        for (uint64_t k = 0; k < count && k < MEMBERS_ELEMENTS; k++) {
             dwexpr_loc el;
             if (dwexpr_libdwarf_loc_copy(loc, &el) != DWEXPR_OK)
                 break;
-            displace(&el, (int64_t)(k * et.bytes));
+            move_bits(&el, (int64_t)k * stride);
             char name[32];
             snprintf(name, sizeof name, "[%" PRIu64 "]", k);
             json_array_append_new(a, member_entry(r, unit, name, elem, et.name,
-                                                  json_integer((json_int_t)(8 * k * et.bytes)),
-                                                  8 * et.bytes, &el, where, depth));
+                                                  json_integer((json_int_t)(first +
+                                                                            (int64_t)k * stride)),
+                                                  ebits, &el, where, depth));
             dwexpr_libdwarf_loc_free(&el);
         }
         return a;
@@ -893,7 +969,7 @@ static json_t *eval_var_one(locs_eval *r, const dwexpr_libdwarf_var *v, uint32_t
     if (have_whole) {
         /* structures, unions and arrays: their members, read one by one */
         if (h && !all_undef) {
-            json_t *mem = members_json(r, v->unit, v->type, &whole, &where, 0, bits / 8);
+            json_t *mem = members_json(r, v->unit, v->type, &whole, NULL, &where, 0, bits / 8);
             if (mem)
                 json_object_set_new(o, "members", mem);
         }

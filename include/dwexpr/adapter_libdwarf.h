@@ -454,12 +454,42 @@ DWEXPR_API dwexpr_status dwexpr_libdwarf_eval_bound(dwexpr_libdwarf_binding *b, 
  * bounds and sizes (DW_AT_count, DW_AT_upper_bound, DW_AT_lower_bound,
  * DW_AT_byte_size as expressions or references; VLAs) with
  * dwexpr_libdwarf_eval_bound; OBJECT (may be NULL) is the object of that
- * type. *BYTES is 0 when the size cannot be known. */
+ * type. An array dimension with a stride (dwexpr_libdwarf_array_dim)
+ * spans |stride| x count, rounded up to bytes (GDB's size of a strided
+ * array: a Fortran section data(2:5:2) of real(8) is 32 bytes). *BYTES is
+ * 0 when the size cannot be known. */
 DWEXPR_API dwexpr_status dwexpr_libdwarf_type_size(dwexpr_libdwarf_binding *b, dwexpr_ctx *ctx,
                                                    size_t unit, uint64_t type,
                                                    const dwexpr_loc *object,
                                                    const dwexpr_eval_params *where,
                                                    uint64_t *bytes, dwexpr_error *err);
+
+/* One dimension of an array type (DWARF 5 5.5, 5.13). */
+typedef struct dwexpr_libdwarf_dim {
+    uint64_t die;              /* the subrange (or enumeration) DIE */
+    int64_t lower;             /* DW_AT_lower_bound, else the language's default (Table 7.17) */
+    int64_t count;             /* elements: DW_AT_count, else upper - lower + 1 (>= 0) */
+    bool has_count;            /* false: no count or upper bound ("int []") */
+    int64_t stride_bits;       /* distance between elements: the subrange's
+                                  DW_AT_byte_stride / DW_AT_bit_stride, for the
+                                  innermost dimension else the array type's; 0:
+                                  none (elements follow one another) */
+    bool innermost;            /* the dimension whose elements are adjacent
+                                  (the last one in row-major order, the first in
+                                  column-major: DW_AT_ordering, else the language's) */
+} dwexpr_libdwarf_dim;
+
+/* Dimension INDEX (0-based, in DIE order) of array type ARRAY of unit UNIT,
+ * its bounds and strides computed with dwexpr_libdwarf_eval_bound for
+ * OBJECT (the object of that type: an expression's
+ * DW_OP_push_object_address, e.g. a Fortran descriptor; may be NULL).
+ * E_NOT_FOUND when ARRAY has no such dimension; an evaluation error of a
+ * bound or stride as that status. */
+DWEXPR_API dwexpr_status dwexpr_libdwarf_array_dim(dwexpr_libdwarf_binding *b, dwexpr_ctx *ctx,
+                                                   size_t unit, uint64_t array, unsigned index,
+                                                   const dwexpr_loc *object,
+                                                   const dwexpr_eval_params *where,
+                                                   dwexpr_libdwarf_dim *out, dwexpr_error *err);
 
 /* Deep-copy LOC (composites, implicit bytes) into malloc'ed storage that
  * OUT then owns; release it with dwexpr_libdwarf_loc_free. E_NOMEM. */

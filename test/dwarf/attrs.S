@@ -138,6 +138,18 @@ main:
         ULEB 36; ULEB 0x05; .byte 0              /* formal_parameter, exprloc */
         ULEB 0x03; ULEB 0x08; ULEB 0x49; ULEB 0x13; ULEB 0x02; ULEB 0x18
         .byte 0, 0
+        ULEB 37; ULEB 0x01; .byte 1              /* array_type + bit_stride */
+        ULEB 0x03; ULEB 0x08; ULEB 0x49; ULEB 0x13; ULEB 0x2e; ULEB 0x0b
+        .byte 0, 0
+        ULEB 38; ULEB 0x21; .byte 0              /* subrange: count, byte_stride data1 */
+        ULEB 0x37; ULEB 0x0b; ULEB 0x51; ULEB 0x0b
+        .byte 0, 0
+        ULEB 39; ULEB 0x21; .byte 0              /* subrange: count data1 */
+        ULEB 0x37; ULEB 0x0b
+        .byte 0, 0
+        ULEB 40; ULEB 0x21; .byte 0              /* subrange: lower data1, upper and byte_stride exprloc */
+        ULEB 0x22; ULEB 0x0b; ULEB 0x2f; ULEB 0x18; ULEB 0x51; ULEB 0x18
+        .byte 0, 0
         .byte 0
 .Labbrev2:
         ULEB 1; ULEB 0x11; .byte 1               /* compile_unit (DWARF 4) */
@@ -308,6 +320,20 @@ main:
 .Lvla:
         ULEB 32; .asciz "vla"; .4byte .Lbt_int - .Lcu1
         ULEB 33; .4byte .Ln_elems - .Lcu1
+        .byte 0
+        /* strided: 4 ints 8 bytes apart (DW_AT_byte_stride of the subrange) */
+        ULEB 32; .asciz "strided"; .4byte .Lbt_int - .Lcu1
+        ULEB 38; .byte 4, 8
+        .byte 0
+        /* packed: 6 uchars 4 bits apart (DW_AT_bit_stride of the array type) */
+        ULEB 37; .asciz "packed"; .4byte .Lbt_uchar - .Lcu1; .byte 4
+        ULEB 39; .byte 6
+        .byte 0
+        /* desc_strided: a descriptor's section, data at *object, lower bound
+         * 1, upper bound u32 at object + 8 (3), byte stride at object + 16
+         * (-16: a negative stride) */
+        ULEB 22; .asciz "desc_strided"; .4byte .Lbt_long - .Lcu1; ULEB 2; .byte 0x97, 0x06
+        ULEB 40; .byte 1; ULEB 5; .byte 0x97, 0x23, 8, 0x94, 4; ULEB 4; .byte 0x97, 0x23, 16, 0x06
         .byte 0
 .Lproc:
         /* DW_OP_breg5 8 */

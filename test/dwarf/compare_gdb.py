@@ -234,14 +234,35 @@ def members_of(v, depth=0):
         et = t.target().strip_typedefs()
         if et.code == gdb.TYPE_CODE_ARRAY:
             return None   # several dimensions: dwexpr lists one-dimensional arrays only
+        # where the elements are: a strided array's (DW_AT_byte_stride) from
+        # GDB's addresses, else one after the other
+        try:
+            base = int(v.address)
+            stride = int(v[lo + 1].address) - int(v[lo].address) if hi > lo else et.sizeof
+        except Exception:
+            base, stride = None, et.sizeof
         for k in range(lo, min(hi + 1, lo + 64)):
             try:
-                ev = v[k]
-                b = [None] * et.sizeof
-                value_bytes(ev, b, 0, et.sizeof)
-                d = {'name': '[%%d]' %% (k - lo), 'bitpos': 8 * (k - lo) * et.sizeof,
+                if base is not None and stride < 0:
+                    # a negative stride: GDB 13 moves the array's address to
+                    # its lowest element (fortran_adjust_dynamic_array_base_
+                    # address_hack) and prints it right, but v[k] subscripts
+                    # from that address as if it were the first element's:
+                    # element k is at base + (hi - k) * |stride|
+                    ev = None
+                    bitpos = 8 * (hi - k) * -stride
+                    b = ['%%02x' %% x for x in bytes(gdb.selected_inferior().read_memory(
+                        base + bitpos // 8, et.sizeof))]
+                else:
+                    ev = v[k]
+                    b = [None] * et.sizeof
+                    value_bytes(ev, b, 0, et.sizeof)
+                    bitpos = 8 * (k - lo) * et.sizeof
+                    if base is not None and ev.address is not None:
+                        bitpos = 8 * (int(ev.address) - base)
+                d = {'name': '[%%d]' %% (k - lo), 'bitpos': bitpos,
                      'bitsize': 8 * et.sizeof, 'hex': finish_bytes(b)}
-                sub = members_of(ev, depth + 1)
+                sub = members_of(ev, depth + 1) if ev is not None else None
                 if sub:
                     d['members'] = sub
                 out.append(d)

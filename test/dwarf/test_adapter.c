@@ -245,6 +245,7 @@ int main(int argc, char **argv)
     put64(0x7100, 0x7200);      /* descriptor: data pointer */
     mem[0x108] = 3;             /* descriptor: upper bound (u32) */
     mem[0x109] = mem[0x10a] = mem[0x10b] = 0;
+    put64(0x7110, (uint64_t)-16); /* descriptor: byte stride (desc_strided) */
     put64(0x7300, 0x7400);      /* object: vtable pointer */
     mem[0x50] = 42;             /* string length at reg5 = 0x7050 (u32) */
     mem[0x51] = mem[0x52] = mem[0x53] = 0;
@@ -513,6 +514,42 @@ int main(int argc, char **argv)
     TAP_OK(dwexpr_libdwarf_eval_bound(b, ctx2, U, sub, DW_AT_lower_bound, &dl, &p, &bound, &err) ==
                    DWEXPR_OK && bound == 1,
            "DW_AT_lower_bound constant");
+
+    /* strides (DWARF 5 5.5, 5.13): a dimension with a stride spans |stride|
+     * x count, rounded up to bytes (GDB's size of a strided array) */
+    dwexpr_libdwarf_type_info ati;
+    dwexpr_libdwarf_dim dim;
+    uint64_t strided = die("strided", 0x01), packed = die("packed", 0x01);
+    TAP_OK(dwexpr_libdwarf_type_get(ld, U, strided, &ati) == DWEXPR_OK && ati.bytes == 32 &&
+               strcmp(ati.name, "int [4]") == 0,
+           "4 ints with DW_AT_byte_stride 8: int [4], 32 bytes (got %s, %llu)", ati.name,
+           (unsigned long long)ati.bytes);
+    TAP_OK(dwexpr_libdwarf_array_dim(b, ctx2, U, strided, 0, NULL, &p, &dim, &err) == DWEXPR_OK &&
+               dim.lower == 0 && dim.has_count && dim.count == 4 && dim.stride_bits == 64 &&
+               dim.innermost && dim.die == child(strided, 0x21, 0),
+           "array_dim: lower 0 (C), 4 elements 64 bits apart");
+    TAP_OK(dwexpr_libdwarf_type_get(ld, U, packed, &ati) == DWEXPR_OK && ati.bytes == 3,
+           "6 uchars with the array type's DW_AT_bit_stride 4: 3 bytes (got %llu)",
+           (unsigned long long)ati.bytes);
+    TAP_OK(dwexpr_libdwarf_array_dim(b, ctx2, U, packed, 0, NULL, &p, &dim, &err) == DWEXPR_OK &&
+               dim.count == 6 && dim.stride_bits == 4,
+           "array_dim: the array type's bit stride is the innermost dimension's");
+    TAP_OK(dwexpr_libdwarf_array_dim(b, ctx2, U, packed, 1, NULL, &p, &dim, &err) ==
+               DWEXPR_E_NOT_FOUND,
+           "array_dim: no second dimension is E_NOT_FOUND");
+    uint64_t dstr = die("desc_strided", 0x01);
+    TAP_OK(dwexpr_libdwarf_type_get(ld, U, dstr, &ati) == DWEXPR_OK && ati.bytes == 0,
+           "a stride computed at run time: no static size");
+    TAP_OK(dwexpr_libdwarf_array_dim(b, ctx2, U, dstr, 0, &dl, &p, &dim, &err) == DWEXPR_OK &&
+               dim.lower == 1 && dim.count == 3 && dim.stride_bits == -128,
+           "array_dim from the descriptor: lower 1, 3 elements, stride -16 bytes (got %lld, "
+           "%lld, %lld)", (long long)dim.lower, (long long)dim.count, (long long)dim.stride_bits);
+    bytes = 0;
+    TAP_OK(dwexpr_libdwarf_type_size(b, ctx2, U, dstr, &dl, &p, &bytes, &err) == DWEXPR_OK &&
+               bytes == 48,
+           "type_size of the section: |-16| x 3 = 48 bytes (got %llu)", (unsigned long long)bytes);
+    TAP_OK(dwexpr_libdwarf_array_dim(b, ctx2, U, dstr, 0, NULL, &p, &dim, &err) != DWEXPR_OK,
+           "array_dim without the descriptor: an error");
 
     /* DW_AT_use_location */
     uint64_t ptm = die("ptm", 0x1f);

@@ -2,6 +2,9 @@
 ! without DW_AT_lower_bound (the language's default lower bound is 1,
 ! DWARF 5 Table 7.17): locals, a module array, an array member of a
 ! derived type, two dimensions; and an explicit lower bound below zero.
+! Strided sections passed as assumed-shape arguments: DW_AT_byte_stride
+! of the subrange computed from the descriptor (DW_OP_push_object_address),
+! positive and negative (DWARF 5 5.13).
 module bounds_m
   implicit none
   type :: point
@@ -42,6 +45,6 @@ program bounds
   end do
   data = [(dble(k) / 2, k = 1, 5)]
   grid = reshape([1, 2, 3, 4, 5, 6], [3, 2])
-  call take(data, data)
+  call take(data(2:5:2), data(5:1:-2))
   print *, pg%n, grid(2, 1), m_vec(2), m_low(-1)
 end program
