@@ -1516,6 +1516,11 @@ static dwexpr_status add_var(walker *w, Dwarf_Die d, Dwarf_Half tag, const ld_sc
     v->loc.kind = DWEXPR_LIBDWARF_ATTR_NONE;
     if (inherited)
         return DWEXPR_OK;
+    uint64_t o;
+    if (scope->pub.kind == DWEXPR_LIBDWARF_SCOPE_UNIT &&
+        ld_die_ref(w->ld, w->file, d, DW_AT_abstract_origin, &o) &&
+        !ld_map_put(&w->ld->origins, w->file, o, (void *)1))
+        return ld_fail(w->err, DWEXPR_E_NOMEM, "out of memory");
     dwexpr_error e;
     dwexpr_status st = dwexpr_libdwarf_attr_get(w->ld, w->unit, v->die, DW_AT_location, &v->loc, &e);
     if (st == DWEXPR_E_NOT_FOUND)
@@ -2275,6 +2280,27 @@ static int cs_cmp(const void *a, const void *b)
     return x->return_pc < y->return_pc ? -1 : x->return_pc > y->return_pc;
 }
 
+/* Drop the unit-scope variables that are the abstract origin of another
+ * one: gcc -flto describes a global in the early debug info (a DIE with
+ * its name and type, no location) and again in the LTO unit (a concrete
+ * DIE with DW_AT_abstract_origin and the location). The variable is the
+ * concrete one; GDB lists it once. */
+static void drop_origins(dwexpr_libdwarf *ld)
+{
+    if (ld->origins.n) {
+        dwexpr_libdwarf_var *v = ld->vars.v;
+        size_t keep = 0;
+        for (size_t i = 0; i < ld->vars.n; i++) {
+            if (v[i].scope->kind == DWEXPR_LIBDWARF_SCOPE_UNIT &&
+                ld_map_get(&ld->origins, ld_unit_at(ld, v[i].unit)->file, v[i].die))
+                continue;
+            v[keep++] = v[i];
+        }
+        ld->vars.n = keep;
+    }
+    ld_map_free(&ld->origins);
+}
+
 dwexpr_status dwexpr_libdwarf_open(const char *path, unsigned flags, dwexpr_libdwarf **out,
                                    dwexpr_error *err)
 {
@@ -2303,6 +2329,7 @@ dwexpr_status dwexpr_libdwarf_open(const char *path, unsigned flags, dwexpr_libd
         dwexpr_libdwarf_close(ld);
         return st;
     }
+    drop_origins(ld);
     if (ld->callsites.n)
         qsort(ld->callsites.v, ld->callsites.n, sizeof(ld_callsite), cs_cmp);
     *out = ld;
@@ -2336,6 +2363,7 @@ void dwexpr_libdwarf_close(dwexpr_libdwarf *ld)
     ld_map_free(&ld->selftail);
     ld_map_free(&ld->fn_by_entry);
     free(ld->tails);
+    ld_map_free(&ld->origins);
     ld_pool_free(&ld->pool);
     free(ld);
 }

@@ -178,6 +178,10 @@ struct dwexpr_libdwarf {
     ld_map dies;                 /* (file, off) -> dwexpr_die (DIE service) */
     ld_map btype_cache;          /* (unit, unit-relative off) -> dwexpr_type or NULL */
     ld_map tnames;               /* (file, off) -> ld_tinfo */
+    ld_map origins;              /* (file, off) -> non-NULL while opening: the abstract
+                                    origin of a unit-scope variable's concrete DIE (the
+                                    early-debug DIE of a gcc -flto global), not a
+                                    variable of its own */
     ld_map prefixes;             /* (file, off) -> const char *: the qualifier of a
                                     DW_TAG_subprogram seen inside a namespace, class,
                                     module or Fortran host procedure (walk) */

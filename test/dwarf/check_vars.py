@@ -574,6 +574,57 @@ def attrs_entries(dw, attrs, work):
        'rc %d: %s' % (r.returncode, r.stderr))
 
 
+def lto_globals(dw, src, work, gdb):
+    """progs/lto_[abc].c by gcc -O2 -flto: each global has an early-debug
+    DIE (name and type, no location) that the LTO unit's concrete DIE names
+    as its DW_AT_abstract_origin. The variable is the concrete one, listed
+    once (as GDB lists it): sink once, one counter per unit (three statics
+    of that name), with their values; the globals LTO dropped (shared_a,
+    shared_b: no concrete DIE) stay, optimized out."""
+    exe = os.path.join(work, 'lto-O2')
+    b = run(['gcc', '-g', '-O2', '-flto', '-o', exe] +
+            [os.path.join(src, 'lto_%s.c' % k) for k in 'abc'])
+    if b.returncode != 0 and 'lto' in b.stderr.lower():
+        ok(True, 'gcc -flto # SKIP no LTO here: %s' % b.stderr.strip()[:100])
+        return
+    ok(b.returncode == 0, 'build lto_[abc].c -O2 -flto', b.stderr)
+    if b.returncode:
+        return
+    r = run(dw + ['locs', '--json', exe])
+    try:
+        listing = [v for v in json.loads(r.stdout)['vars'] if v['kind'] == 'global']
+    except (ValueError, KeyError):
+        listing = []
+    names = sorted(v['name'] for v in listing)
+    ok(names == ['counter'] * 3 + ['shared_a', 'shared_b', 'sink'],
+       'lto: locs lists each global once, not its early-debug DIE too', names)
+    if not gdb:
+        ok(True, 'lto: values # SKIP gdb not installed')
+        return
+    core, g = core_at_probe(gdb, exe, work)
+    ok(os.path.exists(core), 'lto: gdb writes a core at probe', g.stderr[-500:])
+    if not os.path.exists(core):
+        return
+    r = run(dw + ['vars', '--core', core, '--json', exe])
+    try:
+        res = json.loads(r.stdout)
+    except ValueError:
+        res = {}
+    gl = res.get('globals', [])
+    sink = [v for v in gl if v['name'] == 'sink']
+    ok(len(sink) == 1 and sink[0]['hex'] == '00000000' and not sink[0]['optimized_out'],
+       'lto: vars lists sink once, with its value', sink)
+    counters = sorted(str(v['hex']) for v in gl if v['name'] == 'counter')
+    ok(counters == ['0b000000', '16000000', '21000000'],
+       'lto: the three static counters 11, 22, 33', counters)
+    gone = [v for v in gl if v['name'] in ('shared_a', 'shared_b')]
+    ok(len(gone) == 2 and all(v['optimized_out'] for v in gone),
+       'lto: the globals LTO dropped are optimized out', gone)
+    cw = var_named(frame_named(res, 'c_work'), 'cw')
+    ok(cw is not None and cw['hex'] == '6e000000',
+       'lto: the inlined c_work\'s cw = 110 (a local through its abstract origin)', cw)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--dwexpr', required=True)
@@ -596,6 +647,7 @@ def main():
         attrs_entries(dw, os.path.abspath(args.attrs), args.work)
     live_process(dw, args.src, args.work)
     signal_frame_vars(dw, args.src, args.work, shutil.which(args.gdb))
+    lto_globals(dw, args.src, args.work, shutil.which(args.gdb))
     if shutil.which(args.gdb):
         core_file(dw, args.src, args.work, args.gdb)
     else:
