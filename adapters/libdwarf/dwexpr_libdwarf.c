@@ -1025,6 +1025,27 @@ static uint64_t spell(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t,
         }
         break;
     }
+    case DW_TAG_string_type:
+        if (lang_kind(ld_unit_at(ld, unit)->language) == LANG_FORTRAN) {
+            /* GDB's Fortran spelling (read_tag_string_type): character*N
+             * for a constant DW_AT_string_length or DW_AT_byte_size (1
+             * without either), character*(*) for a length computed at
+             * run time (either attribute an expression or a reference) */
+            uint64_t len = 1;
+            int k = const_attr(ld, file, d, DW_AT_string_length, &len);
+            if (k == 0)
+                k = const_attr(ld, file, d, DW_AT_byte_size, &len);
+            char nm[48];
+            if (k >= 0)
+                snprintf(nm, sizeof nm, "character*%llu", (unsigned long long)len);
+            else
+                snprintf(nm, sizeof nm, "character*(*)");
+            sset(out, nm, sp, decl);
+            bytes = k >= 0 ? len : 0;
+            break;
+        }
+        sset(out, name ? name : "?", sp, decl);
+        break;
     case DW_TAG_subroutine_type: {
         char params[256] = "";
         Dwarf_Die c;
