@@ -699,13 +699,7 @@ static size_t dims_of(dwexpr_libdwarf *ld, const ld_unit *u, uint64_t array, uin
             ld_drop(dbg, e);
         if ((t == DW_TAG_subrange_type || t == DW_TAG_enumeration_type) && n < cap)
             dims[n++] = off;
-        Dwarf_Die next;
-        e = NULL;
-        r = ld_sibling(dbg, c, &next, &e);
-        if (r == DW_DLV_ERROR)
-            ld_drop(dbg, e);
-        dwarf_dealloc_die(c);
-        c = next;
+        r = ld_next_sibling(dbg, &c);
     }
     dwarf_dealloc_die(d);
     return n;

@@ -163,6 +163,19 @@ int ld_sibling(Dwarf_Debug dbg, Dwarf_Die c, Dwarf_Die *next, Dwarf_Error *e)
     return r;
 }
 
+/* See ld_int.h. */
+int ld_next_sibling(Dwarf_Debug dbg, Dwarf_Die *c)
+{
+    Dwarf_Die next = NULL;
+    Dwarf_Error e = NULL;
+    const int r = ld_sibling(dbg, *c, &next, &e);
+    if (r == DW_DLV_ERROR)
+        ld_drop(dbg, e);
+    dwarf_dealloc_die(*c);
+    *c = r == DW_DLV_OK ? next : NULL;
+    return r;
+}
+
 /* The DIE at OFF of FILE; E_NOT_FOUND when there is none. */
 dwexpr_status ld_offdie(dwexpr_libdwarf *ld, size_t file, uint64_t off, Dwarf_Die *out,
                         dwexpr_error *err)
@@ -986,13 +999,7 @@ static uint64_t spell(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t,
                     strides[ndims++] = sk == 1 ? (int64_t)sv : 0;
                 }
             }
-            Dwarf_Die next;
-            e = NULL;
-            r = ld_sibling(dbg, c, &next, &e);
-            if (r == DW_DLV_ERROR)
-                ld_drop(dbg, e);
-            dwarf_dealloc_die(c);
-            c = next;
+            r = ld_next_sibling(dbg, &c);
         }
         cat4(inner.b, sizeof inner.b, decl, dims, "", "");
         uint64_t eb = spell(ld, unit, file, has_target ? target : 0, inner.b, out, depth + 1);
@@ -1066,13 +1073,7 @@ static uint64_t spell(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t,
                 snprintf(params + len, sizeof params - len, "%s...", any ? ", " : "");
                 any = true;
             }
-            Dwarf_Die next;
-            e = NULL;
-            r = ld_sibling(dbg, c, &next, &e);
-            if (r == DW_DLV_ERROR)
-                ld_drop(dbg, e);
-            dwarf_dealloc_die(c);
-            c = next;
+            r = ld_next_sibling(dbg, &c);
         }
         cat4(inner.b, sizeof inner.b, decl, "(", any ? params : "void", ")");
         spell(ld, unit, file, has_target ? target : 0, inner.b, out, depth + 1);
@@ -1250,13 +1251,7 @@ static bool find_named(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, const char
     bool found = false;
     while (r == DW_DLV_OK && !found) {
         found = find_named(ld, file, c, name, tag, out, depth + 1);
-        Dwarf_Die next;
-        e = NULL;
-        r = ld_sibling(dbg, c, &next, &e);
-        if (r == DW_DLV_ERROR)
-            ld_drop(dbg, e);
-        dwarf_dealloc_die(c);
-        c = next;
+        r = ld_next_sibling(dbg, &c);
     }
     if (r == DW_DLV_OK)
         dwarf_dealloc_die(c);
@@ -1297,13 +1292,7 @@ dwexpr_status dwexpr_libdwarf_child_die(dwexpr_libdwarf *ld, size_t unit, uint64
             *out = die_offset(dbg, c);
             found = true;
         }
-        Dwarf_Die next;
-        e = NULL;
-        r = ld_sibling(dbg, c, &next, &e);
-        if (r == DW_DLV_ERROR)
-            ld_drop(dbg, e);
-        dwarf_dealloc_die(c);
-        c = next;
+        r = ld_next_sibling(dbg, &c);
     }
     dwarf_dealloc_die(d);
     return found ? DWEXPR_OK : DWEXPR_E_NOT_FOUND;
@@ -1363,13 +1352,7 @@ static void type_prefixes(dwexpr_libdwarf *ld, size_t file, Dwarf_Debug dbg, Dwa
         default:
             break;
         }
-        Dwarf_Die next;
-        e = NULL;
-        r = ld_sibling(dbg, c, &next, &e);
-        if (r == DW_DLV_ERROR)
-            ld_drop(dbg, e);
-        dwarf_dealloc_die(c);
-        c = next;
+        r = ld_next_sibling(dbg, &c);
     }
 }
 
@@ -1650,13 +1633,7 @@ static dwexpr_status add_callsite(walker *w, Dwarf_Die d, const ld_scope *scope)
                 }
             }
         }
-        Dwarf_Die next;
-        e = NULL;
-        r = ld_sibling(w->dbg, c, &next, &e);
-        if (r == DW_DLV_ERROR)
-            ld_drop(w->dbg, e);
-        dwarf_dealloc_die(c);
-        c = next;
+        r = ld_next_sibling(w->dbg, &c);
     }
     cs.nparams = params.n;
     if (params.n) {
@@ -1752,13 +1729,7 @@ static dwexpr_status inherit(walker *w, uint64_t origin, const origins *seen,
                 st = inherit(w, off, &none, scope, blocks + 1, depth + 1);
             }
         }
-        Dwarf_Die next;
-        e = NULL;
-        r = ld_sibling(w->dbg, c, &next, &e);
-        if (r == DW_DLV_ERROR)
-            ld_drop(w->dbg, e);
-        dwarf_dealloc_die(c);
-        c = next;
+        r = ld_next_sibling(w->dbg, &c);
     }
     dwarf_dealloc_die(od);
     return st;
@@ -1895,13 +1866,7 @@ static dwexpr_status walk(walker *w, Dwarf_Die parent, const ld_scope *scope, un
         default:
             break;
         }
-        Dwarf_Die next;
-        e = NULL;
-        r = ld_sibling(w->dbg, c, &next, &e);
-        if (r == DW_DLV_ERROR)
-            ld_drop(w->dbg, e);
-        dwarf_dealloc_die(c);
-        c = next;
+        r = ld_next_sibling(w->dbg, &c);
     }
     if (r == DW_DLV_OK)
         dwarf_dealloc_die(c);

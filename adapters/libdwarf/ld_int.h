@@ -83,6 +83,10 @@ LD_HIDDEN void ld_elf_close(ld_elf *e);
 LD_HIDDEN ld_section ld_elf_section(const ld_elf *e, const char *name);
 /* The next sibling of C, never at or before C (dwexpr_libdwarf.c). */
 LD_HIDDEN int ld_sibling(Dwarf_Debug dbg, Dwarf_Die c, Dwarf_Die *next, Dwarf_Error *e);
+/* Move *C to its next sibling (ld_sibling), releasing the DIE it held;
+ * returns ld_sibling's answer (*C is NULL unless DW_DLV_OK; an error is
+ * dropped). */
+LD_HIDDEN int ld_next_sibling(Dwarf_Debug dbg, Dwarf_Die *c);
 /* An unsigned of SIZE bytes at file offset OFF of E (0 when out of bounds). */
 LD_HIDDEN uint64_t ld_read_at(const ld_elf *e, uint64_t off, unsigned size);
 /* Checks on raw sections that libdwarf 20210528 does not survive
