@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +21,12 @@
 #include <libunwind-ptrace.h>
 #include "dwexpr/adapter_libunwind.h"
 
-enum { NREGS = 17, XMM0 = 17, NXMM = 16 };
+enum { NREGS = 17, XMM0 = 17, NXMM = 16, ST0 = 33, NST = 8, STBYTES = 10 };
+
+/* The fxsave image (NT_FPREGSET, struct user_fpregs_struct, a signal
+ * frame's _fpstate): st_space at byte 32, ST(0)..ST(7) in 16-byte slots
+ * (the 80-bit value in the low 10 bytes, 6 reserved), xmm0-15 at 160. */
+enum { FX_ST0 = 32, FX_XMM0 = 160 };
 
 typedef struct ufr {
     dwexpr_unw_frame pub;
@@ -59,6 +65,8 @@ struct dwexpr_unw {
     bool have_gp;
     uint8_t xmm[NXMM][16];         /* DWARF 17-32 */
     bool have_xmm;
+    uint8_t st[NST][STBYTES];      /* DWARF 33-40: ST(0)..ST(7), stack order */
+    bool have_st;
     uint64_t fs_base;              /* the thread pointer */
     bool have_fs;
     uint64_t tls_offset;           /* the main executable's TLS block: tp - tls_offset */
@@ -379,11 +387,23 @@ static void find_main_tls(dwexpr_unw *u, const char *path)
         }
 }
 
+/* st0-7 and xmm0-15 from the fxsave image FX (512 bytes). FXSAVE keeps
+ * the x87 registers in stack order: slot i is ST(i), DWARF 33 + i (psABI
+ * Figure 3.36: st0-st7 are the stack-relative ST(i), not the physical
+ * R0-R7), so no rotation by the top-of-stack field is needed. */
+static void fxsave_regs(dwexpr_unw *u, const uint8_t *fx)
+{
+    for (int i = 0; i < NST; i++)
+        memcpy(u->st[i], fx + FX_ST0 + 16 * i, STBYTES);
+    memcpy(u->xmm, fx + FX_XMM0, sizeof u->xmm);
+    u->have_st = u->have_xmm = true;
+}
+
 /* Frame 0 of a core: the general registers and fs_base from the first
  * NT_PRSTATUS (x86-64 elf_prstatus: pr_reg, a user_regs_struct, at byte
  * 112; PR_WORD maps DWARF numbers 0-16 to its words, fs_base is word 21)
- * and xmm0-15 from the first NT_FPREGSET (an fxsave image: xmm0 at byte
- * 160). The general registers are read here, not through
+ * and st0-7 and xmm0-15 from the first NT_FPREGSET (an fxsave image). The
+ * general registers are read here, not through
  * _UCD_access_reg: libunwind 1.6's coredump accessor gives wrong r8-r15. */
 static void core_extra_regs(dwexpr_unw *u)
 {
@@ -401,9 +421,9 @@ static void core_extra_regs(dwexpr_unw *u)
             u->have_gp = true;
             u->fs_base = le64(n.desc + 112 + 21 * 8);
             u->have_fs = prs = true;
-        } else if (n.type == 2 && !fp && n.descsz >= 160 + NXMM * 16) {
-            memcpy(u->xmm, n.desc + 160, sizeof u->xmm);
-            u->have_xmm = fp = true;
+        } else if (n.type == 2 && !fp && n.descsz >= FX_XMM0 + NXMM * 16) {
+            fxsave_regs(u, n.desc);
+            fp = true;
         }
     }
 }
@@ -418,8 +438,11 @@ static void ptrace_extra_regs(dwexpr_unw *u)
         u->have_fs = true;
     }
     if (ptrace(PTRACE_GETFPREGS, u->pid, NULL, &fpr) == 0) {
-        memcpy(u->xmm, fpr.xmm_space, sizeof u->xmm);
-        u->have_xmm = true;
+        _Static_assert(offsetof(struct user_fpregs_struct, st_space) == FX_ST0 &&
+                           offsetof(struct user_fpregs_struct, xmm_space) == FX_XMM0 &&
+                           sizeof fpr >= FX_XMM0 + NXMM * 16,
+                       "user_fpregs_struct is the fxsave image");
+        fxsave_regs(u, (const uint8_t *)&fpr);
     }
 }
 
@@ -633,9 +656,10 @@ const dwexpr_unw_mapping *dwexpr_unw_mapping_at(const dwexpr_unw *u, size_t i)
 static dwexpr_status t_reg_size(void *user, uint32_t regno, uint32_t *bytes)
 {
     (void)user;
-    if (regno >= XMM0 + NXMM)
+    if (regno >= ST0 + NST)
         return DWEXPR_E_NOT_FOUND;
-    *bytes = regno >= XMM0 ? 16 : 8;
+    /* the x86-64 arch's sizes (lib/arch/x86_64.c): st0-7 are 10 bytes */
+    *bytes = regno >= ST0 ? STBYTES : regno >= XMM0 ? 16 : 8;
     return DWEXPR_OK;
 }
 
@@ -662,6 +686,15 @@ static dwexpr_status t_reg_read(void *user, const dwexpr_regref *r, uint64_t off
         if (off > 16 || len > 16 - off)
             return DWEXPR_E_TARGET;
         memcpy(buf, u->xmm[r->regno - XMM0] + off, len);
+        return DWEXPR_OK;
+    }
+    if (r->regno >= ST0 && r->regno < ST0 + NST) {
+        /* the x87 registers of the thread (frame 0 only), 80 bits each */
+        if (r->frame != 0 || !u->have_st)
+            return DWEXPR_E_NOT_FOUND;
+        if (off > STBYTES || len > STBYTES - off)
+            return DWEXPR_E_TARGET;
+        memcpy(buf, u->st[r->regno - ST0] + off, len);
         return DWEXPR_OK;
     }
     uint64_t v;
@@ -777,7 +810,7 @@ static dwexpr_status t_tls_address(void *user, const dwexpr_frameref *f, uint64_
  * glibc ucontext_t / struct _libc_fpstate): uc_flags, uc_link, uc_stack
  * (40 bytes), then uc_mcontext's 23 general register words, then its
  * fpregs pointer; xmm0 at byte 160 of the fxsave image. */
-enum { UC_FPREGS = 40 + 23 * 8, FPSTATE_XMM0 = 160 };
+enum { UC_FPREGS = 40 + 23 * 8 };
 
 dwexpr_status dwexpr_unw_sigframe_register(dwexpr_unw *u, uint64_t sp, uint32_t regno,
                                            dwexpr_sld *out)
@@ -795,7 +828,7 @@ dwexpr_status dwexpr_unw_sigframe_register(dwexpr_unw *u, uint64_t sp, uint32_t 
     if (sp > UINT64_MAX - UC_FPREGS || t_mem_read(u, &m, b, sizeof b) != DWEXPR_OK)
         return DWEXPR_OK;
     uint64_t fp = le64(b);
-    uint64_t at = FPSTATE_XMM0 + 16ull * (regno - XMM0);
+    uint64_t at = FX_XMM0 + 16ull * (regno - XMM0);
     if (fp == 0 || fp > UINT64_MAX - at - 16)
         return DWEXPR_OK;
     out->kind = DWEXPR_LOC_MEMORY;

@@ -838,6 +838,58 @@ static void frame_attrs(locs_run *r, const dwexpr_libdwarf_scope *fn, uint32_t f
     }
 }
 
+/* Whether NAME is one of the 16-byte IEEE quad types GDB tells from
+ * x87's long double by name (i386_floatformat_for_type). */
+static bool quad_name(const char *name)
+{
+    static const char *const quad[] = {"__float128", "_Float128", "_Float128x",
+                                       "real(kind=16)", "real*16", "REAL*16", "REAL(16)"};
+    for (size_t i = 0; name && i < sizeof quad / sizeof quad[0]; i++)
+        if (strcmp(name, quad[i]) == 0)
+            return true;
+    return false;
+}
+
+/* The value of V (BITS bits) held in an x87 register (x86-64 DWARF
+ * 33-40, st0-7): the register has 10 bytes (the 80-bit extended format),
+ * its long double 16 (or 12) with the value in the low 10 and the rest
+ * padding (psABI 3.1.2). GDB reads it as a conversion from the
+ * register's format to the type's (i387_register_to_value), here the
+ * same format: the register's bytes and zeros for the padding
+ * (target_float_convert). NULL, leaving *ERR, when V is not such a value
+ * or the register cannot be read. */
+static json_t *read_x87(locs_run *r, dwexpr_ctx *ctx, const dwexpr_libdwarf_var *v,
+                        const dwexpr_loc *loc, uint64_t bits, bool *all_undef,
+                        dwexpr_error *err, dwexpr_status *st)
+{
+    const dwexpr_sld *s = loc->count == 1 ? &loc->slds[0] : NULL;
+    if (!s || s->kind != DWEXPR_LOC_REGISTER || s->byte_offset || s->bit ||
+        s->u.regno < 33 || s->u.regno > 40 || r->arch != dwexpr_arch_find("x86_64"))
+        return NULL;
+    uint32_t rb = 0;
+    if (!r->t.reg_size || r->t.reg_size(r->b, s->u.regno, &rb) != DWEXPR_OK || rb != 10 ||
+        bits % 8 || bits <= 8 * (uint64_t)rb || bits > 128)
+        return NULL;
+    dwexpr_libdwarf_type_info ti;
+    if (!strip_type(r, v->unit, v->type, &ti) || ti.tag != 0x24 /* DW_TAG_base_type */ ||
+        ti.encoding != 0x04 /* DW_ATE_float */ || quad_name(ti.name))
+        return NULL;
+    dwexpr_error e2;
+    dwexpr_status st2;
+    json_t *h = read_hex(r, ctx, loc, 8 * (uint64_t)rb, all_undef, &e2, &st2, NULL);
+    if (!h) {
+        *err = e2;
+        *st = st2;
+        return NULL;
+    }
+    char hex[2 * 16 + 1];
+    snprintf(hex, sizeof hex, "%s%.*s", json_string_value(h), (int)(bits / 4 - 2 * rb),
+             "000000000000000000000000000000");
+    json_decref(h);
+    *st = DWEXPR_OK;
+    return json_string(hex);
+}
+
 /* One variable in the focused lane (locs_eval_var without --all-lanes). */
 static json_t *eval_var_one(locs_eval *r, const dwexpr_libdwarf_var *v, uint32_t frame,
                             uint64_t pc)
@@ -950,6 +1002,8 @@ static json_t *eval_var_one(locs_eval *r, const dwexpr_libdwarf_var *v, uint32_t
     dwexpr_loc whole;
     bool have_whole = dwexpr_libdwarf_loc_copy(&res.loc, &whole) == DWEXPR_OK;
     json_t *h = read_hex(r, r->ctx, &res.loc, bits, &all_undef, &err, &st, &short_bits);
+    if (!h && st == DWEXPR_E_OUT_OF_RANGE)
+        h = read_x87(r, r->ctx, v, &res.loc, bits, &all_undef, &err, &st);
     if (short_bits)
         json_object_set_new(o, "short_composite", json_pack("{s:I}", "bits", (json_int_t)short_bits));
     if (!h) {

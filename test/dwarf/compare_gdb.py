@@ -36,11 +36,13 @@ import tempfile
 X86_64_REGS = ['rax', 'rdx', 'rcx', 'rbx', 'rsi', 'rdi', 'rbp', 'rsp',
                'r8', 'r9', 'r10', 'r11', 'r12', 'r13', 'r14', 'r15', 'rip']
 XMM_BASE = 17
+# x87 st0-7 (DWARF 33-40): 10 bytes each (the 80-bit extended format)
+ST_BASE = 33
 # Not preserved across calls (psABI 3.2.1). GDB shows them in a caller
 # frame with the callee's value ("same value"); the context leaves them out
 # of frames[1] so that dwexpr sees them as "same value" too (a younger
 # frame's register), which its entry-value rule does not trust.
-VOLATILE = [0, 1, 2, 4, 5, 8, 9, 10, 11] + list(range(17, 33))
+VOLATILE = [0, 1, 2, 4, 5, 8, 9, 10, 11] + list(range(17, 33)) + list(range(33, 41))
 
 GDB_SCRIPT = r'''
 import gdb, json, re, struct
@@ -69,6 +71,13 @@ def scalar_bytes(v, size):
             return struct.pack('<f', f)
         if size == 8:
             return struct.pack('<d', f)
+        if size in (12, 16):
+            # a long double not in memory (an x87 register): /x gives its
+            # bytes (GDB's conversion from the register zeroes the padding)
+            try:
+                return int(v.format_string(format='x'), 16).to_bytes(size, 'little')
+            except Exception:
+                return None
         return None
     try:
         n = int(v)
@@ -328,7 +337,10 @@ def regs_of(frame):
             v = frame.read_register(name)
             if v.is_optimized_out:
                 continue
-            if name.startswith('xmm'):
+            if name.startswith('st'):
+                n = int(v.format_string(format='x'), 16)
+                r[str(num)] = {'bytes': tohex(n.to_bytes(10, 'little'))}
+            elif name.startswith('xmm'):
                 a = v['v2_int64']
                 n = (int(a[0]) & 0xffffffffffffffff) | ((int(a[1]) & 0xffffffffffffffff) << 64)
                 r[str(num)] = {'bytes': tohex(n.to_bytes(16, 'little'))}
@@ -479,9 +491,11 @@ VARIANTS = [
     ('gcc', 'O2', 4, 'dwp'),
 ]
 
+# A probe is a function, or FILE:MARK for the line of FILE holding MARK
+# (x87.c: values on the x87 stack exist only mid-function, never at a call).
 PROGRAMS = [('vars.c', 'probe'), ('types.c', 'probe_t'), ('lists.c', 'step'),
             ('arrays.f90', 'probe_f'), ('bounds.f90', 'probe_b'), ('cxx.cc', 'probe_c'),
-            ('cxx_refs.cc', 'probe'), ('tailcalls.c', 'probe_tc')]
+            ('cxx_refs.cc', 'probe'), ('tailcalls.c', 'probe_tc'), ('x87.c', 'x87.c:/* STOP */')]
 F_VARIANTS = [('gfortran', 'O0', 5, False), ('gfortran', 'O2', 5, False),
               ('gfortran', 'O0', 4, False), ('gfortran', 'Og', 5, False)]
 # C++: GDB's qualified and demangled function names, functions defined in
@@ -519,6 +533,7 @@ def load_bias(maps, binary, first_load):
 def reg_regs():
     regs = [(i, n) for i, n in enumerate(X86_64_REGS)]
     regs += [(XMM_BASE + i, 'xmm%d' % i) for i in range(16)]
+    regs += [(ST_BASE + i, 'st%d' % i) for i in range(8)]
     return regs
 
 
@@ -866,9 +881,23 @@ def make_dwp(cc, binary, work):
     return None
 
 
+def probe_location(src, probe):
+    """GDB's breakpoint for PROBE: a function's name as it is, FILE:MARK
+    the line of FILE (in SRC) that holds MARK."""
+    if ':' not in probe:
+        return probe
+    fname, mark = probe.split(':', 1)
+    with open(os.path.join(src, fname)) as fp:
+        for n, line in enumerate(fp, 1):
+            if mark in line:
+                return '%s:%d' % (fname, n)
+    raise ValueError('%s: no line holds %s' % (fname, mark))
+
+
 def compare_variant(args, prog, probe, cc, opt, ver, split, log):
     """Build, dump under GDB, compare. Returns (agree, total, lines, skipped)."""
     tag = variant_tag(prog, cc, opt, ver, split)
+    probe = probe_location(args.src, probe)
     work = os.path.join(args.work, tag)
     os.makedirs(work, exist_ok=True)
     binary = os.path.join(work, tag)

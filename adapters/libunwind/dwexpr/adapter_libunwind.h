@@ -41,8 +41,9 @@ DWEXPR_API dwexpr_status dwexpr_unw_open_pid(int pid, uint32_t max_frames, dwexp
 DWEXPR_API void dwexpr_unw_close(dwexpr_unw *u);
 
 /* The target (user = the dwexpr_unw): registers 0-16 of every libunwind
- * frame (frame 0 = the thread's registers) and xmm0-15 (DWARF 17-32) of
- * frame 0 (a core's NT_FPREGSET, PTRACE_GETFPREGS), memory of the
+ * frame (frame 0 = the thread's registers), xmm0-15 (DWARF 17-32, 16
+ * bytes) and st0-7 (DWARF 33-40, 10 bytes: ST(0)..ST(7)) of frame 0 (a
+ * core's NT_FPREGSET, PTRACE_GETFPREGS), memory of the
  * process, libunwind's answers for cfa / register_location / frame_pc,
  * and DW_OP_form_tls_address for the main executable's thread-local
  * variables: the thread pointer (fs_base: NT_PRSTATUS, PTRACE_GETREGS)
