@@ -405,15 +405,15 @@ bool ld_may_tail_call_self(dwexpr_libdwarf *ld, uint64_t entry)
         return known == (void *)2;
     /* every function reachable by tail calls, once (GDB's
      * func_verify_no_selftailcall) */
-    uint64_t *todo = malloc((MAX_SELF + 1) * sizeof *todo);
+    uint64_t *pending = malloc((MAX_SELF + 1) * sizeof *pending);
     ld_map seen;
     memset(&seen, 0, sizeof seen);
-    bool maybe = !todo;
+    bool maybe = !pending;
     size_t n = 0, added = 0;
-    if (todo)
-        todo[n++] = entry;
+    if (pending)
+        pending[n++] = entry;
     while (n && !maybe) {
-        uint64_t a = todo[--n];
+        uint64_t a = pending[--n];
         const ld_scope *fn = ld_function_entered(ld, a);
         if (!fn) {
             maybe = true;
@@ -433,13 +433,13 @@ bool ld_may_tail_call_self(dwexpr_libdwarf *ld, uint64_t entry)
                     maybe = true;
                 } else if (!ld_map_get(&seen, t[i], 0)) {
                     ld_map_put(&seen, t[i], 0, (void *)1);
-                    todo[n++] = t[i];
+                    pending[n++] = t[i];
                     added++;
                 }
             }
         }
     }
-    free(todo);
+    free(pending);
     ld_map_free(&seen);
     ld_map_put(&ld->selftail, entry, 0, (void *)(uintptr_t)(maybe ? 2 : 1));
     return maybe;
