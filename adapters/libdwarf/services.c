@@ -290,19 +290,36 @@ static dwexpr_status keep_wide(dwexpr_libdwarf_binding *b, dwexpr_value *v)
 }
 
 /* The registers BLOCK reads (DW_OP_reg*, breg*, regx, bregx, regval_type),
- * up to CAP of them; false if BLOCK does not decode. */
+ * up to CAP of them, and in *DEREF_REG the register of a deref entry
+ * (below; UINT32_MAX for any other block); false if BLOCK does not
+ * decode. */
 static bool block_registers(const uint8_t *block, size_t len, const dwexpr_unit *unit,
                             uint32_t *regs, size_t cap, size_t *n, bool *single,
-                            int *regval_type, uint64_t *regval_die)
+                            int *regval_type, uint64_t *regval_die, uint32_t *deref_reg)
 {
     dwexpr_program *p = NULL;
     dwexpr_error e;
     *n = 0;
     *single = false;
     *regval_type = 0;
+    *deref_reg = UINT32_MAX;
     if (dwexpr_program_decode(block, len, unit, &p, &e) != DWEXPR_OK)
         return false;
     size_t count = dwexpr_program_count(p);
+    if (count == 2) {
+        /* "DW_OP_bregN 0 (or DW_OP_bregx N 0); DW_OP_deref (or
+         * DW_OP_deref_size S)": the value on entry of the object register
+         * N pointed to, which a call site gives as the parameter's
+         * DW_AT_call_data_value (DWARF 5 3.4.2; GDB's
+         * dwarf_block_to_dwarf_reg_deref) */
+        dwexpr_op v0, v1;
+        const dwexpr_op *a = dwexpr_program_op(p, 0, &v0), *d = dwexpr_program_op(p, 1, &v1);
+        const bool breg = a->id >= DWEXPR_OP_breg0 && a->id <= DWEXPR_OP_breg31;
+        const uint64_t off = breg ? a->operand[0] : a->operand[1];
+        if ((breg || (a->id == DWEXPR_OP_bregx && a->operand[0] <= UINT32_MAX)) && off == 0 &&
+            (d->id == DWEXPR_OP_deref || d->id == DWEXPR_OP_deref_size))
+            *deref_reg = breg ? (uint32_t)(a->id - DWEXPR_OP_breg0) : (uint32_t)a->operand[0];
+    }
     for (size_t i = 0; i < count; i++) {
         dwexpr_op view;
         const dwexpr_op *op = dwexpr_program_op(p, i, &view);
@@ -563,37 +580,9 @@ static dwexpr_status entry_from_call_site(dwexpr_libdwarf_binding *b, const dwex
                 (unsigned long long)ret);
 }
 
-/* Whether BLOCK is "DW_OP_bregN 0 (or DW_OP_bregx N 0); DW_OP_deref (or
- * DW_OP_deref_size S)": the value on entry of the object a parameter
- * register pointed to, which a call site gives as the parameter's
- * DW_AT_call_data_value (DWARF 5 3.4.2; GDB's dwarf_block_to_dwarf_reg_deref).
- * *REG: N. */
-static bool deref_entry(const uint8_t *block, size_t len, const dwexpr_unit *unit, uint32_t *reg)
-{
-    dwexpr_program *p = NULL;
-    dwexpr_error e;
-    if (dwexpr_program_decode(block, len, unit, &p, &e) != DWEXPR_OK)
-        return false;
-    bool ok = false;
-    if (dwexpr_program_count(p) == 2) {
-        dwexpr_op v0, v1;
-        const dwexpr_op *a = dwexpr_program_op(p, 0, &v0), *d = dwexpr_program_op(p, 1, &v1);
-        const bool breg = a->id >= DWEXPR_OP_breg0 && a->id <= DWEXPR_OP_breg31;
-        const uint64_t off = breg ? a->operand[0] : a->operand[1];
-        if ((breg || a->id == DWEXPR_OP_bregx) && off == 0 &&
-            (d->id == DWEXPR_OP_deref || d->id == DWEXPR_OP_deref_size) &&
-            (breg || a->operand[0] <= UINT32_MAX)) {
-            *reg = breg ? (uint32_t)(a->id - DWEXPR_OP_breg0) : (uint32_t)a->operand[0];
-            ok = true;
-        }
-    }
-    dwexpr_program_free(p);
-    return ok;
-}
-
-/* DW_OP_entry_value of a deref_entry block on register REG: the caller's
- * call site passes REG with a DW_AT_call_data_value, evaluated in the
- * caller frame (the object's value when the call was made; the memory
+/* DW_OP_entry_value of a deref entry on register REG (block_registers):
+ * the caller's call site passes REG with a DW_AT_call_data_value,
+ * evaluated in the caller frame (the object's value when the call was made; the memory
  * may have changed since). Only the call site can tell (GDB): without
  * one, or without the value, the value is gone (E_UNDEFINED_READ,
  * GDB's <optimized out>). */
@@ -647,16 +636,16 @@ static dwexpr_status sv_entry_value(void *u, const dwexpr_frameref *f, const uin
         if (s)
             unit = ld_unit_at(b->ld, s->pub.unit)->pub.unit;
     }
-    uint32_t dreg;
-    if (deref_entry(block, len, &unit, &dreg))
-        return entry_data_value(b, f, dreg, out);
-    uint32_t regs[8];
+    uint32_t regs[8], dreg;
     size_t nregs;
     bool single;
     int regval;
     uint64_t regval_die = 0;
-    if (!block_registers(block, len, &unit, regs, 8, &nregs, &single, &regval, &regval_die))
+    if (!block_registers(block, len, &unit, regs, 8, &nregs, &single, &regval, &regval_die,
+                         &dreg))
         return DWEXPR_E_NOT_FOUND;
+    if (dreg != UINT32_MAX)
+        return entry_data_value(b, f, dreg, out);
     bool regs_ok = nregs && recoverable(b, f, f->frame + 1, regs, nregs);
     if (b->policy == DWEXPR_LIBDWARF_EV_REGISTER_FIRST && regs_ok)
         return DWEXPR_E_NOT_FOUND;
