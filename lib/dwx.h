@@ -23,6 +23,21 @@
 #  endif
 #endif
 
+/* The index of the lowest set bit of X (X != 0). */
+static inline unsigned dwx_ctz64(uint64_t x)
+{
+#if defined(__GNUC__)
+    return (unsigned)__builtin_ctzll(x);
+#else
+    unsigned n = 0;
+    while (!(x & 1)) {
+        x >>= 1;
+        n++;
+    }
+    return n;
+#endif
+}
+
 /* N (at most 8) bytes at *P, little-endian (DWARF 5 7.7.1's fixed-size
  * operands), *P moved past them; false when they do not fit before END.
  * Inline: the decoder's table path and the fast path read operands with

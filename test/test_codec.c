@@ -298,13 +298,14 @@ static dwexpr_status ref_sleb(const uint8_t *b, size_t n, int64_t *v, size_t *le
 /* dwx_read_uleb / dwx_read_sleb against the reference readers on random
  * encodings of 1-18 bytes, biased towards the interesting ones: values
  * around bit 63 (the 9/10-byte boundary of the common path), sign bytes,
- * padding, truncation by the end pointer. */
+ * padding, truncation by the end pointer, bytes after the encoding (the
+ * readers' one-word path reads 8 bytes at a time when 8 are there). */
 static void test_leb_random(void)
 {
     uint64_t seed = 0x1eb128;
     unsigned bad_u = 0, bad_s = 0, n_ok = 0, n_over = 0, n_trunc = 0;
     for (int k = 0; k < 200000; k++) {
-        uint8_t b[18];
+        uint8_t b[26];
         seed = seed * 6364136223846793005ull + 1442695040888963407ull;
         uint64_t r = seed >> 11;
         size_t n = 1 + r % 18, end = n;
@@ -318,8 +319,13 @@ static void test_leb_random(void)
             }
             b[i] = (uint8_t)(i + 1 < n ? x | 0x80 : x & 0x7f);
         }
-        if ((r >> 20) % 8 == 0 && n > 1)
+        if ((r >> 20) % 8 == 0 && n > 1) {
             end = (r >> 24) % n; /* truncated */
+        } else if ((r >> 28) % 2) { /* followed by 1-8 other bytes */
+            end = n + 1 + (r >> 29) % 8;
+            for (size_t i = n; i < end; i++)
+                b[i] = (uint8_t)(seed >> (i % 8 * 8)) ^ (uint8_t)(0x80 * (i & 1));
+        }
         uint64_t uv = 0, ru = 0;
         int64_t sv = 0, rs = 0;
         uint8_t l1 = 0, l2 = 0;
