@@ -51,19 +51,23 @@ rm -rf "$findings"
 mkdir -p "$findings"
 status=0
 
-for h in "${harnesses[@]}"; do
-    exe="$build/fuzz/$h"
+# run_one HARNESS: fuzz it, print its summary line (and, on a finding,
+# where the input and log went); exit 1 on a finding.
+run_one() {
+    local h=$1
+    local exe="$build/fuzz/$h"
     if [ ! -x "$exe" ]; then
         echo "$h: not built (fuzz_context needs jansson), skipped"
-        continue
+        return 0
     fi
-    dict=(-dict=fuzz/dwarf.dict)
+    local dict=(-dict=fuzz/dwarf.dict)
     [ "$h" = fuzz_context ] && dict=(-dict=fuzz/context.dict)
     [ "$h" = fuzz_elf ] && dict=()   # ELF images: no dictionary
     [ "$h" = fuzz_libdwarf ] && dict=()
     [ "$h" = fuzz_repl ] && dict=(-dict=fuzz/repl.dict)
     [ "$h" = fuzz_diexpr ] && dict=(-dict=fuzz/diexpr.dict)
     [ "$h" = fuzz_spirv ] && dict=(-dict=fuzz/spirv.dict)
+    local work start rc took execs last cov ft arts
     work=$(mktemp -d "${TMPDIR:-/tmp}/dwexpr-$h.XXXXXX")
     mkdir -p "$work/corpus"
     start=$(date +%s)
@@ -79,8 +83,9 @@ for h in "${harnesses[@]}"; do
     arts=$(find "$work" -maxdepth 1 -type f \
         \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \
            -o -name 'slow-unit-*' \) | grep -v slow-unit || true)
+    local failed=0
     if [ $rc -ne 0 ] || [ -n "$arts" ]; then
-        status=1
+        failed=1
         echo "$h: FAILED (exit $rc) after ${execs:-?} execs, cov ${cov:-?}, ft ${ft:-?}, ${took} s"
         grep -E 'ERROR|invariant failed|SUMMARY' "$work/log" | head -n 5 | sed 's/^/    /'
         for a in $arts; do
@@ -93,5 +98,25 @@ for h in "${harnesses[@]}"; do
         echo "$h: ok, ${execs:-?} execs, cov ${cov:-?}, ft ${ft:-?}, ${took} s"
     fi
     rm -rf "$work"
+    return $failed
+}
+
+# FUZZ_JOBS harnesses at a time (default: one per core; each fuzzer is one
+# process, so a pair on two cores takes the wall time of one); the
+# summaries print in the list's order.
+jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
+[ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
+outs=$(mktemp -d "${TMPDIR:-/tmp}/dwexpr-fuzz-out.XXXXXX")
+for i in "${!harnesses[@]}"; do
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+        wait -n || true
+    done
+    { run_one "${harnesses[$i]}"; echo $? >"$outs/$i.rc"; } >"$outs/$i" 2>&1 &
 done
+wait
+for i in "${!harnesses[@]}"; do
+    cat "$outs/$i"
+    [ "$(cat "$outs/$i.rc" 2>/dev/null)" = 0 ] || status=1
+done
+rm -rf "$outs"
 exit $status
