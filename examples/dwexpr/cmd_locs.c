@@ -477,9 +477,61 @@ static int64_t array_start(locs_run *r, size_t unit, uint64_t type, const dwexpr
     return start;
 }
 
-/* Read BITS bits through LOC into a "hex" string with "xx" holes; *ALL_UNDEF
- * when every byte is undefined. NULL with *ERR on failure. */
-static json_t *read_hex(locs_run *r, dwexpr_ctx *ctx, const dwexpr_loc *loc, uint64_t bits,
+/* Make every implicit-pointer place inside LOC (a copy: composites'
+ * parts, at any depth) undefined storage; the count made. GDB shows such
+ * a part as "<synthetic pointer>": it has no bytes to read, while the
+ * object's other parts do. */
+static unsigned undefine_implicit_parts(dwexpr_loc *loc)
+{
+    unsigned n = 0;
+    for (uint32_t i = 0; i < loc->count; i++) {
+        dwexpr_sld *s = (dwexpr_sld *)(uintptr_t)&loc->slds[i];
+        if (s->kind == DWEXPR_LOC_IMPLICIT_POINTER) {
+            memset(s, 0, sizeof *s);
+            s->kind = DWEXPR_LOC_UNDEFINED;
+            n++;
+        } else if (s->kind == DWEXPR_LOC_COMPOSITE && s->u.comp) {
+            for (uint32_t k = 0; k < s->u.comp->count; k++)
+                n += undefine_implicit_parts(&s->u.comp->parts[k].loc);
+        }
+    }
+    return n;
+}
+
+/* The implicit-pointer place holding bits [0, BITS) of LOC, when LOC is
+ * one composite place whose bits there all lie inside one part that is
+ * an implicit pointer (seed "Composite Location Description Operations":
+ * parts laid end to end); NULL otherwise. */
+static const dwexpr_sld *implicit_part_at(const dwexpr_loc *loc, uint64_t bits)
+{
+    if (loc->count != 1)
+        return NULL;
+    const dwexpr_sld *s = &loc->slds[0];
+    uint64_t at = 8 * s->byte_offset + s->bit;
+    for (int depth = 0; depth < 8 && s->kind == DWEXPR_LOC_COMPOSITE && s->u.comp; depth++) {
+        const dwexpr_composite *c = s->u.comp;
+        const dwexpr_sld *inner = NULL;
+        uint64_t start = 0;
+        for (uint32_t k = 0; k < c->count; start += c->parts[k].bit_size, k++) {
+            if (at < start + c->parts[k].bit_size) {
+                if (at + bits > start + c->parts[k].bit_size || c->parts[k].loc.count != 1)
+                    return NULL;
+                inner = &c->parts[k].loc.slds[0];
+                break;
+            }
+        }
+        if (!inner)
+            return NULL;
+        if (inner->kind == DWEXPR_LOC_IMPLICIT_POINTER)
+            return inner;
+        at = at - start + 8 * inner->byte_offset + inner->bit;
+        s = inner;
+    }
+    return NULL;
+}
+
+/* read_hex of LOC as it is. */
+static json_t *read_hex_as_is(locs_run *r, dwexpr_ctx *ctx, const dwexpr_loc *loc, uint64_t bits,
                         bool *all_undef, dwexpr_error *err, dwexpr_status *st,
                         uint64_t *short_bits)
 {
@@ -531,6 +583,33 @@ static json_t *read_hex(locs_run *r, dwexpr_ctx *ctx, const dwexpr_loc *loc, uin
     json_decref(j);
     free(buf);
     free(mask);
+    return h;
+}
+
+/* Read BITS bits through LOC into a "hex" string with "xx" holes; *ALL_UNDEF
+ * when every byte is undefined. NULL with *ERR on failure. A part that
+ * is an implicit pointer (GDB's "<synthetic pointer>" member of a
+ * structure or array) has no bytes to read: its bits are holes, the other
+ * parts' bytes are read, and the object is not optimized out. */
+static json_t *read_hex(locs_run *r, dwexpr_ctx *ctx, const dwexpr_loc *loc, uint64_t bits,
+                        bool *all_undef, dwexpr_error *err, dwexpr_status *st,
+                        uint64_t *short_bits)
+{
+    json_t *h = read_hex_as_is(r, ctx, loc, bits, all_undef, err, st, short_bits);
+    dwexpr_loc plain;
+    if (h || *st != DWEXPR_E_IMPLICIT_PTR || dwexpr_libdwarf_loc_copy(loc, &plain) != DWEXPR_OK)
+        return h;
+    if (undefine_implicit_parts(&plain)) {
+        const dwexpr_error first = *err;
+        h = read_hex_as_is(r, ctx, &plain, bits, all_undef, err, st, short_bits);
+        if (h) {
+            *all_undef = false;
+        } else {
+            *st = DWEXPR_E_IMPLICIT_PTR;
+            *err = first;
+        }
+    }
+    dwexpr_libdwarf_loc_free(&plain);
     return h;
 }
 
@@ -635,6 +714,9 @@ static uint64_t strip_type(locs_run *r, size_t unit, uint64_t type, dwexpr_libdw
 }
 
 
+static json_t *implicit_pointer_json(locs_run *r, size_t unit, uint64_t type, const dwexpr_sld *s,
+                                     const dwexpr_eval_params *where);
+
 /* One member entry: name, type, bit_offset (from the start of the
  * containing object; null when an expression places it), bit_size, hex
  * read through LOC (the member's own location, a copy), and its own
@@ -651,6 +733,13 @@ static json_t *member_entry(locs_run *r, size_t unit, const char *name, uint64_t
     bool au;
     dwexpr_error e;
     dwexpr_status st;
+    const dwexpr_sld *ip = bit_size ? implicit_part_at(loc, bit_size) : NULL;
+    if (ip) {
+        /* a member that is an implicit pointer: as a variable that is one */
+        json_object_set_new(m, "hex", json_null());
+        json_object_set_new(m, "implicit_pointer", implicit_pointer_json(r, unit, type, ip, where));
+        return m;
+    }
     json_t *h = bit_size ? read_hex(r, r->aux2, loc, bit_size, &au, &e, &st, NULL) : NULL;
     if (!h && bit_size)
         json_object_set_new(m, "read_error", out_error_from(r->c, &e));
@@ -891,6 +980,58 @@ static json_t *read_x87(locs_run *r, dwexpr_ctx *ctx, const dwexpr_libdwarf_var 
 }
 
 /* One variable in the focused lane (locs_eval_var without --all-lanes). */
+/* What an implicit pointer S (DW_OP_implicit_pointer: GDB's "<synthetic
+ * pointer>") of pointer type TYPE points to: the object's DIE, the
+ * displacement, and the bytes of the pointed-to type read at the
+ * object's location moved by the displacement ("hex"; all "xx" when the
+ * object has no location: optimized out), or the error computing it. */
+static json_t *implicit_pointer_json(locs_run *r, size_t unit, uint64_t type, const dwexpr_sld *s,
+                                     const dwexpr_eval_params *where)
+{
+    json_t *p = json_object();
+    json_object_set_new(p, "die", hexnum(s->u.ptr.die));
+    json_object_set_new(p, "displacement", json_integer(s->u.ptr.disp));
+    dwexpr_libdwarf_type_info ti;
+    dwexpr_result pr;
+    dwexpr_error pe;
+    const size_t tu = unit;
+    memset(&ti, 0, sizeof ti); /* no type: nothing to read */
+    if (dwexpr_libdwarf_type_get(r->ld, tu, type, &ti) == DWEXPR_OK) {
+        while (ti.tag != TAG_pointer && ti.tag != TAG_reference &&
+               ti.tag != TAG_rvalue_reference && ti.target &&
+               dwexpr_libdwarf_type_get(r->ld, tu, ti.target, &ti) == DWEXPR_OK) {
+        }
+    }
+    dwexpr_libdwarf_type_info pt;
+    uint64_t pbytes = 0;
+    if (ti.target && dwexpr_libdwarf_type_get(r->ld, tu, ti.target, &pt) == DWEXPR_OK)
+        pbytes = pt.bytes;
+    if (dwexpr_libdwarf_eval_location(r->b, r->aux, tu, s->u.ptr.die, where, &pr, &pe) ==
+        DWEXPR_OK) {
+        dwexpr_loc copy;
+        if (pbytes && dwexpr_libdwarf_loc_copy(&pr.loc, &copy) == DWEXPR_OK) {
+            displace(&copy, s->u.ptr.disp);
+            bool au;
+            dwexpr_status rs;
+            json_t *h = read_hex(r, r->aux, &copy, 8 * pbytes, &au, &pe, &rs, NULL);
+            json_object_set_new(p, "hex", h ? h : json_null());
+            dwexpr_libdwarf_loc_free(&copy);
+        }
+    } else if (pe.status == DWEXPR_E_NOT_FOUND && pbytes) {
+        /* the object pointed to has no location: optimized out */
+        char *xs = malloc(2 * (size_t)pbytes + 1);
+        if (xs) {
+            memset(xs, 'x', 2 * (size_t)pbytes);
+            xs[2 * pbytes] = 0;
+            json_object_set_new(p, "hex", json_string(xs));
+            free(xs);
+        }
+    } else {
+        json_object_set_new(p, "error", out_error_from(NULL, &pe));
+    }
+    return p;
+}
+
 static json_t *eval_var_one(locs_eval *r, const dwexpr_libdwarf_var *v, uint32_t frame,
                             uint64_t pc)
 {
@@ -949,47 +1090,8 @@ static json_t *eval_var_one(locs_eval *r, const dwexpr_libdwarf_var *v, uint32_t
         const dwexpr_sld *s = &res.loc.slds[0];
         json_object_set_new(o, "hex", json_null());
         json_object_set_new(o, "optimized_out", json_false());
-        json_t *p = json_object();
-        json_object_set_new(p, "die", hexnum(s->u.ptr.die));
-        json_object_set_new(p, "displacement", json_integer(s->u.ptr.disp));
-        dwexpr_libdwarf_type_info ti;
-        dwexpr_result pr;
-        dwexpr_error pe;
-        size_t tu = v->unit;
-        if (dwexpr_libdwarf_type_get(r->ld, tu, v->type, &ti) == DWEXPR_OK) {
-            while (ti.tag != TAG_pointer && ti.tag != TAG_reference &&
-                   ti.tag != TAG_rvalue_reference && ti.target &&
-                   dwexpr_libdwarf_type_get(r->ld, tu, ti.target, &ti) == DWEXPR_OK) {
-            }
-        }
-        dwexpr_libdwarf_type_info pt;
-        uint64_t pbytes = 0;
-        if (ti.target && dwexpr_libdwarf_type_get(r->ld, tu, ti.target, &pt) == DWEXPR_OK)
-            pbytes = pt.bytes;
-        if (dwexpr_libdwarf_eval_location(r->b, r->aux, tu, s->u.ptr.die, &where, &pr, &pe) ==
-            DWEXPR_OK) {
-            dwexpr_loc copy;
-            if (pbytes && dwexpr_libdwarf_loc_copy(&pr.loc, &copy) == DWEXPR_OK) {
-                displace(&copy, s->u.ptr.disp);
-                bool au;
-                dwexpr_status rs;
-                json_t *h = read_hex(r, r->aux, &copy, 8 * pbytes, &au, &pe, &rs, NULL);
-                json_object_set_new(p, "hex", h ? h : json_null());
-                dwexpr_libdwarf_loc_free(&copy);
-            }
-        } else if (pe.status == DWEXPR_E_NOT_FOUND && pbytes) {
-            /* the object pointed to has no location: optimized out */
-            char *xs = malloc(2 * (size_t)pbytes + 1);
-            if (xs) {
-                memset(xs, 'x', 2 * (size_t)pbytes);
-                xs[2 * pbytes] = 0;
-                json_object_set_new(p, "hex", json_string(xs));
-                free(xs);
-            }
-        } else {
-            json_object_set_new(p, "error", out_error_from(NULL, &pe));
-        }
-        json_object_set_new(o, "implicit_pointer", p);
+        json_object_set_new(o, "implicit_pointer",
+                            implicit_pointer_json(r, v->unit, v->type, s, &where));
         return o;
     }
     if (bits == 0 || single_undef) {

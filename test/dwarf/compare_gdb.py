@@ -88,6 +88,13 @@ def scalar_bytes(v, size):
             return None
     return (n & ((1 << (8 * size)) - 1)).to_bytes(size, 'little')
 
+def synthetic(v):
+    """Whether V prints as GDB's "<synthetic pointer>"."""
+    try:
+        return str(v) == '<synthetic pointer>'
+    except Exception:
+        return False
+
 def value_bytes(v, out, base, size):
     """Fill OUT[base:base+size] with V's bytes: None where unknown,
     'xx' where GDB says optimized out."""
@@ -97,6 +104,12 @@ def value_bytes(v, out, base, size):
     if v.is_optimized_out and not aggregate:
         for i in range(size):
             out[base + i] = 'xx'
+        return
+    if t.code == gdb.TYPE_CODE_PTR and synthetic(v):
+        # an implicit pointer part (DW_OP_implicit_pointer): no bytes, as
+        # dwexpr's "xx"
+        for i in range(size):
+            out[base + i] = 'ip'
         return
     if t.code in (gdb.TYPE_CODE_REF, gdb.TYPE_CODE_RVALUE_REF):
         # a C++ reference's own bytes are the address it holds (v.address
@@ -214,6 +227,8 @@ def members_of(v, depth=0):
             ft = f.type.strip_typedefs()
             size = ft.sizeof
             d = {'name': f.name, 'bitpos': f.bitpos, 'bitsize': f.bitsize or 8 * size}
+            if ft.code == gdb.TYPE_CODE_PTR and synthetic(fv):
+                d['synthetic'] = True
             if fv.is_optimized_out and ft.code not in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION,
                                                         gdb.TYPE_CODE_ARRAY):
                 d['hex'] = 'xx' * ((d['bitsize'] + 7) // 8)
@@ -271,6 +286,8 @@ def members_of(v, depth=0):
                         bitpos = 8 * (int(ev.address) - base)
                 d = {'name': '[%%d]' %% (k - lo), 'bitpos': bitpos,
                      'bitsize': 8 * et.sizeof, 'hex': finish_bytes(b)}
+                if ev is not None and et.code == gdb.TYPE_CODE_PTR and synthetic(ev):
+                    d['synthetic'] = True
                 sub = members_of(ev, depth + 1) if ev is not None else None
                 if sub:
                     d['members'] = sub
@@ -495,7 +512,8 @@ VARIANTS = [
 # (x87.c: values on the x87 stack exist only mid-function, never at a call).
 PROGRAMS = [('vars.c', 'probe'), ('types.c', 'probe_t'), ('lists.c', 'step'),
             ('arrays.f90', 'probe_f'), ('bounds.f90', 'probe_b'), ('cxx.cc', 'probe_c'),
-            ('cxx_refs.cc', 'probe'), ('tailcalls.c', 'probe_tc'), ('x87.c', 'x87.c:/* STOP */')]
+            ('cxx_refs.cc', 'probe'), ('tailcalls.c', 'probe_tc'), ('x87.c', 'x87.c:/* STOP */'),
+            ('synth.c', 'probe_s')]
 F_VARIANTS = [('gfortran', 'O0', 5, False), ('gfortran', 'O2', 5, False),
               ('gfortran', 'O0', 4, False), ('gfortran', 'Og', 5, False)]
 # C++: GDB's qualified and demangled function names, functions defined in
@@ -657,6 +675,8 @@ def same_bytes(gh, dh, d=None):
         a, b = gh[i:i + 2], dh[i:i + 2]
         if a == '??':
             continue          # GDB does not know (padding of a non-lvalue)
+        if a == 'ip' and b == 'xx':
+            continue          # an implicit pointer part: no bytes for either
         if a != b:
             if b == 'xx' and (a == 'sp' or (short and i // 2 >= short['bits'] // 8)):
                 explained = True
@@ -714,6 +734,13 @@ def tally_members(where, gms, dms, mcounts, lines, explained, short=None, base=0
             continue
         if dm.get('bit_size') != gm['bitsize']:
             lines.append('%s: bit size gdb %d, dwexpr %s' % (w, gm['bitsize'], dm.get('bit_size')))
+            continue
+        if gm.get('synthetic'):
+            # GDB's <synthetic pointer> member: dwexpr's implicit_pointer
+            if dm.get('implicit_pointer') and dm.get('hex') is None:
+                mcounts[0] += 1
+            else:
+                lines.append('%s: gdb <synthetic pointer>, dwexpr %s' % (w, dm.get('hex')))
             continue
         ok, why = same_bytes(gm['hex'], dm.get('hex'), {'hex': dm.get('hex'),
                                                         'short_composite': mshort})
