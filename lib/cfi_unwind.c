@@ -23,6 +23,7 @@ typedef struct reg_cache {
 typedef struct uframe {
     uint64_t pc;
     bool has_row, signal, outermost;
+    bool guessed;                  /* row from arch->no_cfi_row (guess_row) */
     dwexpr_cfi_row *row;
     uint8_t cfa_state;
     dwexpr_status cfa_st;
@@ -613,6 +614,59 @@ dwexpr_status dwexpr_unwinder_register_location(dwexpr_unwinder *uw, uint32_t in
 /* ---- stepping ---- */
 
 /* Make frame 0 from the inner target's pc. */
+/* Whether an FDE of UW's CFI holds LOOKUP. */
+static bool has_fde(const dwexpr_unwinder *uw, uint64_t lookup)
+{
+    for (size_t k = 0; k < uw->ncfi; k++) {
+        dwexpr_cfi_fde fde;
+        dwexpr_cfi_cie cie;
+        dwexpr_error e;
+        if (dwexpr_cfi_find_fde(uw->cfis[k], lookup, &fde, &cie, &e) == DWEXPR_OK)
+            return true;
+    }
+    return false;
+}
+
+/* Frame 0 without an FDE: the architecture's guess (dwexpr_arch
+ * no_cfi_row: the return address at the stack pointer), taken only when
+ * the return address it reads is non-zero and lies in code that has CFI
+ * (an FDE holds the call, one byte before it), so that a wrong guess
+ * ends the stack at frame 0 as before rather than making up frames. */
+static dwexpr_status guess_row(dwexpr_unwinder *uw)
+{
+    uframe *f = &uw->frames[0];
+    const dwexpr_arch *arch = uw->cfg.arch;
+    if (!arch || !arch->no_cfi_row)
+        return DWEXPR_OK;
+    if (!f->row && !(f->row = malloc(sizeof *f->row)))
+        return DWEXPR_E_NOMEM;
+    if (!arch->no_cfi_row(uw->cfg.unit.addr_size, f->row))
+        return DWEXPR_OK;
+    f->has_row = true;
+    f->guessed = true;
+    const dwexpr_error saved = uw->err;
+    uint64_t ra = 0;
+    /* the return address column's rule: saved at CFA + N */
+    const dwexpr_cfi_rule r = dwexpr_cfi_row_rule(f->row, arch, (uint32_t)f->row->ra_column);
+    bool ok = compute_cfa(uw, 0) == DWEXPR_OK && r.kind == DWEXPR_CFI_OFFSET;
+    if (ok) {
+        dwexpr_sld slot = f->cfa;
+        slot.byte_offset += (uint64_t)r.offset;
+        ok = read_word(uw, &slot, uw->cfg.unit.addr_size, &ra) == DWEXPR_OK && ra != 0 &&
+             has_fde(uw, ra - 1);
+    }
+    if (!ok) {
+        /* no guess: frame 0 stays without a row, its CFA unknown */
+        f->has_row = false;
+        f->guessed = false;
+        f->cfa_state = C_NONE;
+        f->cfa_st = DWEXPR_OK;
+        memset(&f->cfa, 0, sizeof f->cfa);
+        uw->err = saved;
+    }
+    return DWEXPR_OK;
+}
+
 static dwexpr_status first_frame(dwexpr_unwinder *uw)
 {
     uframe *f = &uw->frames[0];
@@ -635,7 +689,9 @@ static dwexpr_status first_frame(dwexpr_unwinder *uw)
     }
     f->pc = pc;
     uw->nframes = 1;
-    return find_row(uw, 0, pc);
+    if ((s = find_row(uw, 0, pc)) || f->has_row)
+        return s;
+    return guess_row(uw);
 }
 
 /* Make frame I+1 from frame I (DWARF 5 6.4.4 "Call Frame Calling
@@ -731,8 +787,9 @@ dwexpr_status dwexpr_unwinder_frame(dwexpr_unwinder *uw, uint32_t index, dwexpr_
         memset(out, 0, sizeof *out);
         out->index = index;
         out->pc = f->pc;
-        out->has_row = f->has_row;
-        out->fde_begin = f->has_row ? f->row->fde_begin : 0;
+        out->has_row = f->has_row && !f->guessed;
+        out->guessed = f->guessed;
+        out->fde_begin = out->has_row ? f->row->fde_begin : 0;
         out->signal_frame = f->signal;
         if (f->has_row && compute_cfa(uw, index) == DWEXPR_OK) {
             out->has_cfa = true;

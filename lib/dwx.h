@@ -287,6 +287,13 @@ struct dwexpr_arch {
      * the stack pointer column (the CFA is the caller's stack pointer).
      * NULL: every register is undefined. */
     int (*cfi_default_rule)(uint32_t regno);
+    /* The row a debugger assumes for frame 0 when no FDE holds its pc (a
+     * leaf written in assembly without CFI, the instruction after a
+     * syscall in glibc's clone3): a function that has not moved its
+     * stack pointer since the call, so the return address is at the
+     * stack pointer (GDB's amd64 frameless case). False (and NULL): no
+     * such guess; frame 0 then has no caller. */
+    bool (*no_cfi_row)(unsigned addr_size, dwexpr_cfi_row *row);
 };
 
 #endif

@@ -1117,6 +1117,81 @@ static void test_unwind_x86(void)
     free(s);
 }
 
+/* Frame 0 whose pc no FDE holds (glibc's clone3 just after its syscall,
+ * a leaf in assembly without CFI): x86-64 guesses the return address at
+ * rsp (dwexpr_arch no_cfi_row) when that address lies in code with CFI,
+ * else the stack ends at frame 0 as without the guess. */
+static void test_unwind_no_cfi(void)
+{
+    buf o = {{0}, 0};
+    static const uint8_t init[] = {DW_CFA_def_cfa, 7, 8, DW_CFA_offset | 16, 1};
+    size_t c = dcie(&o, 4, 1, -8, 16, init, sizeof init);
+    buf b = {{0}, 0}; /* B at 0x2000: CFA = rbp + 16, rbp saved at CFA - 16 */
+    u8(&b, DW_CFA_def_cfa);
+    uleb(&b, 6);
+    uleb(&b, 16);
+    u8(&b, DW_CFA_offset | 6);
+    uleb(&b, 2);
+    dfde(&o, c, 0x2000, 0x100, b.b, b.n);
+    buf cc = {{0}, 0}; /* C at 0x3000: the outermost frame */
+    u8(&cc, DW_CFA_undefined);
+    uleb(&cc, 16);
+    dfde(&o, c, 0x3000, 0x100, cc.b, cc.n);
+    dwexpr_status st;
+    dwexpr_error e;
+    dwexpr_cfi *cfi = open_sec(&o, DWEXPR_CFI_DEBUG_FRAME, "x86_64", &st, &e);
+    for (int k = 0; k < 4; k++) {
+        /* k 0: the guess holds; 1: the word at rsp is not code with CFI;
+         * 2: it is 0; 3: an architecture without a guess (generic64) */
+        sim *s = calloc(1, sizeof *s);
+        s->mem_base = 0x7000;
+        sreg(s, 7, 0x7100);
+        sreg(s, 16, 0x5010); /* no FDE holds 0x5010 */
+        sreg(s, 6, 0x7200);
+        smem(s, 0x7100, k == 1 ? 0x9999 : k == 2 ? 0 : 0x2050);
+        smem(s, 0x7200, 0x7300); /* B's saved rbp; B returns to C */
+        smem(s, 0x7208, 0x3010);
+        dwexpr_unwinder *uw = mk_unwinder(s, k == 3 ? "generic64" : "x86_64", cfi);
+        dwexpr_unwind_frame fr[4];
+        unsigned n = 0;
+        while (n < 4 && dwexpr_unwinder_frame(uw, n, &fr[n]) == DWEXPR_OK)
+            n++;
+        const dwexpr_cfi_row *row;
+        if (k == 0) {
+            CHECK_U64(n, 3, "no CFI at frame 0's pc: the frameless guess gives three frames (%s)",
+                      dwexpr_unwinder_error(uw)->message);
+            TAP_OK(fr[0].guessed && !fr[0].has_row && fr[0].has_cfa &&
+                       fr[0].cfa.byte_offset == 0x7108,
+                   "frame 0 guessed, no FDE, CFA = rsp + 8");
+            CHECK_U64(fr[1].pc, 0x2050, "frame 1 pc = the word at rsp");
+            TAP_OK(!fr[1].guessed && fr[1].has_row && fr[1].cfa.byte_offset == 0x7210,
+                   "frame 1 from its own CFI (rbp + 16)");
+            CHECK_U64(fr[2].pc, 0x3010, "frame 2 pc");
+            TAP_OK(dwexpr_unwinder_row(uw, 0, &row) == DWEXPR_OK && row->cfa.regno == 7 &&
+                       row->cfa.offset == 8 && row->ra_column == 16,
+                   "the guessed row is the one handed out for frame 0");
+            dwexpr_sld l;
+            dwexpr_unwinder_register_location(uw, 1, 6, &l);
+            TAP_OK(l.kind == DWEXPR_LOC_REGISTER && l.u.regno == 6 && l.frame == 0,
+                   "rbp keeps its value across the guessed frame (callee-saved)");
+            dwexpr_unwinder_register_location(uw, 1, 7, &l);
+            TAP_OK(l.kind == DWEXPR_LOC_IMPLICIT && l.u.imp.data[0] == 0x08 &&
+                       l.u.imp.data[1] == 0x71,
+                   "rsp of frame 1 = the guessed CFA");
+        } else {
+            CHECK_U64(n, 1, "%s: the stack ends at frame 0",
+                      k == 1 ? "the word at rsp is not in code with CFI"
+                      : k == 2 ? "the word at rsp is 0" : "generic64 makes no guess");
+            TAP_OK(!fr[0].guessed && !fr[0].has_row && !fr[0].has_cfa && fr[0].outermost &&
+                       dwexpr_unwinder_row(uw, 0, &row) == DWEXPR_E_NOT_FOUND,
+                   "frame 0 without a row or CFA, as without the guess");
+        }
+        dwexpr_unwinder_free(uw);
+        free(s);
+    }
+    dwexpr_cfi_free(cfi);
+}
+
 /* Forbidden operations, circular dependencies, ill-formed rules. */
 static void test_rule_errors(void)
 {
@@ -1356,6 +1431,7 @@ int main(void)
     test_rows();
     test_row_errors();
     test_unwind_x86();
+    test_unwind_no_cfi();
     test_rule_errors();
     test_amdgpu();
     return TAP_DONE();

@@ -327,6 +327,10 @@ typedef struct dwexpr_unwind_frame {
     uint64_t fde_begin;
     bool signal_frame;
     bool outermost;                /* nothing beyond this frame */
+    bool guessed;                  /* frame 0 without an FDE: its CFA and caller come
+                                      from the architecture's frameless guess (the
+                                      return address at the stack pointer), taken
+                                      only when that address lies in code with CFI */
 } dwexpr_unwind_frame;
 
 /* Create an unwinder over INNER (frame-0 registers and all memory; its
@@ -346,7 +350,9 @@ DWEXPR_API dwexpr_status dwexpr_unwinder_add_cfi(dwexpr_unwinder *uw, const dwex
  * dwexpr_unwinder_error describing why unwinding stopped. */
 DWEXPR_API dwexpr_status dwexpr_unwinder_frame(dwexpr_unwinder *uw, uint32_t index,
                                                dwexpr_unwind_frame *out);
-/* The row used for frame INDEX (E_NOT_FOUND when no FDE holds its pc). */
+/* The row used for frame INDEX: its FDE's, or for a frame 0 without one
+ * the architecture's frameless guess (dwexpr_unwind_frame.guessed);
+ * E_NOT_FOUND when the frame has no row. */
 DWEXPR_API dwexpr_status dwexpr_unwinder_row(dwexpr_unwinder *uw, uint32_t index,
                                              const dwexpr_cfi_row **out);
 /* Where register REGNO of frame INDEX lives (seed "Structure of Call

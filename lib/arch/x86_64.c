@@ -80,6 +80,25 @@ static int x86_64_cfi_default_rule(uint32_t regno)
     }
 }
 
+/* See lib/dwx.h: CFA = rsp + 8, the return address at CFA - 8 (what a
+ * call leaves, psABI 3.2.2 "The Stack Frame"); the default rules for the
+ * others (callee-saved registers keep their values). */
+static bool x86_64_no_cfi_row(unsigned addr_size, dwexpr_cfi_row *row)
+{
+    if (addr_size != 8)
+        return false;
+    memset(row, 0, sizeof *row);
+    row->ra_column = 16;
+    row->cfa.kind = DWEXPR_CFI_CFA_REG_OFFSET;
+    row->cfa.regno = 7;
+    row->cfa.offset = 8;
+    row->count = 1;
+    row->regs[0].regno = 16;
+    row->regs[0].rule.kind = DWEXPR_CFI_OFFSET;
+    row->regs[0].rule.offset = -8;
+    return true;
+}
+
 const struct dwexpr_arch dwx_arch_x86_64 = {
     .name = "x86_64",
     .addr_size = 8,
@@ -87,4 +106,5 @@ const struct dwexpr_arch dwx_arch_x86_64 = {
     .reg_name = x86_64_reg_name,
     .reg_size = x86_64_reg_size,
     .cfi_default_rule = x86_64_cfi_default_rule,
+    .no_cfi_row = x86_64_no_cfi_row,
 };
