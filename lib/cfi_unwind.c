@@ -642,6 +642,10 @@ static dwexpr_status guess_row(dwexpr_unwinder *uw)
         return DWEXPR_E_NOMEM;
     if (!arch->no_cfi_row(uw->cfg.unit.addr_size, f->row))
         return DWEXPR_OK;
+    /* the guess holds for this pc only ([pc - 1, pc) at the top of the
+     * address space, a row's end being exclusive) */
+    f->row->pc_begin = f->pc == UINT64_MAX ? f->pc - 1 : f->pc;
+    f->row->pc_end = f->row->pc_begin + 1;
     f->has_row = true;
     f->guessed = true;
     const dwexpr_error saved = uw->err;
