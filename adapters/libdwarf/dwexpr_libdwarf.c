@@ -1,8 +1,8 @@
 /* adapters/libdwarf/dwexpr_libdwarf.c: opening an ELF file with libdwarf,
  * the unit table (split DWARF .dwo included), one walk over every DIE tree
  * that collects scopes, variables, base types and call sites, attribute
- * values (constants, expressions, location lists, references) and C type
- * names and sizes. */
+ * values (constants, expressions, location lists, references) and type
+ * names (C's notation; Fortran's as GDB prints it) and sizes. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -1034,22 +1034,14 @@ static uint64_t spell(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t,
     }
     case DW_TAG_string_type:
         if (lang_kind(ld_unit_at(ld, unit)->language) == LANG_FORTRAN) {
-            /* GDB's Fortran spelling (read_tag_string_type): character*N
-             * for a constant DW_AT_string_length or DW_AT_byte_size (1
-             * without either), character*(*) for a length computed at
-             * run time (either attribute an expression or a reference) */
+            /* the size (the name is f_base's): a constant
+             * DW_AT_string_length or DW_AT_byte_size (1 without either);
+             * none for a length computed at run time */
             uint64_t len = 1;
             int k = const_attr(ld, file, d, DW_AT_string_length, &len);
             if (k == 0)
                 k = const_attr(ld, file, d, DW_AT_byte_size, &len);
-            char nm[48];
-            if (k >= 0)
-                snprintf(nm, sizeof nm, "character*%llu", (unsigned long long)len);
-            else
-                snprintf(nm, sizeof nm, "character*(*)");
-            sset(out, nm, sp, decl);
             bytes = k >= 0 ? len : 0;
-            break;
         }
         sset(out, name ? name : "?", sp, decl);
         break;
@@ -1092,7 +1084,456 @@ static uint64_t spell(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t,
     return bytes;
 }
 
-/* Name and size of type T (cached). */
+/* ---- Fortran type names in GDB's notation (GDB 13 f-typeprint.c) ----
+ *
+ * GDB prints a Fortran unit's types in its own notation: a base type by
+ * its name ("integer(kind=4)"), qualifiers dropped, a derived type as
+ * "Type NAME", a pointer as "PTR TO -> ( TARGET )", an array as its
+ * element then its dimensions in parentheses, in the source's order:
+ * "real(kind=8) (3,4)", "integer(kind=4) (0:4)" (the lower bound written
+ * when it is not 1), "(:,:)" for an array whose shape comes from a
+ * descriptor, "allocatable" after the element of an allocatable one. The
+ * functions below follow the structure of GDB's printer (a base, a prefix
+ * and a suffix, print_type) on the DIEs, as str(sym.type) calls it: types
+ * not resolved for any frame. */
+
+/* S += A B C, truncated to S's size. */
+static void sadd(sbuf *s, const char *a, const char *b, const char *c)
+{
+    const size_t n = strlen(s->b);
+    cat4(s->b + n, sizeof s->b - n, a, b, c, "");
+}
+
+/* Whether FORM is a block: an expression (GDB's form_is_block). */
+static bool form_block(Dwarf_Half f)
+{
+    return f == DW_FORM_exprloc || f == DW_FORM_block1 || f == DW_FORM_block2 ||
+           f == DW_FORM_block4 || f == DW_FORM_block;
+}
+
+/* Whether FORM is a constant class form (GDB's form_is_constant). */
+static bool form_constant(Dwarf_Half f)
+{
+    return f == DW_FORM_data1 || f == DW_FORM_data2 || f == DW_FORM_data4 ||
+           f == DW_FORM_data8 || f == DW_FORM_sdata || f == DW_FORM_udata ||
+           f == DW_FORM_implicit_const;
+}
+
+/* Attribute AT of D as GDB turns it into a dynamic property
+ * (attr_to_dynamic_prop): 0 absent; 1 a constant (*V, DW_FORM_sdata
+ * sign-extended); 2 computed at run time: an expression, a location list
+ * (DW_AT_string_length only), or a reference to a DIE with a
+ * DW_AT_location, DW_AT_data_member_location or DW_AT_byte_size; -1 any
+ * other value, which GDB refuses (a reference to a DIE without those, as
+ * gfortran -Og's length variable with only a DW_AT_const_value): GDB then
+ * keeps what it assumes without the attribute. */
+static int f_prop(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, Dwarf_Half at, int64_t *v)
+{
+    Dwarf_Debug dbg = ld->files[file].dbg;
+    Dwarf_Attribute a;
+    if (!get_attr(dbg, d, at, &a))
+        return 0;
+    const Dwarf_Half f = form_of(dbg, a);
+    uint64_t u = 0;
+    int k = -1;
+    if (form_block(f))
+        k = 2;
+    else if (form_constant(f))
+        k = attr_u(dbg, a, f, &u) ? 1 : -1;
+    else if (f == DW_FORM_sec_offset || f == DW_FORM_loclistx)
+        k = at == DW_AT_string_length ? 2 : -1;
+    dwarf_dealloc_attribute(a);
+    uint64_t ref;
+    if (k == -1 && form_dynamic(f) && ld_die_ref(ld, file, d, at, &ref)) {
+        Dwarf_Die td;
+        if (ld_offdie(ld, file, ref, &td, NULL) == DWEXPR_OK) {
+            Dwarf_Attribute ta;
+            if (get_attr(dbg, td, DW_AT_location, &ta)) {
+                /* an expression or a list (DWARF 2-3: data4 / data8);
+                 * another form GDB refuses */
+                const Dwarf_Half tf = form_of(dbg, ta);
+                k = form_block(tf) || tf == DW_FORM_sec_offset || tf == DW_FORM_loclistx ||
+                            tf == DW_FORM_data4 || tf == DW_FORM_data8
+                        ? 2 : -1;
+                dwarf_dealloc_attribute(ta);
+            } else if (get_attr(dbg, td, DW_AT_data_member_location, &ta) ||
+                       get_attr(dbg, td, DW_AT_byte_size, &ta)) {
+                k = 2;
+                dwarf_dealloc_attribute(ta);
+            }
+            dwarf_dealloc_die(td);
+        }
+    }
+    *v = (int64_t)u;
+    return k;
+}
+
+/* T with its qualifiers (const, volatile, restrict, _Atomic) skipped: GDB
+ * keeps them as flags of the type, which its Fortran printer ignores
+ * (gfortran's hidden character length is a "const integer(kind=8)", which
+ * GDB prints "integer(kind=8)"). */
+static uint64_t f_unqualified(dwexpr_libdwarf *ld, size_t file, uint64_t t)
+{
+    for (int depth = 0; t && depth < 16; depth++) {
+        Dwarf_Die d;
+        if (ld_offdie(ld, file, t, &d, NULL) != DWEXPR_OK)
+            break;
+        Dwarf_Half tag = die_tag(ld->files[file].dbg, d);
+        uint64_t next = 0;
+        bool q = tag == DW_TAG_const_type || tag == DW_TAG_volatile_type ||
+                 tag == DW_TAG_restrict_type || tag == DW_TAG_atomic_type;
+        if (q && !ld_die_ref(ld, file, d, DW_AT_type, &next))
+            next = 0;
+        dwarf_dealloc_die(d);
+        if (!q)
+            break;
+        t = next;
+    }
+    return t;
+}
+
+/* Tag and name of type T (T unqualified; 0 is void, named "void" as in
+ * GDB); false when there is no DIE at T. */
+static bool f_die(dwexpr_libdwarf *ld, size_t file, uint64_t t, Dwarf_Half *tag,
+                  const char **name, uint64_t *target)
+{
+    *tag = 0;
+    *name = "void";
+    *target = 0;
+    if (t == 0)
+        return true;
+    Dwarf_Die d;
+    if (ld_offdie(ld, file, t, &d, NULL) != DWEXPR_OK)
+        return false;
+    *tag = die_tag(ld->files[file].dbg, d);
+    *name = die_string(ld, file, d, DW_AT_name);
+    if (!ld_die_ref(ld, file, d, DW_AT_type, target))
+        *target = 0;
+    dwarf_dealloc_die(d);
+    return true;
+}
+
+/* A bound V in DW_FORM_dataN of subrange D as GDB reads it: sign-extended
+ * from the width of the subrange's type when that type is signed
+ * (read_subrange_type; without a type GDB takes a signed integer of the
+ * address size, on which this changes nothing). */
+static int64_t f_bound_signed(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, int64_t v)
+{
+    uint64_t bt, size = 0, enc = 0;
+    Dwarf_Die b;
+    if (!ld_die_ref(ld, file, d, DW_AT_type, &bt) || ld_offdie(ld, file, bt, &b, NULL) != DWEXPR_OK)
+        return v;
+    if (!ld_die_udata(ld, file, b, DW_AT_byte_size, &size) ||
+        !ld_die_udata(ld, file, b, DW_AT_encoding, &enc))
+        size = 0;
+    dwarf_dealloc_die(b);
+    if ((enc != DW_ATE_signed && enc != DW_ATE_signed_char) || size == 0 || size >= 8)
+        return v;
+    const uint64_t neg = ~(uint64_t)0 << (8 * size - 1);
+    return (uint64_t)v & neg ? (int64_t)((uint64_t)v | neg) : v;
+}
+
+/* Dimension D (a subrange) as GDB writes it in an array's parentheses
+ * (f_type_print_varspec_suffix): ":" when RANK_ONLY; else "LOWER:" when
+ * the lower bound is not 1 (absent: the language's, 1), then the upper
+ * bound, "*" when there is none (an assumed-size array; also when GDB
+ * refuses the attribute), and for one computed at run time the lower
+ * bound again (f77_get_upperbound, on a type resolved for no frame: an
+ * explicit-shape dummy v(n) is "(1)"). A lower bound computed at run time
+ * makes GDB fail ("Lower bound may not be '*' in F77"); dwexpr writes ":"
+ * for that dimension. */
+static void f_dim(dwexpr_libdwarf *ld, size_t unit, size_t file, Dwarf_Die d, bool rank_only,
+                  char *out, size_t cap)
+{
+    int64_t lo = 0, hi = 0, n = 0;
+    int kl = rank_only ? 0 : f_prop(ld, file, d, DW_AT_lower_bound, &lo);
+    if (rank_only || kl == 2) {
+        snprintf(out, cap, ":");
+        return;
+    }
+    lo = kl == 1 ? f_bound_signed(ld, file, d, lo) : ld_default_lower_bound(ld, unit);
+    int kh = f_prop(ld, file, d, DW_AT_upper_bound, &hi);
+    if (kh <= 0) { /* GDB then takes DW_AT_count (upper = lower + count - 1) */
+        kh = f_prop(ld, file, d, DW_AT_count, &n);
+        hi = lo + n - 1;
+    } else if (kh == 1)
+        hi = f_bound_signed(ld, file, d, hi);
+    char low[32] = "";
+    if (lo != 1)
+        snprintf(low, sizeof low, "%lld:", (long long)lo);
+    if (kh == 1)
+        snprintf(out, cap, "%s%lld", low, (long long)hi);
+    else if (kh == 2)
+        snprintf(out, cap, "%s%lld", low, (long long)lo);
+    else
+        snprintf(out, cap, "%s*", low);
+}
+
+/* Whether array D is printed by rank only, ":" for every dimension
+ * (f_type_print_varspec_suffix: DW_AT_associated or DW_AT_allocated the
+ * constant 0, or any of them or DW_AT_data_location computed at run time:
+ * gfortran's allocatable, pointer and assumed-shape arrays), and whether
+ * it is allocatable (DW_AT_allocated: GDB's TYPE_IS_ALLOCATABLE). */
+static bool f_rank_only(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, bool *allocatable)
+{
+    int64_t al = 1, as = 1, dl;
+    const int ka = f_prop(ld, file, d, DW_AT_allocated, &al);
+    const int ks = f_prop(ld, file, d, DW_AT_associated, &as);
+    const int kd = f_prop(ld, file, d, DW_AT_data_location, &dl);
+    if (allocatable)
+        *allocatable = ka > 0;
+    return (ka == 1 && al == 0) || (ks == 1 && as == 0) || ka == 2 || ks == 2 || kd == 2;
+}
+
+static void f_suffix(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t, bool after_ptr,
+                     int level, bool rank_only, sbuf *out, int depth);
+static void f_spell(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t, sbuf *out,
+                    int depth);
+
+/* The dimensions of array T (unqualified, unnamed) appended to OUT, as
+ * GDB's suffix writes the nested array types it makes of the DIE's
+ * subranges: the outermost GDB array is level LEVEL + 1 and opens the
+ * parenthesis when that is 1; the dimensions come innermost first, each
+ * followed by "," but the outermost's by ")" (the source's order for
+ * column-major Fortran, the reverse for DW_ORD_row_major); after the
+ * innermost come an array element's dimensions (an array of arrays) or
+ * the element's own suffix. */
+static void f_array_suffix(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t, int level,
+                           bool rank_only, sbuf *out, int depth)
+{
+    Dwarf_Die d;
+    if (depth > 24 || ld_offdie(ld, file, t, &d, NULL) != DWEXPR_OK)
+        return;
+    Dwarf_Debug dbg = ld->files[file].dbg;
+    rank_only |= f_rank_only(ld, file, d, NULL);
+    uint64_t ord;
+    const bool colmajor = const_attr(ld, file, d, DW_AT_ordering, &ord) == 1
+                              ? ord == DW_ORD_col_major
+                              : ld_column_major(ld, unit);
+    char dims[16][40];
+    int n = 0;
+    Dwarf_Die c;
+    Dwarf_Error e = NULL;
+    int r = dwarf_child(d, &c, &e);
+    if (r == DW_DLV_ERROR)
+        ld_drop(dbg, e);
+    while (r == DW_DLV_OK) {
+        /* an assumed-rank array's DW_TAG_generic_subrange is one
+         * dimension in GDB until a value gives the rank (DW_AT_rank) */
+        const Dwarf_Half ct = die_tag(dbg, c);
+        if ((ct == DW_TAG_subrange_type || ct == DW_TAG_generic_subrange) && n < 16)
+            f_dim(ld, unit, file, c, rank_only, dims[n++], sizeof dims[0]);
+        r = ld_next_sibling(dbg, &c);
+    }
+    uint64_t elem = 0;
+    if (!ld_die_ref(ld, file, d, DW_AT_type, &elem))
+        elem = 0;
+    dwarf_dealloc_die(d);
+    if (level == 0 && n > 0)
+        sadd(out, "(", "", "");
+    for (int k = 0; k < n; k++) {
+        /* k-th printed: GDB level LEVEL + n - k */
+        const int lv = level + n - k;
+        if (k == 0) {
+            Dwarf_Half et;
+            const char *en;
+            uint64_t etarget;
+            const uint64_t ue = f_unqualified(ld, file, elem);
+            if (f_die(ld, file, ue, &et, &en, &etarget) && et == DW_TAG_array_type && !en) {
+                /* GDB prints an element array's dimensions first */
+                f_array_suffix(ld, unit, file, ue, level + n, rank_only, out, depth + 1);
+                sadd(out, dims[colmajor ? 0 : n - 1], "", "");
+            } else {
+                sadd(out, dims[colmajor ? 0 : n - 1], "", "");
+                f_suffix(ld, unit, file, elem, false, lv, rank_only, out, depth + 1);
+            }
+        } else
+            sadd(out, dims[colmajor ? k : n - 1 - k], "", "");
+        sadd(out, lv == 1 ? ")" : ",", "", "");
+    }
+}
+
+/* GDB's base of type T (f_type_print_base, show -1): a named type by its
+ * name ("Type NAME" for a derived type, "Type, C_Union :: NAME" for a
+ * union); an array by its element's base (", allocatable" after it for
+ * an allocatable array); "PTR TO -> ( " and the target's base for a
+ * pointer; a function by its result's; a character type as
+ * "character*N", "character*(*)" for a length computed at run time. The
+ * rest (unnamed types GDB's Fortran printer refuses) in the C spelling. */
+static void f_base(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t, sbuf *out,
+                   int depth)
+{
+    t = f_unqualified(ld, file, t);
+    Dwarf_Half tag;
+    const char *name;
+    uint64_t target;
+    if (depth > 24 || !f_die(ld, file, t, &tag, &name, &target)) {
+        sadd(out, "?", "", "");
+        return;
+    }
+    const bool record = tag == DW_TAG_structure_type || tag == DW_TAG_class_type;
+    if (name || (t && (record || tag == DW_TAG_union_type))) {
+        /* (an unnamed derived type is "Type {...}": GDB 13 crashes
+         * printing one, as gfortran's descriptor of a character(len=*)
+         * array) */
+        const char *shown = name ? name : "{...}";
+        sadd(out, record ? "Type " : tag == DW_TAG_union_type ? "Type, C_Union :: " : "", shown, "");
+        return;
+    }
+    Dwarf_Die d;
+    switch (tag) {
+    case DW_TAG_array_type: {
+        f_base(ld, unit, file, target, out, depth + 1);
+        bool allocatable = false;
+        if (ld_offdie(ld, file, t, &d, NULL) == DWEXPR_OK) {
+            f_rank_only(ld, file, d, &allocatable);
+            dwarf_dealloc_die(d);
+        }
+        if (allocatable)
+            sadd(out, ", allocatable", "", "");
+        break;
+    }
+    case DW_TAG_subroutine_type:
+        f_base(ld, unit, file, target, out, depth + 1);
+        break;
+    case DW_TAG_pointer_type: case DW_TAG_reference_type:
+        sadd(out, tag == DW_TAG_pointer_type ? "PTR TO -> ( " : "REF TO -> ( ", "", "");
+        f_base(ld, unit, file, target, out, depth + 1);
+        break;
+    case DW_TAG_string_type: {
+        /* read_tag_string_type: a DW_AT_string_length GDB refuses is a
+         * length of 1; without one, DW_AT_byte_size if it is a constant,
+         * else 1 */
+        int64_t len = 1;
+        int k = 0;
+        if (ld_offdie(ld, file, t, &d, NULL) == DWEXPR_OK) {
+            k = f_prop(ld, file, d, DW_AT_string_length, &len);
+            if (k == 0 && f_prop(ld, file, d, DW_AT_byte_size, &len) != 1)
+                len = 1;
+            else if (k == -1)
+                len = 1;
+            dwarf_dealloc_die(d);
+        }
+        char nm[48];
+        if (k == 2)
+            snprintf(nm, sizeof nm, "character*(*)");
+        else
+            snprintf(nm, sizeof nm, "character*%llu", (unsigned long long)len);
+        sadd(out, nm, "", "");
+        break;
+    }
+    default: {
+        sbuf c;
+        spell(ld, unit, file, t, "", &c, depth + 1);
+        sadd(out, c.b, "", "");
+        break;
+    }
+    }
+}
+
+/* GDB's prefix of type T (f_type_print_varspec_prefix): "(" where a
+ * pointer to a function opens its function's result. */
+static void f_prefix(dwexpr_libdwarf *ld, size_t file, uint64_t t, bool after_ptr, sbuf *out,
+                     int depth)
+{
+    Dwarf_Half tag;
+    const char *name;
+    uint64_t target;
+    if (depth > 24 || !f_die(ld, file, f_unqualified(ld, file, t), &tag, &name, &target) || name)
+        return;
+    if (tag == DW_TAG_pointer_type)
+        f_prefix(ld, file, target, true, out, depth + 1);
+    else if (tag == DW_TAG_array_type)
+        f_prefix(ld, file, target, false, out, depth + 1);
+    else if (tag == DW_TAG_subroutine_type) {
+        f_prefix(ld, file, target, false, out, depth + 1);
+        if (after_ptr)
+            sadd(out, "(", "", "");
+    }
+}
+
+/* GDB's suffix of type T (f_type_print_varspec_suffix) appended to OUT:
+ * an array's dimensions (f_array_suffix; LEVEL the arrays around it,
+ * RANK_ONLY inherited from them), " )" closing a pointer, a function's
+ * ") " after a pointer's "(" and its parameters in parentheses, "void"
+ * for none (GDB takes every Fortran function as prototyped). Nothing for a
+ * named type. */
+static void f_suffix(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t, bool after_ptr,
+                     int level, bool rank_only, sbuf *out, int depth)
+{
+    t = f_unqualified(ld, file, t);
+    Dwarf_Half tag;
+    const char *name;
+    uint64_t target;
+    if (depth > 24 || !f_die(ld, file, t, &tag, &name, &target) || name)
+        return;
+    switch (tag) {
+    case DW_TAG_array_type:
+        f_array_suffix(ld, unit, file, t, level, rank_only, out, depth + 1);
+        break;
+    case DW_TAG_pointer_type: case DW_TAG_reference_type:
+        f_suffix(ld, unit, file, target, true, level, false, out, depth + 1);
+        sadd(out, " )", "", "");
+        break;
+    case DW_TAG_subroutine_type: {
+        f_suffix(ld, unit, file, target, after_ptr, level, false, out, depth + 1);
+        sadd(out, after_ptr ? ") (" : "(", "", "");
+        Dwarf_Die d, c;
+        Dwarf_Debug dbg = ld->files[file].dbg;
+        bool any = false;
+        if (ld_offdie(ld, file, t, &d, NULL) == DWEXPR_OK) {
+            Dwarf_Error e = NULL;
+            int r = dwarf_child(d, &c, &e);
+            if (r == DW_DLV_ERROR)
+                ld_drop(dbg, e);
+            while (r == DW_DLV_OK) {
+                if (die_tag(dbg, c) == DW_TAG_formal_parameter) {
+                    sbuf p;
+                    f_spell(ld, unit, file, die_type(ld, file, c), &p, depth + 1);
+                    sadd(out, any ? ", " : "", p.b, "");
+                    any = true;
+                }
+                r = ld_next_sibling(dbg, &c);
+            }
+            dwarf_dealloc_die(d);
+        }
+        sadd(out, any ? "" : "void", ")", "");
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+/* Type T of a Fortran unit as GDB 13 prints it (print_type with show -1,
+ * as str(gdb.Type) does): the base, a space before the dimensions or
+ * parameters of an unnamed array or function (or of one a pointer points
+ * to), the prefix and the suffix. "integer(kind=4)", "real(kind=8) (3,4)",
+ * "integer(kind=4), allocatable (:)", "PTR TO -> ( Type node )",
+ * "character*10 (2)", "PTR TO -> ( real(kind=8) () (void) )" (a procedure
+ * pointer). */
+static void f_spell(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t, sbuf *out,
+                    int depth)
+{
+    out->b[0] = 0;
+    f_base(ld, unit, file, t, out, depth);
+    Dwarf_Half tag, ttag = 0;
+    const char *name, *tname;
+    uint64_t target, tt;
+    if (!f_die(ld, file, f_unqualified(ld, file, t), &tag, &name, &target) || name)
+        return;
+    if ((tag == DW_TAG_pointer_type || tag == DW_TAG_reference_type) &&
+        !f_die(ld, file, f_unqualified(ld, file, target), &ttag, &tname, &tt))
+        ttag = 0;
+    if (tag == DW_TAG_array_type || tag == DW_TAG_subroutine_type ||
+        ttag == DW_TAG_array_type || ttag == DW_TAG_subroutine_type)
+        sadd(out, " ", "", "");
+    f_prefix(ld, file, t, false, out, depth + 1);
+    f_suffix(ld, unit, file, t, false, 0, false, out, depth + 1);
+}
+
+/* Name and size of type T (cached); a Fortran unit's name in GDB's Fortran
+ * notation (f_spell). */
 static const ld_tinfo *tinfo(dwexpr_libdwarf *ld, size_t unit, uint64_t t)
 {
     ld_unit *u = ld_unit_at(ld, unit);
@@ -1104,6 +1545,8 @@ static const ld_tinfo *tinfo(dwexpr_libdwarf *ld, size_t unit, uint64_t t)
         return NULL;
     sbuf s;
     ti->bytes = spell(ld, unit, u->file, t, "", &s, 0);
+    if (lang_kind(u->language) == LANG_FORTRAN) /* GDB's Fortran notation */
+        f_spell(ld, unit, u->file, t, &s, 0);
     ti->name = ld_pool_strdup(&ld->pool, s.b);
     ld_map_put(&ld->tnames, u->file, t, ti);
     return ti;

@@ -193,7 +193,8 @@ typedef struct dwexpr_libdwarf_var {
     bool artificial;
     uint32_t decl_line;
     uint64_t type;             /* type DIE (.debug_info offset), 0 if none */
-    const char *type_name;     /* C spelling: "int", "struct point *", "char [6]" */
+    const char *type_name;     /* C spelling: "int", "struct point *", "char [6]"; a
+                                  Fortran unit's as GDB prints it: "real(kind=8) (5)" */
     uint64_t bit_size;         /* size of the type in bits; 0 when unknown or dynamic */
     const dwexpr_libdwarf_scope *scope;    /* innermost enclosing scope */
     unsigned block_depth;      /* lexical blocks between it and its function */
@@ -257,7 +258,7 @@ DWEXPR_API bool dwexpr_libdwarf_var_visible(const dwexpr_libdwarf_var *v,
 /* A type DIE, as far as listings need it. */
 typedef struct dwexpr_libdwarf_type_info {
     uint16_t tag;              /* DW_TAG_* */
-    const char *name;          /* C spelling ("struct point *") */
+    const char *name;          /* C spelling ("struct point *"; Fortran: GDB's notation) */
     uint64_t bytes;            /* static size; 0 when unknown or dynamic */
     uint64_t target;           /* DW_AT_type: pointee, element, aliased type; 0 none */
     uint16_t encoding;         /* base types (through typedefs and qualifiers): DW_ATE_* */
@@ -276,7 +277,7 @@ typedef struct dwexpr_libdwarf_member {
     uint16_t tag;
     const char *name;          /* NULL for an anonymous member */
     uint64_t type;             /* type DIE, 0 if none */
-    const char *type_name;     /* C spelling */
+    const char *type_name;     /* C spelling (Fortran: GDB's notation) */
     uint64_t bit_size;         /* DW_AT_bit_size, else 8 * the type's size (0: unknown) */
     bool bit_field;            /* DW_AT_bit_size present */
     /* DWARF 2-4 bit-fields: DW_AT_bit_offset counts from the most
