@@ -4,8 +4,9 @@
  * DW_AT_LLVM_vector_size codes, and one DIE for each location-bearing
  * attribute (data_member_location, data_location, use_location,
  * vtable_elem_location, static_link, return_addr, call_value / call_data_*,
- * bounds, string_length), plus a DWARF 4 unit with a .debug_loc list.
- * Addresses are constants: nothing here is code. */
+ * bounds, string_length), plus a DWARF 4 unit with a .debug_loc list and a
+ * Fortran unit of types spelled in GDB's Fortran notation. Addresses are
+ * constants: nothing here is code. */
 
 #define ULEB .uleb128
 #define SLEB .sleb128
@@ -157,6 +158,102 @@ main:
         .byte 0, 0
         ULEB 2; ULEB 0x34; .byte 0               /* variable, sec_offset list */
         ULEB 0x03; ULEB 0x08; ULEB 0x02; ULEB 0x17
+        .byte 0, 0
+        .byte 0
+
+.Labbrev3:
+        ULEB 1; ULEB 0x11; .byte 1               /* compile_unit (Fortran) */
+        ULEB 0x03; ULEB 0x08; ULEB 0x13; ULEB 0x0b
+        .byte 0, 0
+        ULEB 2; ULEB 0x24; .byte 0               /* base_type */
+        ULEB 0x03; ULEB 0x08; ULEB 0x0b; ULEB 0x0b; ULEB 0x3e; ULEB 0x0b
+        .byte 0, 0
+        ULEB 3; ULEB 0x34; .byte 0               /* variable, exprloc */
+        ULEB 0x03; ULEB 0x08; ULEB 0x49; ULEB 0x13; ULEB 0x02; ULEB 0x18
+        .byte 0, 0
+        ULEB 4; ULEB 0x26; .byte 0               /* const_type */
+        ULEB 0x49; ULEB 0x13
+        .byte 0, 0
+        ULEB 5; ULEB 0x01; .byte 1               /* array_type */
+        ULEB 0x49; ULEB 0x13
+        .byte 0, 0
+        ULEB 6; ULEB 0x21; .byte 0               /* subrange: upper data1 */
+        ULEB 0x2f; ULEB 0x0b
+        .byte 0, 0
+        ULEB 7; ULEB 0x21; .byte 0               /* subrange: lower, upper sdata */
+        ULEB 0x22; ULEB 0x0d; ULEB 0x2f; ULEB 0x0d
+        .byte 0, 0
+        ULEB 8; ULEB 0x01; .byte 1               /* array_type + ordering */
+        ULEB 0x09; ULEB 0x0b; ULEB 0x49; ULEB 0x13
+        .byte 0, 0
+        ULEB 9; ULEB 0x01; .byte 1               /* array_type + data_location, allocated */
+        ULEB 0x49; ULEB 0x13; ULEB 0x50; ULEB 0x18; ULEB 0x4e; ULEB 0x18
+        .byte 0, 0
+        ULEB 10; ULEB 0x21; .byte 0              /* subrange: lower, upper exprloc */
+        ULEB 0x22; ULEB 0x18; ULEB 0x2f; ULEB 0x18
+        .byte 0, 0
+        ULEB 11; ULEB 0x01; .byte 1              /* array_type + data_location */
+        ULEB 0x49; ULEB 0x13; ULEB 0x50; ULEB 0x18
+        .byte 0, 0
+        ULEB 12; ULEB 0x21; .byte 0              /* subrange: upper ref4 */
+        ULEB 0x2f; ULEB 0x13
+        .byte 0, 0
+        ULEB 13; ULEB 0x21; .byte 0              /* subrange: lower exprloc, upper data1 */
+        ULEB 0x22; ULEB 0x18; ULEB 0x2f; ULEB 0x0b
+        .byte 0, 0
+        ULEB 14; ULEB 0x21; .byte 0              /* subrange: no bounds */
+        .byte 0, 0
+        ULEB 15; ULEB 0x0f; .byte 0              /* pointer_type */
+        ULEB 0x0b; ULEB 0x0b; ULEB 0x49; ULEB 0x13
+        .byte 0, 0
+        ULEB 16; ULEB 0x13; .byte 0              /* structure_type */
+        ULEB 0x03; ULEB 0x08; ULEB 0x0b; ULEB 0x0b
+        .byte 0, 0
+        ULEB 17; ULEB 0x17; .byte 0              /* union_type */
+        ULEB 0x03; ULEB 0x08; ULEB 0x0b; ULEB 0x0b
+        .byte 0, 0
+        ULEB 18; ULEB 0x12; .byte 0              /* string_type: string_length data1 */
+        ULEB 0x19; ULEB 0x0b
+        .byte 0, 0
+        ULEB 19; ULEB 0x12; .byte 0              /* string_type: string_length exprloc */
+        ULEB 0x19; ULEB 0x18
+        .byte 0, 0
+        ULEB 20; ULEB 0x12; .byte 0              /* string_type: string_length ref4 */
+        ULEB 0x19; ULEB 0x13
+        .byte 0, 0
+        ULEB 21; ULEB 0x12; .byte 0              /* string_type: byte_size */
+        ULEB 0x0b; ULEB 0x0b
+        .byte 0, 0
+        ULEB 22; ULEB 0x15; .byte 1              /* subroutine_type with a result */
+        ULEB 0x49; ULEB 0x13
+        .byte 0, 0
+        ULEB 23; ULEB 0x15; .byte 1              /* subroutine_type (a subroutine) */
+        .byte 0, 0
+        ULEB 24; ULEB 0x05; .byte 0              /* formal_parameter */
+        ULEB 0x49; ULEB 0x13
+        .byte 0, 0
+        ULEB 25; ULEB 0x34; .byte 0              /* variable, const_value only */
+        ULEB 0x03; ULEB 0x08; ULEB 0x49; ULEB 0x13; ULEB 0x1c; ULEB 0x0b
+        .byte 0, 0
+        ULEB 26; ULEB 0x21; .byte 0              /* subrange: type, lower, upper data1 */
+        ULEB 0x49; ULEB 0x13; ULEB 0x22; ULEB 0x0b; ULEB 0x2f; ULEB 0x0b
+        .byte 0, 0
+        ULEB 27; ULEB 0x21; .byte 0              /* subrange: lower, count data1 */
+        ULEB 0x22; ULEB 0x0b; ULEB 0x37; ULEB 0x0b
+        .byte 0, 0
+        ULEB 28; ULEB 0x01; .byte 1              /* array_type + data_location, rank */
+        ULEB 0x49; ULEB 0x13; ULEB 0x50; ULEB 0x18; ULEB 0x71; ULEB 0x18
+        .byte 0, 0
+        ULEB 29; ULEB 0x45; .byte 0              /* generic_subrange: lower, upper exprloc */
+        ULEB 0x22; ULEB 0x18; ULEB 0x2f; ULEB 0x18
+        .byte 0, 0
+        ULEB 30; ULEB 0x35; .byte 0              /* volatile_type */
+        ULEB 0x49; ULEB 0x13
+        .byte 0, 0
+        ULEB 31; ULEB 0x10; .byte 0              /* reference_type */
+        ULEB 0x0b; ULEB 0x0b; ULEB 0x49; ULEB 0x13
+        .byte 0, 0
+        ULEB 32; ULEB 0x18; .byte 0              /* unspecified_parameters */
         .byte 0, 0
         .byte 0
 
@@ -366,5 +463,167 @@ main:
         ULEB 2; .asciz "v_old"; .4byte .Lloc_old
         .byte 0
 .Lcu2_end:
+
+/* ftypes.f90: a Fortran unit (DW_LANG_Fortran90) whose variables' types
+ * dwexpr spells in GDB's Fortran notation (the expected spelling beside
+ * each; test_adapter.c checks them) */
+#define FVAR(name, type) ULEB 3; .asciz name; .4byte type - .Lcu3; ULEB 9; .byte 0x03; .8byte 0x7800
+/* DW_OP_push_object_address; DW_OP_deref: a descriptor's data or bound */
+#define DESC ULEB 2; .byte 0x97, 0x06
+.Lcu3:
+        .4byte  .Lcu3_end - .Lcu3_ver
+.Lcu3_ver:
+        .2byte  5
+        .byte   1, 8
+        .4byte  .Labbrev3
+        ULEB 1; .asciz "ftypes.f90"; .byte 0x08
+.Lf_int:
+        ULEB 2; .asciz "integer(kind=4)"; .byte 4, 0x05
+.Lf_int1:
+        ULEB 2; .asciz "integer(kind=1)"; .byte 1, 0x05
+.Lf_real:
+        ULEB 2; .asciz "real(kind=8)"; .byte 8, 0x04
+.Lf_const:
+        ULEB 4; .4byte .Lf_int - .Lcu3
+.Lf_volconst:
+        ULEB 30; .4byte .Lf_const - .Lcu3
+.Lf_arr:                                /* integer(kind=4) (5) */
+        ULEB 5; .4byte .Lf_int - .Lcu3
+        ULEB 6; .byte 5
+        .byte 0
+.Lf_low:                                /* integer(kind=4) (0:4,-1:1) */
+        ULEB 8; .byte 1; .4byte .Lf_int - .Lcu3
+        ULEB 7; SLEB 0; SLEB 4
+        ULEB 7; SLEB -1; SLEB 1
+        .byte 0
+.Lf_row:                                /* row-major: integer(kind=4) (2,3) */
+        ULEB 8; .byte 0; .4byte .Lf_int - .Lcu3
+        ULEB 6; .byte 3
+        ULEB 6; .byte 2
+        .byte 0
+.Lf_alloc:                              /* real(kind=8), allocatable (:,:) */
+        ULEB 9; .4byte .Lf_real - .Lcu3; DESC; DESC
+        ULEB 10; DESC; DESC
+        ULEB 10; DESC; DESC
+        .byte 0
+.Lf_shape:                              /* real(kind=8) (:) */
+        ULEB 11; .4byte .Lf_real - .Lcu3; DESC
+        ULEB 10; DESC; DESC
+        .byte 0
+.Lf_dynup:                              /* integer(kind=4) (1) */
+        ULEB 5; .4byte .Lf_int - .Lcu3
+        ULEB 12; .4byte .Lf_n - .Lcu3
+        .byte 0
+.Lf_dynlow:                             /* integer(kind=4) (:,2) */
+        ULEB 8; .byte 1; .4byte .Lf_int - .Lcu3
+        ULEB 13; DESC; .byte 3           /* lower bound computed at run time */
+        ULEB 6; .byte 2
+        .byte 0
+.Lf_star:                               /* integer(kind=4) (3,*) */
+        ULEB 8; .byte 1; .4byte .Lf_int - .Lcu3
+        ULEB 6; .byte 3
+        ULEB 14
+        .byte 0
+.Lf_gone:                               /* integer(kind=4) (*) */
+        ULEB 5; .4byte .Lf_int - .Lcu3
+        ULEB 12; .4byte .Lf_len_const - .Lcu3
+        .byte 0
+.Lf_sext:                               /* integer(kind=4) (-2:2) */
+        ULEB 5; .4byte .Lf_int - .Lcu3
+        ULEB 26; .4byte .Lf_int1 - .Lcu3; .byte 0xfe, 2
+        .byte 0
+.Lf_count:                              /* integer(kind=4) (0:3) */
+        ULEB 5; .4byte .Lf_int - .Lcu3
+        ULEB 27; .byte 0, 4
+        .byte 0
+.Lf_arrarr:                             /* an array of arrays: integer(kind=4) (3,2) */
+        ULEB 5; .4byte .Lf_arr3 - .Lcu3
+        ULEB 6; .byte 2
+        .byte 0
+.Lf_arr3:
+        ULEB 5; .4byte .Lf_int - .Lcu3
+        ULEB 6; .byte 3
+        .byte 0
+.Lf_ranked:                             /* assumed rank: real(kind=8) (:) */
+        ULEB 28; .4byte .Lf_real - .Lcu3; DESC; DESC
+        ULEB 29; DESC; DESC
+        .byte 0
+.Lf_ptr:
+        ULEB 15; .byte 8; .4byte .Lf_int - .Lcu3
+.Lf_ptrarr:
+        ULEB 15; .byte 8; .4byte .Lf_arr - .Lcu3
+.Lf_node:
+        ULEB 16; .asciz "node"; .byte 8
+.Lf_union:
+        ULEB 17; .asciz "u"; .byte 8
+.Lf_pnode:
+        ULEB 15; .byte 8; .4byte .Lf_node - .Lcu3
+.Lf_nodes:
+        ULEB 5; .4byte .Lf_node - .Lcu3
+        ULEB 6; .byte 2
+        .byte 0
+.Lf_c13:
+        ULEB 18; .byte 13
+.Lf_cstar:
+        ULEB 19; ULEB 2; .byte 0x91, 0x08                        /* fbreg 8 */
+.Lf_cgone:
+        ULEB 20; .4byte .Lf_len_const - .Lcu3
+.Lf_c6:
+        ULEB 21; .byte 6
+.Lf_names:
+        ULEB 5; .4byte .Lf_c6 - .Lcu3
+        ULEB 6; .byte 3
+        .byte 0
+.Lf_fun:                                /* a function of unspecified arguments */
+        ULEB 22; .4byte .Lf_real - .Lcu3
+        ULEB 32
+        .byte 0
+.Lf_fp:
+        ULEB 15; .byte 8; .4byte .Lf_fun - .Lcu3
+.Lf_sub:                                /* a subroutine of two by-reference arguments */
+        ULEB 23
+        ULEB 24; .4byte .Lf_rint - .Lcu3
+        ULEB 24; .4byte .Lf_rshape - .Lcu3
+        .byte 0
+.Lf_rint:
+        ULEB 31; .byte 8; .4byte .Lf_int - .Lcu3
+.Lf_rshape:
+        ULEB 31; .byte 8; .4byte .Lf_shape - .Lcu3
+.Lf_ps:
+        ULEB 15; .byte 8; .4byte .Lf_sub - .Lcu3
+.Lf_n:
+        FVAR("fv_n", .Lf_int)
+.Lf_len_const:                          /* no location: GDB refuses a bound or length here */
+        ULEB 25; .asciz "fv_len_const"; .4byte .Lf_int - .Lcu3; .byte 5
+        FVAR("fv_int", .Lf_int)
+        FVAR("fv_const", .Lf_const)
+        FVAR("fv_volconst", .Lf_volconst)
+        FVAR("fv_arr", .Lf_arr)
+        FVAR("fv_low", .Lf_low)
+        FVAR("fv_row", .Lf_row)
+        FVAR("fv_alloc", .Lf_alloc)
+        FVAR("fv_shape", .Lf_shape)
+        FVAR("fv_dynup", .Lf_dynup)
+        FVAR("fv_dynlow", .Lf_dynlow)
+        FVAR("fv_star", .Lf_star)
+        FVAR("fv_gone", .Lf_gone)
+        FVAR("fv_sext", .Lf_sext)
+        FVAR("fv_count", .Lf_count)
+        FVAR("fv_arrarr", .Lf_arrarr)
+        FVAR("fv_ranked", .Lf_ranked)
+        FVAR("fv_ptr", .Lf_ptr)
+        FVAR("fv_ptrarr", .Lf_ptrarr)
+        FVAR("fv_node", .Lf_node)
+        FVAR("fv_union", .Lf_union)
+        FVAR("fv_pnode", .Lf_pnode)
+        FVAR("fv_nodes", .Lf_nodes)
+        FVAR("fv_c13", .Lf_c13)
+        FVAR("fv_cstar", .Lf_cstar)
+        FVAR("fv_cgone", .Lf_cgone)
+        FVAR("fv_names", .Lf_names)
+        FVAR("fv_fp", .Lf_fp)
+        FVAR("fv_ps", .Lf_ps)
+        .byte 0
+.Lcu3_end:
 
         .section .note.GNU-stack,"",@progbits

@@ -3,7 +3,8 @@
  * every DW_AT_const_value form, every DW_LLE_* kind and DWARF 4 pairs,
  * location list matching (overlap, default, no match, no pc), .debug_addr,
  * DW_OP_call4, implicit pointers, and each attribute evaluation with the
- * context the seed prescribes, against a small simulated machine. */
+ * context the seed prescribes, against a small simulated machine; type
+ * names of a Fortran unit in GDB's notation. */
 #include <stdlib.h>
 
 /* dwexpr/adapter_libdwarf.h only: dwexpr.h's cfi.h and libdwarf's dwarf.h
@@ -175,6 +176,62 @@ static void check_one(const dwexpr_result *r, int kind, uint64_t off_or_reg, con
         printf("#   kind %d count %u value 0x%llx, want kind %d 0x%llx\n",
                r->loc.count ? r->loc.slds[0].kind : -1, r->loc.count,
                (unsigned long long)got, kind, (unsigned long long)off_or_reg);
+}
+
+/* Type names of the Fortran unit of attrs.S in GDB's Fortran notation, a
+ * case per rule of its printer (f-typeprint.c). Each spelling is the one
+ * GDB 13 prints for the same DWARF (str(symbol.type) with the language set
+ * to Fortran), but for the lower bound computed at run time, which GDB
+ * fails to print. */
+static void fortran_types(void)
+{
+    static const struct {
+        const char *var, *want, *rule;
+    } cases[] = {
+        {"fv_int", "integer(kind=4)", "a base type by its name"},
+        {"fv_const", "integer(kind=4)", "const dropped"},
+        {"fv_volconst", "integer(kind=4)", "volatile const dropped"},
+        {"fv_arr", "integer(kind=4) (5)", "dimensions in parentheses after a space"},
+        {"fv_low", "integer(kind=4) (0:4,-1:1)",
+         "a lower bound other than 1 written, dimensions in source order"},
+        {"fv_row", "integer(kind=4) (2,3)", "DW_ORD_row_major: the dimensions reversed"},
+        {"fv_alloc", "real(kind=8), allocatable (:,:)",
+         "DW_AT_allocated: allocatable, the rank only"},
+        {"fv_shape", "real(kind=8) (:)", "DW_AT_data_location computed: the rank only"},
+        {"fv_dynup", "integer(kind=4) (1)",
+         "an upper bound computed at run time: the lower bound (f77_get_upperbound)"},
+        {"fv_dynlow", "integer(kind=4) (:,2)",
+         "a lower bound computed at run time: ':' (GDB fails)"},
+        {"fv_star", "integer(kind=4) (3,*)", "no upper bound: '*' (assumed size)"},
+        {"fv_gone", "integer(kind=4) (*)",
+         "an upper bound referring to a DIE without a location: '*'"},
+        {"fv_sext", "integer(kind=4) (-2:2)",
+         "a DW_FORM_data1 bound sign-extended from a signed 1-byte subrange type"},
+        {"fv_count", "integer(kind=4) (0:3)", "DW_AT_count: upper = lower + count - 1"},
+        {"fv_arrarr", "integer(kind=4) (3,2)", "an array of arrays: the element's dimensions first"},
+        {"fv_ranked", "real(kind=8) (:)", "assumed rank (DW_TAG_generic_subrange): one dimension"},
+        {"fv_ptr", "PTR TO -> ( integer(kind=4) )", "a pointer"},
+        {"fv_ptrarr", "PTR TO -> ( integer(kind=4) (5) )", "a pointer to an array"},
+        {"fv_node", "Type node", "a derived type"},
+        {"fv_union", "Type, C_Union :: u", "a union"},
+        {"fv_pnode", "PTR TO -> ( Type node )", "a pointer to a derived type"},
+        {"fv_nodes", "Type node (2)", "an array of a derived type"},
+        {"fv_c13", "character*13", "a constant DW_AT_string_length"},
+        {"fv_cstar", "character*(*)", "a DW_AT_string_length computed at run time"},
+        {"fv_cgone", "character*1",
+         "a DW_AT_string_length referring to a DIE without a location: 1"},
+        {"fv_names", "character*6 (3)", "an array of DW_AT_byte_size 6 strings"},
+        {"fv_fp", "PTR TO -> ( real(kind=8) () (void) )",
+         "a procedure pointer without arguments: (void)"},
+        {"fv_ps", "PTR TO -> ( void () (REF TO -> ( integer(kind=4) ), REF TO -> ( real(kind=8) (:) )) )",
+         "a subroutine pointer: its arguments (references) spelled in full"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const dwexpr_libdwarf_var *v = var(cases[i].var);
+        const char *got = v && v->type_name ? v->type_name : "(none)";
+        TAP_OK(strcmp(got, cases[i].want) == 0, "Fortran %s: %s is %s (got %s)", cases[i].rule,
+               cases[i].var, cases[i].want, got);
+    }
 }
 
 /* Open argv[1] and check it all (TAP). */
@@ -675,6 +732,8 @@ int main(int argc, char **argv)
                    fn2->ranges[0].high == 0x2100,
                "scope_count/get: functions f1, f2 [0x2000, 0x2100), callee, then NULL");
     }
+
+    fortran_types();
 
     dwexpr_ctx_free(ctx2);
     dwexpr_ctx_free(ctx);
