@@ -479,6 +479,10 @@ def main():
                 sym = gdb.lookup_symbol(name)[0]
             v = sym.value(gdb.newest_frame()) if sym.needs_frame else sym.value()
             d = {'name': name, 'line': sym.line}
+            try:
+                d['type'] = str(sym.type)
+            except Exception as e:
+                d['type_error'] = str(e)
             d.update(describe(v))
         except Exception as e:
             d = {'name': name, 'error': str(e)}
@@ -781,10 +785,13 @@ def tally_members(where, gms, dms, mcounts, lines, explained, short=None, base=0
 
 MEMBER_COUNTS = [0, 0, 0]   # agree, total, explained
 # The variables' type spellings ("type" of the contract) against GDB's
-# str(sym.type), in the --vars mode: agree, total, explained. C and C++ in
-# GDB's C notation, Fortran in GDB's own ("integer(kind=4), allocatable
-# (:)", "PTR TO -> ( Type node )", "character*(*)").
+# str(sym.type), in the --vars mode: agree, total, explained; those of the
+# frames' variables and those of the globals (C and C++ globals and
+# statics, Fortran module variables) apart. C and C++ in GDB's C notation,
+# Fortran in GDB's own ("integer(kind=4), allocatable (:)", "PTR TO -> (
+# Type node )", "character*(*)").
 TYPE_COUNTS = [0, 0, 0]
+GLOBAL_TYPE_COUNTS = [0, 0, 0]
 # A type GDB 13 cannot print: a Fortran dimension whose lower bound is
 # computed at run time (w(lo:n) with lo a dummy argument), for which its
 # Fortran printer stops with an error; dwexpr writes ':' there.
@@ -907,7 +914,8 @@ def compare_vars_json(tag, text, err, dump, log):
             tally(where, gv, dv, counts, lines, explained, log)
     dglob = {v['name']: v for v in res.get('globals', [])}
     for gv in dump.get('globals', []):
-        tally('%s globals' % tag, gv, dglob.get(gv['name']), counts, lines, explained, log)
+        tally('%s globals' % tag, gv, dglob.get(gv['name']), counts, lines, explained, log,
+              GLOBAL_TYPE_COUNTS)
     return counts[0], counts[1], lines, explained
 
 
@@ -1121,14 +1129,14 @@ def main():
                 print('ok %d - %s # SKIP %s not installed' % (n, tag, cc))
             continue
         log = []
-        m_expl = MEMBER_COUNTS[2] + TYPE_COUNTS[2]
+        m_expl = MEMBER_COUNTS[2] + TYPE_COUNTS[2] + GLOBAL_TYPE_COUNTS[2]
         try:
             a, t, lines, expl = compare_variant(args, prog, probe, cc, opt, ver, split, log)
         except subprocess.TimeoutExpired:
             a, t, lines, expl = 0, 0, ['timeout'], []
         A += a
         T += t
-        E += len(expl) - (MEMBER_COUNTS[2] + TYPE_COUNTS[2] - m_expl)
+        E += len(expl) - (MEMBER_COUNTS[2] + TYPE_COUNTS[2] + GLOBAL_TYPE_COUNTS[2] - m_expl)
         ok = not lines and t > 0
         if args.tap:
             print('%s %d - %s: agree %d / %d' % ('ok' if ok else 'not ok', n, tag, a, t))
@@ -1147,10 +1155,10 @@ def main():
         failed += 0 if ok else 1
     msg = 'agree %d / %d (%d explained, %d unexplained)' % (A, T, E, T - A - E)
     print(('# ' if args.tap else '') + msg)
-    if TYPE_COUNTS[1]:
-        ta, tt, te = TYPE_COUNTS
-        print(('# ' if args.tap else '') + 'types agree %d / %d (%d explained, %d unexplained)'
-              % (ta, tt, te, tt - ta - te))
+    for what, tc in (('types', TYPE_COUNTS), ('global types', GLOBAL_TYPE_COUNTS)):
+        if tc[1]:
+            print(('# ' if args.tap else '') + '%s agree %d / %d (%d explained, %d unexplained)'
+                  % (what, tc[0], tc[1], tc[2], tc[1] - tc[0] - tc[2]))
     if FRAME_COUNTS[1]:
         print(('# ' if args.tap else '') + 'frames agree %d / %d (function, tail call or not, '
               'pc, cfa)' % tuple(FRAME_COUNTS))
