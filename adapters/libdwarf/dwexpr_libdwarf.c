@@ -850,6 +850,39 @@ static const char *gdb_base_name(const char *name)
     return name;
 }
 
+/* Whether parameter C (FIRST: the first) of subroutine type D in a C++
+ * unit is the artificial "this" whose pointer GDB shows as const ("const
+ * S * const", dwarf2/read.c read_subroutine_type: GCC marks it const only
+ * in method definitions): artificial, named by DW_AT_object_pointer, else
+ * named "this", else unnamed and first; a pointer not const already. */
+static bool this_param(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, Dwarf_Die c, bool first)
+{
+    if (!ld_die_flag(ld, file, c, DW_AT_artificial))
+        return false;
+    Dwarf_Debug dbg = ld->files[file].dbg;
+    uint64_t obj, here;
+    Dwarf_Error e = NULL;
+    Dwarf_Off off = 0;
+    if (dwarf_dieoffset(c, &off, &e) != DW_DLV_OK) {
+        ld_drop(dbg, e);
+        return false;
+    }
+    here = off;
+    const char *name = die_string(ld, file, c, DW_AT_name);
+    bool is_this = ld_die_ref(ld, file, d, DW_AT_object_pointer, &obj)
+                       ? obj == here
+                       : name ? strcmp(name, "this") == 0 : first;
+    if (!is_this)
+        return false;
+    uint64_t t = die_type(ld, file, c);
+    Dwarf_Die td;
+    if (!t || ld_offdie(ld, file, t, &td, NULL) != DWEXPR_OK)
+        return false;
+    const bool ptr = die_tag(dbg, td) == DW_TAG_pointer_type;
+    dwarf_dealloc_die(td);
+    return ptr;
+}
+
 /* Spell type T of FILE/UNIT around declarator DECL into OUT; returns its size in bytes
  * (0 unknown). Depth-limited against cycles. The spelling is GDB's:
  * "char * const" for a qualified pointer, "const volatile int", C++
@@ -926,13 +959,27 @@ static uint64_t spell(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t,
                 dwarf_dealloc_die(td);
             }
         }
+        /* a pointer to member names its class (DW_AT_containing_type,
+         * DWARF 5 5.7.10): "int ns::S::*", "int (ns::S::*)(...)" */
+        char member_star[300];
+        uint64_t cls;
+        if (tag == DW_TAG_ptr_to_member_type && ld_die_ref(ld, file, d, DW_AT_containing_type, &cls)) {
+            sbuf cn;
+            spell(ld, unit, file, cls, "", &cn, depth + 1);
+            cat4(member_star, sizeof member_star, cn.b, "::*", "", "");
+            star = member_star;
+        }
         if (ttag == DW_TAG_array_type || ttag == DW_TAG_subroutine_type)
             cat4(inner.b, sizeof inner.b, "(", star, decl, ")");
         else
             cat4(inner.b, sizeof inner.b, star, decl, "", "");
         spell(ld, unit, file, has_target ? target : 0, inner.b, out, depth + 1);
+        /* a pointer to a member function is two words in the Itanium C++
+         * ABI (2.3: the function's address or vtable offset + 1, and the
+         * adjustment to this), as GDB sizes it; other pointers one */
         if (!bytes)
-            bytes = ld_unit_at(ld, unit)->pub.unit.addr_size;
+            bytes = (tag == DW_TAG_ptr_to_member_type && ttag == DW_TAG_subroutine_type ? 2 : 1) *
+                    ld_unit_at(ld, unit)->pub.unit.addr_size;
         break;
     }
     case DW_TAG_const_type: case DW_TAG_volatile_type: case DW_TAG_restrict_type:
@@ -1058,7 +1105,9 @@ static uint64_t spell(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t,
             size_t len = strlen(params);
             if (ct == DW_TAG_formal_parameter) {
                 sbuf p;
-                spell(ld, unit, file, die_type(ld, file, c), "", &p, depth + 1);
+                const uint64_t pt = die_type(ld, file, c);
+                spell(ld, unit, file, pt, cplus && this_param(ld, file, d, c, !any) ? " const" : "", &p,
+                      depth + 1);
                 cat4(params + len, sizeof params - len, any ? ", " : "", p.b, "", "");
                 any = true;
             } else if (ct == DW_TAG_unspecified_parameters) {

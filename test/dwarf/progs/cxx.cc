@@ -2,7 +2,7 @@
 // function names as GDB shows them (namespaces, classes, templates, an
 // anonymous namespace, a function-local class, lambdas, operator()) and
 // the variables of functions defined inside a class (a lambda's body, a
-// local class's method). No call is a tail call (each result is used after
+// local class's method), and pointers to members. No call is a tail call (each result is used after
 // it), so every frame is a real one in GDB too.
 extern "C" __attribute__((noinline)) int probe_c(int v)
 {
@@ -46,6 +46,11 @@ __attribute__((noinline)) int over(double a) { return over((int)a) + 7; }
 } // namespace inner
 } // namespace outer
 
+// pointers to members: GDB names the class ("int outer::inner::Box::*")
+// and a pointer to a member function is two words (the Itanium ABI)
+int outer::inner::Box::*g_pm = &outer::inner::Box::v;
+int (outer::inner::Box::*g_pmf)(int) const = &outer::inner::Box::get;
+
 namespace {
 __attribute__((noinline)) int anon(int a) { return outer::inner::over(a * 1.0) + 8; }
 } // namespace
@@ -64,5 +69,6 @@ int main(int argc, char **argv)
 {
     (void)argv;
     auto f = [argc](int q) __attribute__((noinline)) { return local_class(q + argc) + 11; };
-    return f(20) == 0;
+    outer::inner::Box b(argc);
+    return f(20) == 0 && b.*g_pm == 0 && (b.*g_pmf)(1) == 0;
 }
