@@ -249,6 +249,8 @@ dwexpr_status ld_debug_addr(const dwexpr_libdwarf *ld, const ld_unit *u, uint64_
     ld_section s = ld_elf_section(&ld->files[0].elf, ".debug_addr");
     if (!s.data)
         return ld_fail(err, DWEXPR_E_NOT_FOUND, "no .debug_addr section");
+    if (s.compressed)
+        return ld_fail(err, DWEXPR_E_TARGET, "compressed .debug_addr is not supported");
     uint64_t base = u->pub.addr_base;
     if (!base && u->pub.unit.version >= 5)
         base = u->pub.unit.offset_size == 8 ? 16 : 8; /* just past the header */

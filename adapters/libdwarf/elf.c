@@ -1,16 +1,31 @@
 /* adapters/libdwarf/elf.c: just enough ELF to reach raw section bytes
  * (.debug_loclists, .debug_loc, .debug_rnglists, .debug_ranges,
  * .debug_addr and their .dwo twins), which libdwarf 20210528 only hands
- * out decoded. The file is mapped read-only; ELF32/ELF64, either order. */
+ * out decoded. The file is mapped read-only; ELF32/ELF64, either order.
+ * Compressed sections (SHF_COMPRESSED with zlib, as in the separate
+ * debug files of Debian's -dbg packages) are inflated when zlib is
+ * there. */
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef LD_HAVE_ZLIB
+#include <zlib.h>
+#endif
 
 #include "ld_int.h"
 
 #define SHF_COMPRESSED_FLAG 0x800
+#define ELFCOMPRESS_ZLIB 1
+/* Most bytes a compressed section may inflate to (a bound against a
+ * header that claims more than any debug section holds), and per byte of
+ * its zlib stream (deflate's best ratio is about 1032: a header that
+ * claims more is wrong, and is not allocated for). */
+#define LD_MAX_INFLATED ((uint64_t)1 << 31)
+#define LD_MAX_RATIO 1032
 
 /* An unsigned of SIZE bytes at OFF of E (0 when out of bounds). */
 uint64_t ld_read_at(const ld_elf *e, uint64_t off, unsigned size)
@@ -73,15 +88,62 @@ int ld_elf_open(ld_elf *e, const char *path, char *why, size_t cap)
         (uint64_t)e->shnum * e->shentsize > e->size - e->shoff) {
         e->shnum = 0; /* no usable section table */
     }
+    if (e->shnum && !(e->inflated = calloc(e->shnum, sizeof *e->inflated))) {
+        snprintf(why, cap, "%s: out of memory", path);
+        ld_elf_close(e);
+        return -1;
+    }
     return 0;
 }
 
-/* Unmap E. */
+/* Unmap E and release its inflated sections. */
 void ld_elf_close(ld_elf *e)
 {
     if (e->map)
         munmap(e->map, e->size);
+    for (unsigned i = 0; e->inflated && i < e->shnum; i++)
+        free(e->inflated[i].data);
+    free(e->inflated);
     memset(e, 0, sizeof *e);
+}
+
+/* Inflate compressed section I (SIZE bytes at DATA: the compression
+ * header, then the zlib stream) into E's cache; false when it cannot be
+ * (another algorithm, a bad stream, no zlib in this build). */
+static bool inflate_section(const ld_elf *e, unsigned i, const uint8_t *data, uint64_t size)
+{
+    ld_inflated *z = &e->inflated[i];
+    if (z->tried)
+        return z->data != NULL;
+    z->tried = true;
+#ifdef LD_HAVE_ZLIB
+    /* gABI Elf64_Chdr: ch_type, ch_reserved, ch_size, ch_addralign;
+     * Elf32_Chdr: ch_type, ch_size, ch_addralign */
+    unsigned hdr = e->is64 ? 24 : 12;
+    if (size < hdr)
+        return false;
+    ld_cursor c = {data, data + size, e->big, false};
+    uint32_t type = (uint32_t)ld_get_u(&c, 4);
+    if (e->is64)
+        ld_get_u(&c, 4);
+    uint64_t out = ld_get_u(&c, e->is64 ? 8 : 4);
+    if (c.bad || type != ELFCOMPRESS_ZLIB || out > LD_MAX_INFLATED || size - hdr > ULONG_MAX ||
+        out / LD_MAX_RATIO > size - hdr)
+        return false;
+    uint8_t *buf = malloc(out ? (size_t)out : 1);
+    uLongf got = (uLongf)out;
+    if (!buf || uncompress(buf, &got, data + hdr, (uLong)(size - hdr)) != Z_OK || got != out) {
+        free(buf);
+        return false;
+    }
+    z->data = buf;
+    z->size = out;
+    return true;
+#else
+    (void)data;
+    (void)size;
+    return false;
+#endif
 }
 
 /* Section header I: name offset, flags, file offset, size, type. */
@@ -132,7 +194,13 @@ ld_section ld_elf_section(const ld_elf *e, const char *name)
             return s; /* truncated file: present, no bytes */
         s.data = e->map + off;
         s.size = size;
-        s.compressed = (fl & SHF_COMPRESSED_FLAG) != 0;
+        if (fl & SHF_COMPRESSED_FLAG) {
+            s.compressed = !inflate_section(e, i, s.data, size);
+            if (!s.compressed) {
+                s.data = e->inflated[i].data;
+                s.size = e->inflated[i].size;
+            }
+        }
         return s;
     }
     return s;

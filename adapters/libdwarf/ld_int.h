@@ -65,8 +65,15 @@ typedef struct ld_section {
     const uint8_t *data;
     uint64_t size;
     bool present;
-    bool compressed;      /* SHF_COMPRESSED: not readable raw */
+    bool compressed;      /* SHF_COMPRESSED that could not be inflated: not readable raw */
 } ld_section;
+
+/* A compressed section's contents, inflated on first use. */
+typedef struct ld_inflated {
+    bool tried;
+    uint8_t *data;        /* NULL: could not be inflated */
+    uint64_t size;
+} ld_inflated;
 
 typedef struct ld_elf {
     uint8_t *map;
@@ -75,11 +82,13 @@ typedef struct ld_elf {
     uint16_t machine;
     uint64_t shoff;
     uint16_t shnum, shentsize, shstrndx;
+    ld_inflated *inflated; /* one per section header */
 } ld_elf;
 
 LD_HIDDEN int ld_elf_open(ld_elf *e, const char *path, char *why, size_t cap);
 LD_HIDDEN void ld_elf_close(ld_elf *e);
-/* The section called NAME (present false when there is none). */
+/* The section called NAME (present false when there is none); a
+ * compressed one (SHF_COMPRESSED, zlib) inflated, when it can be. */
 LD_HIDDEN ld_section ld_elf_section(const ld_elf *e, const char *name);
 /* The next sibling of C, never at or before C (dwexpr_libdwarf.c). */
 LD_HIDDEN int ld_sibling(Dwarf_Debug dbg, Dwarf_Die c, Dwarf_Die *next, Dwarf_Error *e);

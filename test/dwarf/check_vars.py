@@ -572,6 +572,25 @@ def attrs_entries(dw, attrs, work):
        'the same as q\'s own entry value the caller does not keep', json.dumps(q))
     ok(r.returncode == 0, 'an optimized-out variable is no failure: exit status 0',
        'rc %d: %s' % (r.returncode, r.stderr))
+    # the same DWARF in compressed sections (SHF_COMPRESSED, zlib: as
+    # Debian's separate debug files have them) reads the same: location
+    # lists, .debug_addr and the DIEs inflated
+    z = os.path.join(work, 'attrs-zlib')
+    c = run(['objcopy', '--compress-debug-sections=zlib', attrs, z])
+    if c.returncode != 0:
+        ok(True, 'compressed debug sections # SKIP objcopy: %s' % c.stderr.strip()[:100])
+        return
+    flags = run(['readelf', '-SW', z]).stdout
+    for pc in ('0x8010', '0x10a4', '0x1068'):
+        plain, z_res = [run(dw + ['locs', f, '--pc', pc, '--context', ctx, '--json'])
+                        for f in (attrs, z)]
+        a, b = [json.loads(x.stdout or '{}') for x in (plain, z_res)]
+        for doc in (a, b):
+            doc.pop('binary', None)
+        ok(a.get('frames') and a == b and ' C ' in flags,
+           'compressed debug sections: the same answer at %s' % pc,
+           (z_res.stderr or json.dumps(b))[:800])
+
 
 
 def lto_globals(dw, src, work, gdb):
