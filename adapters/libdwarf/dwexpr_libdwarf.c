@@ -2515,6 +2515,20 @@ typedef struct uhdr {
     Dwarf_Sig8 sig;
 } uhdr;
 
+/* Move libdwarf's unit iteration of DBG to the next unit (after the last
+ * one: back to the first); its header is not needed. */
+static void next_header(Dwarf_Debug dbg)
+{
+    Dwarf_Unsigned len = 0, toff = 0, next = 0;
+    Dwarf_Half ver = 0, asz = 0, lsz = 0, ext = 0, ut = 0;
+    Dwarf_Off abbr = 0;
+    Dwarf_Sig8 sig;
+    Dwarf_Error e = NULL;
+    if (dwarf_next_cu_header_d(dbg, true, &len, &ver, &abbr, &asz, &lsz, &ext, &sig, &toff, &next,
+                               &ut, &e) == DW_DLV_ERROR)
+        ld_drop(dbg, e);
+}
+
 /* Call FN for every unit of FILE. The headers are collected first: work
  * on the units (opening a .dwo tied to this file) may disturb libdwarf's
  * iteration state. */
@@ -2572,6 +2586,12 @@ static dwexpr_status each_unit(dwexpr_libdwarf *ld, size_t file, unit_fn fn, voi
     }
     for (size_t i = 0; st == DWEXPR_OK && i < hs.n; i++) {
         const uhdr *h = (const uhdr *)hs.v + i;
+        /* libdwarf's iteration again, in step: dwarf_offdie_b finds the
+         * unit of an offset by walking its units from the current one (the
+         * last one the iteration read) when the offset is past it, else
+         * from the first; without this every DIE looked up in a file of
+         * many units (libc's debug file: 2000) costs a walk of the list */
+        next_header(dbg);
         Dwarf_Die cu;
         if (h->die == UINT64_MAX || ld_offdie(ld, file, h->die, &cu, NULL) != DWEXPR_OK)
             continue;

@@ -88,7 +88,8 @@ int ld_elf_open(ld_elf *e, const char *path, char *why, size_t cap)
         (uint64_t)e->shnum * e->shentsize > e->size - e->shoff) {
         e->shnum = 0; /* no usable section table */
     }
-    if (e->shnum && !(e->inflated = calloc(e->shnum, sizeof *e->inflated))) {
+    if ((e->shnum && !(e->inflated = calloc(e->shnum, sizeof *e->inflated))) ||
+        !(e->memo = calloc(LD_SECTION_MEMOS, sizeof *e->memo))) {
         snprintf(why, cap, "%s: out of memory", path);
         ld_elf_close(e);
         return -1;
@@ -104,6 +105,7 @@ void ld_elf_close(ld_elf *e)
     for (unsigned i = 0; e->inflated && i < e->shnum; i++)
         free(e->inflated[i].data);
     free(e->inflated);
+    free(e->memo);
     memset(e, 0, sizeof *e);
 }
 
@@ -165,7 +167,7 @@ static void shdr(const ld_elf *e, unsigned i, uint64_t *name, uint64_t *flags, u
 }
 
 /* Look NAME up in the section header string table. */
-ld_section ld_elf_section(const ld_elf *e, const char *name)
+static ld_section find_section(const ld_elf *e, const char *name)
 {
     ld_section s;
     memset(&s, 0, sizeof s);
@@ -204,4 +206,22 @@ ld_section ld_elf_section(const ld_elf *e, const char *name)
         return s;
     }
     return s;
+}
+
+/* find_section, remembered: the list readers ask for the same few
+ * sections once per list. */
+ld_section ld_elf_section(const ld_elf *e, const char *name)
+{
+    size_t n = strlen(name);
+    for (unsigned k = 0; e->memo && n < sizeof e->memo[0].name && k < LD_SECTION_MEMOS; k++) {
+        ld_section_memo *m = &e->memo[k];
+        if (strcmp(m->name, name) == 0)
+            return m->s;
+        if (!m->name[0]) {
+            memcpy(m->name, name, n + 1);
+            m->s = find_section(e, name);
+            return m->s;
+        }
+    }
+    return find_section(e, name);
 }

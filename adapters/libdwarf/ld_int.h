@@ -75,6 +75,13 @@ typedef struct ld_inflated {
     uint64_t size;
 } ld_inflated;
 
+/* A section ld_elf_section found by name, kept for the next lookup. */
+typedef struct ld_section_memo {
+    char name[32];        /* "" for a free slot */
+    ld_section s;
+} ld_section_memo;
+#define LD_SECTION_MEMOS 16
+
 typedef struct ld_elf {
     uint8_t *map;
     size_t size;
@@ -83,6 +90,7 @@ typedef struct ld_elf {
     uint64_t shoff;
     uint16_t shnum, shentsize, shstrndx;
     ld_inflated *inflated; /* one per section header */
+    ld_section_memo *memo; /* LD_SECTION_MEMOS of them */
 } ld_elf;
 
 LD_HIDDEN int ld_elf_open(ld_elf *e, const char *path, char *why, size_t cap);
