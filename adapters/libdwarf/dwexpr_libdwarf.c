@@ -294,6 +294,14 @@ void dwexpr_libdwarf_set_load_bias(dwexpr_libdwarf *ld, uint64_t bias)
         ld_unit_at(ld, i)->pub.unit.load_bias = bias;
 }
 
+void dwexpr_libdwarf_set_address_range(dwexpr_libdwarf *ld, uint64_t lo, uint64_t hi)
+{
+    if (!ld)
+        return;
+    ld->range_lo = lo;
+    ld->range_hi = hi;
+}
+
 /* ---- base types ---- */
 
 /* Read base type D (at unit-relative REL of unit UNIT) into T; false if

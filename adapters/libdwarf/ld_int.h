@@ -207,6 +207,7 @@ struct dwexpr_libdwarf {
                                     DW_TAG_subprogram seen inside a namespace, class,
                                     module or Fortran host procedure (walk) */
     uint64_t load_bias;
+    uint64_t range_lo, range_hi; /* run-time addresses of the module; 0, 0: all */
     char arch[24];
     /* tail calls (tailcall.c), built on first use */
     bool tails_done;

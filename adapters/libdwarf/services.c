@@ -166,12 +166,25 @@ static dwexpr_status sv_debug_addr(void *u, const dwexpr_unit *unit, uint64_t in
     return DWEXPR_OK;
 }
 
-/* The machine's frame pc minus the load bias, else the set_pc table. */
+/* Whether frame F, at run-time pc P, is in the module's address range
+ * (dwexpr_libdwarf_set_address_range; a caller frame's pc - 1 is). */
+static bool in_module(const dwexpr_libdwarf_binding *b, const dwexpr_frameref *f, uint64_t p)
+{
+    const dwexpr_libdwarf *ld = b->ld;
+    uint64_t look = ld_frame_lookup_pc(b, f, p);
+    return ld->range_lo == ld->range_hi || (look >= ld->range_lo && look < ld->range_hi);
+}
+
+/* The machine's frame pc minus the load bias (none for a frame of
+ * another module), else the set_pc table. */
 dwexpr_status ld_frame_pc(dwexpr_libdwarf_binding *b, const dwexpr_frameref *f, uint64_t *pc)
 {
     if (b->m.frame_pc) {
         uint64_t p;
         dwexpr_status st = b->m.frame_pc(b->muser, f, &p);
+        if (st == DWEXPR_OK && !in_module(b, f, p))
+            return note(b, DWEXPR_E_NOT_FOUND, "frame %u (pc 0x%llx) is in another module",
+                        f->frame, (unsigned long long)p);
         if (st == DWEXPR_OK) {
             *pc = p - b->ld->load_bias;
             return DWEXPR_OK;

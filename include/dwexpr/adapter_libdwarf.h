@@ -53,6 +53,15 @@ DWEXPR_API const char *dwexpr_libdwarf_arch_name(const dwexpr_libdwarf *ld);
  * units get it as dwexpr_unit.load_bias (DW_OP_addr, DW_OP_addrx), and
  * bindings subtract it from the machine target's frame pcs. */
 DWEXPR_API void dwexpr_libdwarf_set_load_bias(dwexpr_libdwarf *ld, uint64_t bias);
+/* Set the run-time addresses [LO, HI) the module occupies in a process
+ * of several modules (the executable and its shared libraries). A
+ * binding then takes a frame's pc from the machine target only for
+ * frames whose pc (a caller frame's pc - 1) lies there: a frame of
+ * another module has no pc for this module's DWARF, so no function,
+ * frame base or call site of this module is taken for it (the call
+ * site of an entry value is this module's, or none). LO = HI = 0, the
+ * default: every frame is this module's. */
+DWEXPR_API void dwexpr_libdwarf_set_address_range(dwexpr_libdwarf *ld, uint64_t lo, uint64_t hi);
 
 /* ---- units ---- */
 
