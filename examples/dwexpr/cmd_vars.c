@@ -6,7 +6,10 @@
  * through its location. Inlined calls are frames of their own, innermost
  * first; between a frame and its caller come GDB's tail call frames
  * (dwexpr_libdwarf_tail_frames, vframes.c); location lists are matched
- * at the pc in frame 0 and at pc - 1 in caller frames. */
+ * at the pc in frame 0 and at pc - 1 in caller frames. A frame is read
+ * with the DWARF of the module (executable or shared library) its pc is
+ * in, opened when a frame first needs it: the file's own, else its
+ * separate debug file (debugfile.c). */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <inttypes.h>
 #include <limits.h>
@@ -16,6 +19,7 @@
 
 #include "cmd_locs.h"
 #include "cmds.h"
+#include "debugfile.h"
 #include "output.h"
 #include "vframes.h"
 
@@ -26,8 +30,10 @@ static const char usage_vars[] =
     "Every frame of the core file or stopped process (inlined calls as frames\n"
     "of their own; functions that jumped to their callee as GDB's tail call\n"
     "frames) with every variable and parameter in scope at its pc: its\n"
-    "location, evaluated with BINARY's DWARF, and its bytes read through it\n"
-    "(\"xx\" for bytes in undefined storage); then the globals of BINARY.\n"
+    "location, evaluated with the DWARF of the frame's module (BINARY or a\n"
+    "shared library; a file without DWARF of its own is read from its separate\n"
+    "debug file), and its bytes read through it (\"xx\" for bytes in undefined\n"
+    "storage); then the globals of BINARY.\n"
     "\n"
     "options:\n"
     "  --json                one JSON object on stdout\n"
@@ -37,9 +43,15 @@ static const char usage_vars[] =
     "                        the caller's register if unwinding recovers it, else\n"
     "                        the call-site parameter)\n"
     "  --no-dwo              do not read split DWARF .dwo files\n"
+    "  --debug-dir DIRS      where separate debug files are looked for, ':' between\n"
+    "                        directories (GDB's debug-file-directory; default\n"
+    "                        " DEBUGFILE_DEFAULT_DIRS "): DIR/.build-id/xx/yyyy.debug by\n"
+    "                        build id, then by .gnu_debuglink next to the file, in\n"
+    "                        its .debug/ and under DIR/ + the file's directory\n"
     "\n"
     "Thread-local variables of BINARY (the main executable) are found in its\n"
-    "static TLS block below the thread pointer (x86-64 fs_base).\n"
+    "static TLS block below the thread pointer (x86-64 fs_base); those of shared\n"
+    "libraries are not located (an error).\n"
     "\n"
     "exit status: 0 ok, 1 some location could not be evaluated or unwinding\n"
     "failed, 2 bad usage or unreadable input\n";
@@ -48,6 +60,7 @@ enum { VARS_OK = 0, VARS_ERROR = 1, VARS_USAGE = 2 };
 
 typedef struct vars_opts {
     const char *core, *binary;
+    const char *debug_dirs;     /* --debug-dir, else DEBUGFILE_DEFAULT_DIRS */
     int pid;
     bool json, no_dwo, help;
     uint32_t max;
@@ -69,9 +82,11 @@ static int usage(const char *msg, const char *arg)
 /* Parse the command line. Returns 0 or an exit status. */
 static int parse(int argc, char **argv, vars_opts *o)
 {
-    static const char *const valued[] = {"--core", "--pid", "--max", "--entry-values", NULL};
+    static const char *const valued[] = {"--core",         "--pid",       "--max",
+                                         "--entry-values", "--debug-dir", NULL};
     memset(o, 0, sizeof *o);
     o->max = 256;
+    o->debug_dirs = DEBUGFILE_DEFAULT_DIRS;
     usage_json = out_argv_json(argc, argv, valued);
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
@@ -86,6 +101,11 @@ static int parse(int argc, char **argv, vars_opts *o)
             if (!v)
                 return usage("expected a file after", a);
             o->core = v;
+            i++;
+        } else if (strcmp(a, "--debug-dir") == 0) {
+            if (!v)
+                return usage("expected directories after", a);
+            o->debug_dirs = v;
             i++;
         } else if (strcmp(a, "--pid") == 0 || strcmp(a, "--max") == 0) {
             uint64_t n;
@@ -121,6 +141,40 @@ static int parse(int argc, char **argv, vars_opts *o)
 
 #ifdef DWEXPR_HAVE_LIBUNWIND
 
+/* Open the DWARF of the file PATH (its image ELF, or NULL to read it
+ * here): the file's own when it has some (.debug_info), else that of its
+ * separate debug file (debugfile_find under O's directories), whose path
+ * goes to *DEBUG_FILE (malloc'ed; NULL when the DWARF is the file's own).
+ * On failure *LD is NULL and WHY says why. */
+static dwexpr_status open_dwarf(const vars_opts *o, const char *path, const dwexpr_elf *elf,
+                                dwexpr_libdwarf **ld, char **debug_file, char *why, size_t cap)
+{
+    *ld = NULL;
+    *debug_file = NULL;
+    dwexpr_elf *own = NULL;
+    dwexpr_error err;
+    if (!elf && dwexpr_elf_open_file(path, &own, &err) == DWEXPR_OK)
+        elf = own;
+    char *found = NULL;
+    if (elf && !debugfile_has_dwarf(elf)) {
+        found = debugfile_find(path, elf, o->debug_dirs, why, cap);
+        if (!found) {
+            dwexpr_elf_free(own);
+            return DWEXPR_E_NOT_FOUND;
+        }
+    }
+    dwexpr_elf_free(own);
+    unsigned flags = o->no_dwo ? DWEXPR_LIBDWARF_NO_DWO : 0;
+    dwexpr_status st = dwexpr_libdwarf_open(found ? found : path, flags, ld, &err);
+    if (st) {
+        snprintf(why, cap, "%s", err.message);
+        free(found);
+        return st;
+    }
+    *debug_file = found;
+    return DWEXPR_OK;
+}
+
 /* "0x..." as a JSON string. */
 static json_t *hexnum(uint64_t v)
 {
@@ -150,7 +204,8 @@ static json_t *frame_cfa(void *user, unsigned frame)
 }
 
 /* Append to FRAMES frame L (number INDEX, at PC) as a frame without DWARF
- * of BINARY: its symbol at LOOKUP, no variables. */
+ * (its module has none, or no function there): its symbol at LOOKUP, no
+ * variables. */
 static void frames_append(vars_frames *vf, const frames_modules *ms, uint32_t l, uint64_t lookup,
                           uint64_t pc, unsigned index, bool tail, json_t *frames)
 {
@@ -180,6 +235,160 @@ static const frames_module *binary_module(const frames_modules *ms, const char *
         if (realpath(ms->m[k].path, have) && strcmp(have, want) == 0)
             return &ms->m[k];
     return NULL;
+}
+
+/* The DWARF of one module of the process (the executable or a shared
+ * library), opened when a frame first needs it (module_dwarf) and bound
+ * to the frames when one of its frames is evaluated (module_bind). */
+typedef struct vars_module {
+    const frames_module *m;      /* its mappings; NULL: BINARY, not mapped */
+    const char *path;
+    bool tried;                  /* module_dwarf looked for the DWARF */
+    dwexpr_libdwarf *ld;         /* NULL: no DWARF (why) */
+    bool borrowed;               /* ld is BINARY's, closed by cmd_vars */
+    char *debug_file;            /* the separate debug file read, or NULL */
+    char why[600];
+    bool tls;                    /* its TLS block is the one the target locates */
+    dwexpr_target t;             /* the binding's target */
+    dwexpr_libdwarf_binding *b;  /* NULL until module_bind */
+} vars_module;
+
+/* One `vars` run: the options, the process's modules (MODS[k] is the
+ * DWARF of MS.m[k]) and the frames. */
+typedef struct vars_run {
+    const vars_opts *o;
+    frames_modules ms;
+    vars_module *mods;
+    vars_module *binary;         /* BINARY's: in MODS, or UNMAPPED */
+    vars_module unmapped;
+    vars_frames vf;
+    const dwexpr_unwind_frame *mf;
+    uint32_t nm;
+} vars_run;
+
+/* The module whose mappings hold run-time address ADDR, or NULL. */
+static vars_module *module_at(vars_run *r, uint64_t addr)
+{
+    for (size_t k = 0; k < r->ms.n; k++)
+        if (addr >= r->ms.m[k].lo && addr < r->ms.m[k].hi)
+            return &r->mods[k];
+    return NULL;
+}
+
+/* The load bias of VM (0 for BINARY when it is not mapped). */
+static uint64_t module_bias(const vars_module *vm)
+{
+    return vm->m ? vm->m->bias : 0;
+}
+
+/* VM's DWARF, opened on first use (open_dwarf: the file's own or its
+ * separate debug file) with the module's load bias and addresses; NULL
+ * when it has none (VM->why says why). */
+static dwexpr_libdwarf *module_dwarf(vars_run *r, vars_module *vm)
+{
+    if (vm->tried)
+        return vm->ld;
+    vm->tried = true;
+    if (open_dwarf(r->o, vm->path, vm->m->elf, &vm->ld, &vm->debug_file, vm->why,
+                   sizeof vm->why) != DWEXPR_OK)
+        return NULL;
+    if (dwexpr_libdwarf_unit_count(vm->ld) == 0) {
+        /* libdwarf found debug sections but no unit in them */
+        snprintf(vm->why, sizeof vm->why, "%s: no compilation unit in its DWARF",
+                 vm->debug_file ? vm->debug_file : vm->path);
+        dwexpr_libdwarf_close(vm->ld);
+        vm->ld = NULL;
+        free(vm->debug_file);
+        vm->debug_file = NULL;
+        return NULL;
+    }
+    dwexpr_libdwarf_set_load_bias(vm->ld, vm->m->bias);
+    dwexpr_libdwarf_set_address_range(vm->ld, vm->m->lo, vm->m->hi);
+    return vm->ld;
+}
+
+/* Make E evaluate with VM's DWARF, binding it to the frames first if it
+ * is not yet (the frame list is complete by then). The binding sees
+ * every frame, but takes a pc only from the module's own
+ * (dwexpr_libdwarf_set_address_range), and a module whose TLS block the
+ * target does not locate has no DW_OP_form_tls_address. False (E
+ * unchanged) when VM has no DWARF or binding fails. */
+static bool module_bind(vars_run *r, vars_module *vm, locs_eval *e)
+{
+    if (!vm->ld)
+        return false;
+    if (!vm->b) {
+        dwexpr_target machine = *vframes_target(r->vf.v);
+        if (!vm->tls)
+            machine.tls_address = NULL;
+        if (dwexpr_libdwarf_target(vm->ld, &machine, r->vf.v, &vm->t, &vm->b) != DWEXPR_OK) {
+            vm->b = NULL;
+            return false;
+        }
+        dwexpr_libdwarf_binding_set_entry_policy(vm->b, r->o->policy);
+        /* the frame a signal interrupted holds no return address */
+        for (uint32_t l = 1; l < vframes_count(r->vf.v); l++) {
+            const vframe *x = vframes_get(r->vf.v, l);
+            if (!x->tail && x->machine > 0 && r->mf[x->machine - 1].signal_frame)
+                dwexpr_libdwarf_binding_set_return_address(vm->b, l, false);
+        }
+    }
+    e->ld = vm->ld;
+    e->t = vm->t;
+    e->b = vm->b;
+    return true;
+}
+
+/* Release the modules' bindings and DWARF (BINARY's is the caller's). */
+static void module_free(vars_module *vm)
+{
+    dwexpr_libdwarf_binding_free(vm->b);
+    if (!vm->borrowed)
+        dwexpr_libdwarf_close(vm->ld);
+    free(vm->debug_file);
+}
+
+static void modules_free(vars_run *r)
+{
+    for (size_t k = 0; r->mods && k < r->ms.n; k++)
+        module_free(&r->mods[k]);
+    module_free(&r->unmapped);
+    free(r->mods);
+}
+
+/* Mark the frame objects FRAMES[FROM..] with the file of module VM
+ * ("module", an extension of the contract), when there is one. */
+static void set_module(json_t *frames, size_t from, const vars_module *vm)
+{
+    for (size_t i = from; vm && vm->m && i < json_array_size(frames); i++)
+        json_object_set_new(json_array_get(frames, i), "module", out_text_json(vm->path));
+}
+
+/* The top-level "modules" list: each module whose DWARF was looked for,
+ * with its load bias and the file its DWARF came from, or why it has
+ * none. */
+static json_t *modules_json(const vars_run *r)
+{
+    json_t *a = json_array();
+    for (size_t k = 0; k < r->ms.n; k++) {
+        const vars_module *vm = &r->mods[k];
+        if (!vm->tried)
+            continue;
+        json_t *o = json_object();
+        json_object_set_new(o, "path", out_text_json(vm->path));
+        json_object_set_new(o, "load_bias", hexnum(module_bias(vm)));
+        if (vm->ld)
+            json_object_set_new(o, "dwarf",
+                                out_text_json(vm->debug_file ? vm->debug_file : vm->path));
+        else
+            json_object_set_new(o, "dwarf", json_null());
+        if (vm->debug_file)
+            json_object_set_new(o, "debug_file", json_true());
+        if (!vm->ld)
+            json_object_set_new(o, "error", out_text_json(vm->why));
+        json_array_append_new(a, o);
+    }
+    return a;
 }
 
 /* The machine target of `vars`: dwexpr's unwinder, except for registers
@@ -252,11 +461,12 @@ static dwexpr_status vm_register_location(void *user, const dwexpr_frameref *f, 
     return vm_register_location(user, &g, regno, out);
 }
 
-/* Human output of the whole answer. */
+/* Human output of the whole answer. A frame without variables because
+ * its module has no DWARF says why. */
 static void human(const json_t *top)
 {
     size_t i, k;
-    json_t *f, *v;
+    json_t *f, *v, *m;
     json_array_foreach(json_object_get(top, "frames"), i, f) {
         const json_t *cfa = json_object_get(f, "cfa");
         printf("frame %lld: %s%s at %s, CFA %s\n",
@@ -267,6 +477,12 @@ static void human(const json_t *top)
                                                                : "",
                json_string_value(json_object_get(f, "pc")),
                json_is_string(cfa) ? json_string_value(cfa) : "?");
+        const char *mod = json_string_value(json_object_get(f, "module"));
+        json_array_foreach(json_object_get(top, "modules"), k, m) {
+            const char *why = json_string_value(json_object_get(m, "error"));
+            if (mod && why && strcmp(mod, json_string_value(json_object_get(m, "path"))) == 0)
+                printf("  (no DWARF for %s: %s)\n", mod, why);
+        }
         json_array_foreach(json_object_get(f, "vars"), k, v)
             locs_human_var(v, true);
     }
@@ -278,96 +494,124 @@ static void human(const json_t *top)
         printf("unwinding stopped: %s\n", json_string_value(json_object_get(err, "message")));
 }
 
-/* The frames of U with BINARY's variables, per the contract. */
-static int run_vars(const vars_opts *o, dwexpr_unw *u, dwexpr_libdwarf *ld)
+/* The machine frames of UW into a malloc'ed *OUT (*N of them); the
+ * status that ended the walk (E_NOT_FOUND past the last frame). */
+static dwexpr_status machine_frames(dwexpr_unwinder *uw, dwexpr_unwind_frame **out, uint32_t *n)
 {
-    const dwexpr_arch *arch = dwexpr_arch_find("x86_64");
-    frames_modules ms = {NULL, 0};
-    frames_load_modules(u, arch, &ms);
-    int rc = VARS_OK;
-    dwexpr_unwinder *uw = NULL;
-    locs_eval e;
-    memset(&e, 0, sizeof e);
-    e.ld = ld;
-    e.arch = arch;
-    e.machine = true;
-    vars_unw = u;
-    vars_machine = *dwexpr_unwinder_target();
-    vars_machine.register_location = vm_register_location;
-    const frames_module *bm = binary_module(&ms, o->binary);
-    if (!bm)
-        fprintf(stderr, "dwexpr vars: %s is not mapped in the process: no frame is its own\n",
-                o->binary);
-    uint64_t bias = bm ? bm->bias : 0;
-    dwexpr_libdwarf_set_load_bias(ld, bias);
-    vars_frames vf = {NULL, NULL};
     dwexpr_unwind_frame *mf = NULL;
+    dwexpr_status st;
     uint32_t nm = 0;
-    dwexpr_status st = DWEXPR_E_NOMEM;
-    if (frames_unwinder_new(u, arch, &ms, o->max, &uw)) {
-        rc = usage("out of memory", NULL);
-        goto done;
-    }
-    vf.uw = uw;
-    /* the machine frames */
     for (size_t cap = 0;; nm++) {
         dwexpr_unwind_frame f;
         if ((st = dwexpr_unwinder_frame(uw, nm, &f)))
             break;
         if (nm == cap) {
             cap = cap ? 2 * cap : 32;
-            dwexpr_unwind_frame *n = realloc(mf, cap * sizeof *n);
-            if (!n) {
+            dwexpr_unwind_frame *g = realloc(mf, cap * sizeof *g);
+            if (!g) {
                 st = DWEXPR_E_NOMEM;
                 break;
             }
-            mf = n;
+            mf = g;
         }
         mf[nm] = f;
     }
-    if (st == DWEXPR_E_NOMEM || !(vf.v = vframes_new(&vars_machine, uw, nm, 16))) {
+    *out = mf;
+    *n = nm;
+    return st;
+}
+
+/* The frames of U, each with the variables of its module's DWARF, and
+ * the globals of BINARY (DWARF BINARY_LD, read from BINARY_DEBUG when
+ * that is a separate debug file), per the contract. */
+static int run_vars(const vars_opts *o, dwexpr_unw *u, dwexpr_libdwarf *binary_ld,
+                    const char *binary_debug)
+{
+    const dwexpr_arch *arch = dwexpr_arch_find("x86_64");
+    vars_run r;
+    memset(&r, 0, sizeof r);
+    r.o = o;
+    frames_load_modules(u, arch, &r.ms);
+    int rc = VARS_OK;
+    dwexpr_unwinder *uw = NULL;
+    dwexpr_unwind_frame *mf = NULL;
+    vars_module **fmod = NULL; /* the module of each machine frame, or NULL */
+    uint64_t *at = NULL;       /* its pc (a caller's pc - 1) in its module's DWARF */
+    locs_eval e;
+    memset(&e, 0, sizeof e);
+    e.arch = arch;
+    e.machine = true;
+    vars_unw = u;
+    vars_machine = *dwexpr_unwinder_target();
+    vars_machine.register_location = vm_register_location;
+    r.mods = calloc(r.ms.n ? r.ms.n : 1, sizeof *r.mods);
+    if (!r.mods) {
         rc = usage("out of memory", NULL);
         goto done;
     }
-    /* a caller's pc is a return address: scopes and location lists are
-     * matched inside the call (pc - 1), unless the frame below is a
-     * signal frame (its pc is where the interruption happened) */
-    uint64_t *at = calloc(nm ? nm : 1, sizeof *at);
-    if (!at) {
+    for (size_t k = 0; k < r.ms.n; k++) {
+        r.mods[k].m = &r.ms.m[k];
+        r.mods[k].path = r.ms.m[k].path;
+    }
+    /* BINARY's DWARF is open already: its module's, or on its own */
+    const frames_module *bm = binary_module(&r.ms, o->binary);
+    if (!bm)
+        fprintf(stderr, "dwexpr vars: %s is not mapped in the process: no frame is its own\n",
+                o->binary);
+    r.binary = bm ? &r.mods[bm - r.ms.m] : &r.unmapped;
+    r.binary->path = bm ? bm->path : o->binary;
+    r.binary->tried = r.binary->borrowed = r.binary->tls = true;
+    r.binary->ld = binary_ld;
+    r.binary->debug_file = binary_debug ? strdup(binary_debug) : NULL;
+    uint64_t bias = module_bias(r.binary);
+    dwexpr_libdwarf_set_load_bias(binary_ld, bias);
+    if (bm)
+        dwexpr_libdwarf_set_address_range(binary_ld, bm->lo, bm->hi);
+    dwexpr_status st = DWEXPR_E_NOMEM;
+    uint32_t nm = 0;
+    if (frames_unwinder_new(u, arch, &r.ms, o->max, &uw)) {
         rc = usage("out of memory", NULL);
         goto done;
     }
-    for (uint32_t i = 0; i < nm; i++) {
-        uint64_t link = mf[i].pc - bias;
-        at[i] = i > 0 && !mf[i - 1].signal_frame && link ? link - 1 : link;
+    r.vf.uw = uw;
+    st = machine_frames(uw, &mf, &nm);
+    r.mf = mf;
+    r.nm = nm;
+    fmod = calloc(nm ? nm : 1, sizeof *fmod);
+    at = calloc(nm ? nm : 1, sizeof *at);
+    if (st == DWEXPR_E_NOMEM || !fmod || !at ||
+        !(r.vf.v = vframes_new(&vars_machine, uw, nm, 16))) {
+        rc = usage("out of memory", NULL);
+        goto done;
     }
-    /* GDB's tail call frames: between machine frame I of BINARY and its
-     * caller I + 1, the functions the caller's call went through by tail
-     * calls before reaching frame I's */
+    /* a caller's pc is a return address: its module, scopes and location
+     * lists are matched inside the call (pc - 1), unless the frame below
+     * is a signal frame (its pc is where the interruption happened) */
     for (uint32_t i = 0; i < nm; i++) {
-        if (vframes_add_machine(vf.v, i) < 0)
+        bool caller = i > 0 && !mf[i - 1].signal_frame && mf[i].pc;
+        fmod[i] = module_at(&r, caller ? mf[i].pc - 1 : mf[i].pc);
+        uint64_t link = mf[i].pc - (fmod[i] ? module_bias(fmod[i]) : 0);
+        at[i] = caller && link ? link - 1 : link;
+    }
+    /* GDB's tail call frames: between machine frame I and its caller
+     * I + 1 of the same module, the functions the caller's call went
+     * through by tail calls before reaching frame I's */
+    for (uint32_t i = 0; i < nm; i++) {
+        if (vframes_add_machine(r.vf.v, i) < 0)
             break;
-        if (!bm || i + 1 >= nm || mf[i].pc < bm->lo || mf[i].pc >= bm->hi ||
-            mf[i + 1].pc < bm->lo || mf[i + 1].pc >= bm->hi)
+        dwexpr_libdwarf *ld;
+        if (i + 1 >= nm || !fmod[i] || fmod[i] != fmod[i + 1] ||
+            !(ld = module_dwarf(&r, fmod[i])))
             continue;
-        uint64_t pcs[64];
-        size_t n = dwexpr_libdwarf_tail_frames(ld, mf[i + 1].pc - bias, at[i], pcs, 64);
+        uint64_t mb = module_bias(fmod[i]), pcs[64];
+        size_t n = dwexpr_libdwarf_tail_frames(ld, mf[i + 1].pc - mb, at[i], pcs, 64);
         for (size_t k = 0; k < n && k < 64; k++)
-            vframes_add_tail(vf.v, i + 1, i, pcs[k] + bias);
+            vframes_add_tail(r.vf.v, i + 1, i, pcs[k] + mb);
     }
-    if (dwexpr_libdwarf_target(ld, vframes_target(vf.v), vf.v, &e.t, &e.b) ||
-        dwexpr_ctx_new(NULL, &e.ctx) || dwexpr_ctx_new(NULL, &e.aux) ||
-        dwexpr_ctx_new(NULL, &e.aux2)) {
-        free(at);
+    if (dwexpr_ctx_new(NULL, &e.ctx) || dwexpr_ctx_new(NULL, &e.aux) ||
+        dwexpr_ctx_new(NULL, &e.aux2) || !module_bind(&r, r.binary, &e)) {
         rc = usage("out of memory", NULL);
         goto done;
-    }
-    dwexpr_libdwarf_binding_set_entry_policy(e.b, o->policy);
-    /* the frame a signal interrupted holds no return address */
-    for (uint32_t l = 1; l < vframes_count(vf.v); l++) {
-        const vframe *x = vframes_get(vf.v, l);
-        if (!x->tail && x->machine > 0 && mf[x->machine - 1].signal_frame)
-            dwexpr_libdwarf_binding_set_return_address(e.b, l, false);
     }
     json_t *top = json_object(), *frames = json_array();
     json_object_set_new(top, "binary", json_string(o->binary));
@@ -376,45 +620,54 @@ static int run_vars(const vars_opts *o, dwexpr_unw *u, dwexpr_libdwarf *ld)
     if (dwexpr_unw_thread_pointer(u, &tp))
         json_object_set_new(top, "thread_pointer", hexnum(tp));
     unsigned index = 0;
-    uint64_t pc0 = nm ? at[0] : 0;
-    for (uint32_t l = 0; l < vframes_count(vf.v); l++) {
-        const vframe *x = vframes_get(vf.v, l);
+    for (uint32_t l = 0; l < vframes_count(r.vf.v); l++) {
+        const vframe *x = vframes_get(r.vf.v, l);
+        size_t first = json_array_size(frames);
         if (x->tail) {
             /* a tail call frame: its function at the return pc of its tail
-             * call site, matched inside the jump (pc - 1) */
-            uint64_t pc = x->pc - bias - 1;
-            const dwexpr_libdwarf_scope *inner = dwexpr_libdwarf_scope_at(ld, pc);
+             * call site, matched inside the jump (pc - 1), in the module
+             * of the frames around it */
+            vars_module *vm = module_at(&r, x->pc - 1);
+            uint64_t pc = x->pc - (vm ? module_bias(vm) : 0) - 1;
+            const dwexpr_libdwarf_scope *inner =
+                vm && module_bind(&r, vm, &e) ? dwexpr_libdwarf_scope_at(vm->ld, pc) : NULL;
             if (inner && locs_eval_tail_frame(&e, l, pc, inner, x->pc, index, frames, frame_cfa,
-                                              &vf))
+                                              &r.vf))
                 index++;
             else
-                frames_append(&vf, &ms, l, x->pc - 1, x->pc, index++, true, frames);
+                frames_append(&r.vf, &r.ms, l, x->pc - 1, x->pc, index++, true, frames);
+            set_module(frames, first, vm);
             continue;
         }
         const dwexpr_unwind_frame *f = &mf[x->machine];
+        vars_module *vm = fmod[x->machine];
         const dwexpr_libdwarf_scope *inner =
-            bm && f->pc >= bm->lo && f->pc < bm->hi ? dwexpr_libdwarf_scope_at(ld, at[x->machine])
-                                                   : NULL;
-        if (inner && dwexpr_libdwarf_scope_function(inner)) {
+            vm && module_dwarf(&r, vm) ? dwexpr_libdwarf_scope_at(vm->ld, at[x->machine]) : NULL;
+        if (inner && dwexpr_libdwarf_scope_function(inner) && module_bind(&r, vm, &e)) {
             index += locs_eval_frames(&e, l, at[x->machine], inner, f->pc, index, frames,
-                                      frame_cfa, &vf);
-            continue;
+                                      frame_cfa, &r.vf);
+        } else {
+            bool caller = x->machine > 0 && !mf[x->machine - 1].signal_frame;
+            frames_append(&r.vf, &r.ms, l, caller ? f->pc - 1 : f->pc, f->pc, index++, false,
+                          frames);
         }
-        bool caller = x->machine > 0 && !mf[x->machine - 1].signal_frame;
-        frames_append(&vf, &ms, l, caller ? f->pc - 1 : f->pc, f->pc, index++, false, frames);
+        set_module(frames, first, vm);
     }
-    free(at);
     json_object_set_new(top, "frames", frames);
+    json_object_set_new(top, "modules", modules_json(&r));
     if (st != DWEXPR_E_NOT_FOUND) {
         json_object_set_new(top, "error",
                             out_error_json(dwexpr_class_name(dwexpr_status_class(st)), -1, NULL,
                                            dwexpr_unwinder_error(uw)->message));
         rc = VARS_ERROR;
     }
-    /* globals and statics of every unit, read in frame 0 */
+    /* globals and statics of every unit of BINARY, read in frame 0 (at
+     * its pc in BINARY's link-time addresses) */
+    module_bind(&r, r.binary, &e);
+    uint64_t pc0 = nm ? mf[0].pc - bias : 0;
     json_t *globals = json_array();
-    for (size_t k = 0; k < dwexpr_libdwarf_var_count(ld); k++) {
-        const dwexpr_libdwarf_var *v = dwexpr_libdwarf_var_get(ld, k);
+    for (size_t k = 0; k < dwexpr_libdwarf_var_count(binary_ld); k++) {
+        const dwexpr_libdwarf_var *v = dwexpr_libdwarf_var_get(binary_ld, k);
         if (v->scope->kind == DWEXPR_LIBDWARF_SCOPE_UNIT)
             json_array_append_new(globals, locs_eval_var(&e, v, 0, pc0));
     }
@@ -444,11 +697,13 @@ done:
     dwexpr_ctx_free(e.ctx);
     dwexpr_ctx_free(e.aux);
     dwexpr_ctx_free(e.aux2);
-    dwexpr_libdwarf_binding_free(e.b);
-    vframes_free(vf.v);
+    modules_free(&r);
+    vframes_free(r.vf.v);
+    free(at);
+    free(fmod);
     free(mf);
     dwexpr_unwinder_free(uw);
-    frames_free_modules(&ms);
+    frames_free_modules(&r.ms);
     return rc;
 }
 #endif
@@ -466,18 +721,21 @@ int cmd_vars(int argc, char **argv)
 #ifdef DWEXPR_HAVE_LIBUNWIND
     dwexpr_libdwarf *ld;
     dwexpr_error err;
-    if (dwexpr_libdwarf_open(o.binary, o.no_dwo ? DWEXPR_LIBDWARF_NO_DWO : 0, &ld, &err))
-        return out_usage(o.json, "dwexpr vars", "%s: %s", o.binary, err.message);
+    char why[600], *debug_file;
+    if (open_dwarf(&o, o.binary, NULL, &ld, &debug_file, why, sizeof why))
+        return out_usage(o.json, "dwexpr vars", "%s: %s", o.binary, why);
     dwexpr_unw *u;
     dwexpr_status st = o.core ? dwexpr_unw_open_core(o.core, o.binary, o.max, &u, &err)
                               : dwexpr_unw_open_pid(o.pid, o.max, &u, &err);
     if (st) {
         dwexpr_libdwarf_close(ld);
+        free(debug_file);
         return usage(err.message, NULL);
     }
-    rc = run_vars(&o, u, ld);
+    rc = run_vars(&o, u, ld, debug_file);
     dwexpr_unw_close(u);
     dwexpr_libdwarf_close(ld);
+    free(debug_file);
     return rc;
 #else
     return usage("needs the libunwind adapter, which this build does not have", NULL);
