@@ -4,10 +4,13 @@ its own: every usage and input error, the live-process path on a program
 that stops itself (no debugger needed), and, when GDB is installed, a
 core GDB writes at the probe of progs/vars.c: the contract's JSON shape,
 inline frames, known values (parameters, entry values, TLS, globals,
-bit-fields as members) and the human output. TAP output."""
+bit-fields as members) and the human output; and a process stopped in a
+shared library of its own, read with the library's DWARF, its separate
+debug file, or none when that cannot be opened. TAP output."""
 import argparse
 import json
 import os
+import re
 import shutil
 import signal
 import struct
@@ -58,6 +61,7 @@ def usage_errors(dw, binary):
         (['--entry-values', 'often', '--pid', '1', binary], 'unknown --entry-values often'),
         (['--frobnicate', '--pid', '1', binary], 'unknown option --frobnicate'),
         (['--pid', '1', binary, binary], 'more than one binary'),
+        (['--pid', '1', binary, '--debug-dir'], 'expected directories after --debug-dir'),
     ]
     for args, msg in cases:
         r = run(dw + ['vars'] + args)
@@ -224,6 +228,124 @@ def live_process(dw, src, work):
         if p.poll() is None:
             p.kill()
             p.wait()
+
+
+# A program that stops itself inside progs/solib_lib.c's library (its
+# callback raises SIGSTOP): lib_run(stop, 3) reaches lib_leaf(cb, 42, 102)
+# (-O2: lib_step inlined, lib_leaf's base an entry value).
+STOP_IN_LIB = r'''
+#include <signal.h>
+int lib_run(void (*cb)(int), int n);
+static void stop(int depth) { (void)depth; raise(SIGSTOP); }
+int main(void) { return lib_run(stop, 3) == 0; }
+'''
+
+
+def stopped_in_lib(dw, src, d, how):
+    """Build STOP_IN_LIB with libsolib_lib.so in directory D, then HOW(lib)
+    (a change to the library's DWARF; a list of extra vars options back),
+    run it to its stop and read it: (`vars --pid --json` result, human
+    output, the library's path), or None after a failed check."""
+    os.makedirs(d, exist_ok=True)
+    lib = os.path.join(d, 'libsolib_lib.so')
+    exe = os.path.join(d, 'stop-in-lib')
+    b = run(['gcc', '-g', '-O2', '-shared', '-fPIC', '-Wl,--build-id', '-o', lib,
+             os.path.join(src, 'solib_lib.c')])
+    if b.returncode == 0:
+        b = run(['gcc', '-g', '-O0', '-o', exe, '-x', 'c', '-', '-L' + d, '-lsolib_lib',
+                 '-Wl,-rpath,$ORIGIN'], input=STOP_IN_LIB)
+    ok(b.returncode == 0, 'build a program stopping in its library (%s)' % os.path.basename(d),
+       b.stderr)
+    if b.returncode:
+        return None
+    extra = how(lib)
+    if extra is None:
+        return None
+    p, state = stop_self(exe)
+    ok(p is not None, 'it stops itself', state)
+    if p is None:
+        return None
+    try:
+        r = run(dw + ['vars', '--pid', str(p.pid), '--json'] + extra + [exe])
+        h = run(dw + ['vars', '--pid', str(p.pid)] + extra + [exe])
+    finally:
+        p.kill()
+        p.wait()
+    try:
+        res = json.loads(r.stdout)
+    except ValueError:
+        ok(False, 'vars --pid gives JSON', r.stderr)
+        return None
+    ok(r.returncode == 0, 'vars --pid exits 0', r.stderr)
+    return res, h.stdout, os.path.realpath(lib)
+
+
+def library_frames(dw, src, work):
+    """Frames in a shared library: read with its DWARF (its own, or its
+    separate debug file found by build id under --debug-dir), and without
+    variables when its DWARF cannot be opened (which the human output
+    says), the process still read."""
+    def keep(lib):
+        return ['--debug-dir', os.path.join(work, 'no-debug-files')]
+
+    def split(lib):
+        bid = re.search(r'Build ID: ([0-9a-f]+)', run(['readelf', '-n', lib]).stdout)
+        dest = os.path.join(work, 'lib-debug', '.build-id', bid.group(1)[:2] if bid else 'xx',
+                            (bid.group(1)[2:] if bid else 'x') + '.debug')
+        os.makedirs(os.path.dirname(dest), exist_ok=True)
+        c = run(['objcopy', '--only-keep-debug', lib, dest])
+        if c.returncode == 0:
+            c = run(['strip', '-g', lib])
+        ok(bid is not None and c.returncode == 0,
+           'the library\'s DWARF moved to its build-id debug file', c.stderr)
+        return ['--debug-dir', os.path.join(work, 'lib-debug')] if c.returncode == 0 else None
+
+    def break_it(lib):
+        # its first unit header says DWARF version 9
+        info = lib + '.info'
+        c = run(['objcopy', '-O', 'binary', '--only-section=.debug_info', lib, info])
+        if c.returncode == 0:
+            with open(info, 'r+b') as fp:
+                fp.seek(4)
+                fp.write(b'\x09\x00')
+            c = run(['objcopy', '--update-section', '.debug_info=' + info, lib])
+        ok(c.returncode == 0, 'the library\'s first unit becomes version 9', c.stderr)
+        return [] if c.returncode == 0 else None
+
+    for name, how in (('lib-dwarf', keep), ('lib-debugfile', split), ('lib-broken', break_it)):
+        got = stopped_in_lib(dw, src, os.path.join(work, name), how)
+        if not got:
+            continue
+        res, human, lib = got
+        contract_shape(res, 'vars --pid, ' + name)
+        leaf = frame_named(res, 'lib_leaf')
+        mods = {m['path']: m for m in res.get('modules', [])}
+        ok(leaf is not None and leaf.get('module') == lib and lib in mods,
+           '%s: lib_leaf is a frame of the library, whose DWARF was looked for' % name,
+           json.dumps([(f['function'], f.get('module')) for f in res['frames']])[:800])
+        if not leaf or lib not in mods:
+            continue
+        if name != 'lib-broken':
+            k, base = var_named(leaf, 'k'), var_named(leaf, 'base')
+            step = frame_named(res, 'lib_step')
+            ok(k and k['hex'] == '2a000000' and base and base['hex'] == '6600000000000000' and
+               step is not None and step['inline'] and var_named(step, 'local') is not None,
+               '%s: lib_leaf k = 42, base = 102; lib_step an inlined frame' % name,
+               json.dumps(leaf['vars'])[:800])
+            want = os.path.join(work, 'lib-debug') if name == 'lib-debugfile' else lib
+            ok(bool(mods[lib].get('debug_file')) == (name == 'lib-debugfile') and
+               (mods[lib].get('dwarf') or '').startswith(want),
+               '%s: the DWARF read is %s' % (name, want), mods[lib])
+        else:
+            why = mods[lib].get('error') or ''
+            lib_frames = [f for f in res['frames'] if f.get('module') == lib]
+            ok(mods[lib].get('dwarf') is None and why and lib_frames and
+               all(not f['vars'] for f in lib_frames) and
+               frame_named(res, 'stop') and frame_named(res, 'stop')['vars'],
+               'a library whose DWARF cannot be opened: its frames have no variables, '
+               'the others have theirs', json.dumps(res.get('modules')))
+            ok(('(no DWARF for %s: ' % lib) in human,
+               'the human output says why its frames have no variables', human[:1500])
 
 
 def stop_self(exe):
@@ -592,7 +714,6 @@ def attrs_entries(dw, attrs, work):
            (z_res.stderr or json.dumps(b))[:800])
 
 
-
 def lto_globals(dw, src, work, gdb):
     """progs/lto_[abc].c by gcc -O2 -flto: each global has an early-debug
     DIE (name and type, no location) that the LTO unit's concrete DIE names
@@ -665,6 +786,7 @@ def main():
     if args.attrs:
         attrs_entries(dw, os.path.abspath(args.attrs), args.work)
     live_process(dw, args.src, args.work)
+    library_frames(dw, args.src, args.work)
     signal_frame_vars(dw, args.src, args.work, shutil.which(args.gdb))
     lto_globals(dw, args.src, args.work, shutil.which(args.gdb))
     if shutil.which(args.gdb):

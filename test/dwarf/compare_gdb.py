@@ -19,6 +19,17 @@ the members of structures, unions and arrays apart ("members agree"),
 and the frames themselves ("frames agree": function, GDB's tail call
 frames, pc, CFA). The --vars set adds a DWARF package build (binutils
 dwp). tailcalls.c has functions that end in jumps: GDB's tail call frames.
+solib.c (--vars only) reaches its probe through a shared library of its
+own (solib_lib.c), whose frames are read with the library's DWARF; its
+.debugfile build moves both files' DWARF to separate debug files (the
+library's found by build id under the debug directory, the program's by
+.gnu_debuglink in .debug/). dwexpr looks for debug files in the
+variant's own debug directory only (--debug-dir): libc's debug file
+(libc6-dbg) would cost a second a run, for frames past main, which are not
+compared. GDB looks there and in its own debug-file-directory
+(/usr/lib/debug), as before: its entry values in a frame that calls into
+libc depend on libc's DWARF (GDB gives them up when it cannot check that
+the callee has no tail calls back).
 
 Prints `agree N / M` and each disagreement; with --tap, TAP output (one
 test per build variant, a SKIP when gcc or gdb is missing).
@@ -530,6 +541,16 @@ PROGRAMS = [('vars.c', 'probe'), ('types.c', 'probe_t'), ('lists.c', 'step'),
             ('arrays.f90', 'probe_f'), ('bounds.f90', 'probe_b'), ('ftypes.f90', 'probe_ft'),
             ('cxx.cc', 'probe_c'), ('cxx_refs.cc', 'probe'), ('tailcalls.c', 'probe_tc'),
             ('x87.c', 'x87.c:/* STOP */'), ('synth.c', 'probe_s'), ('nocfi.c', 'probe_nc')]
+# Programs with a shared library of their own: the library each links
+# (built first into lib<name>.so next to it, -shared -fPIC, found through
+# -rpath $ORIGIN). They are compared in the --vars mode only (a context
+# file holds one module).
+PROGRAMS += [('solib.c', 'probe_s')]
+LIBRARIES = {'solib.c': 'solib_lib.c'}
+# 'debugfile': both files stripped (strip -g) after their DWARF was copied
+# to separate debug files (objcopy --only-keep-debug)
+SOLIB_VARIANTS = [('gcc', 'O0', 5, False), ('gcc', 'O2', 5, False), ('clang', 'O2', 5, False),
+                  ('gcc', 'O2', 5, 'debugfile')]
 F_VARIANTS = [('gfortran', 'O0', 5, False), ('gfortran', 'O2', 5, False),
               ('gfortran', 'O0', 4, False), ('gfortran', 'Og', 5, False)]
 # C++: GDB's qualified and demangled function names, functions defined in
@@ -869,7 +890,8 @@ def compare_vars(args, tag, binary, dump, core, pid_out, log):
     GDB stopped, detached from) against GDB, frame by frame (inline frames
     included, innermost first, as the contract lists them) and the
     globals; every variable counts once per mode."""
-    cmd = args.vars.split() + ['vars', '--core', core, '--json', binary]
+    cmd = args.vars.split() + ['vars', '--core', core, '--json', '--debug-dir',
+                               debug_dir(os.path.dirname(core)), binary]
     r = run(cmd, timeout=300)
     a1, t1, l1, e1 = compare_vars_json(tag + ' core', r.stdout, r.stderr, dump, log)
     try:
@@ -888,6 +910,7 @@ def compare_vars_json(tag, text, err, dump, log):
         return 0, 0, ['%s: dwexpr vars failed: %s' % (tag, err.strip()[:300])], []
     counts, lines, explained = [0, 0], [], []
     dframes = res.get('frames', [])
+    modules = set()
     for gf in dump['frames']:
         if gf.get('past_main'):
             break
@@ -910,8 +933,26 @@ def compare_vars_json(tag, text, err, dump, log):
             lines.append('%s: cfa: gdb %s, dwexpr %s' % (where, gf['cfa'], df.get('cfa')))
         else:
             FRAME_COUNTS[0] += 1
+        modules.add(df.get('module'))
+        cross = cross_module_caller(dframes, gf['index'])
         for gv, dv in match_vars(gf['vars'], df.get('vars', [])):
-            tally(where, gv, dv, counts, lines, explained, log)
+            fails = []
+            tally(where, gv, dv, counts, fails, explained, log)
+            for line in fails:
+                value = '%s: %s: ' % (where, gv['name'])
+                if (cross and line.startswith(value) and not line.startswith(value + 'type ') and
+                        entry_value_gone(dv) and
+                        gv.get('hex') is not None and not gv.get('optimized_out')):
+                    explained.append('%s%s (%s)' % (value, GDB_CROSS_MODULE_ENTRY,
+                                                    line[len(value):]))
+                else:
+                    lines.append(line)
+    if '.debugfile' in tag:
+        # every frame compared was read with the DWARF of a separate debug file
+        for m in res.get('modules', []):
+            if m.get('path') in modules and not m.get('debug_file'):
+                lines.append('%s: %s: DWARF not from a separate debug file (%s)' % (
+                    tag, m['path'], m.get('error') or m.get('dwarf')))
     dglob = {v['name']: v for v in res.get('globals', [])}
     for gv in dump.get('globals', []):
         tally('%s globals' % tag, gv, dglob.get(gv['name']), counts, lines, explained, log,
@@ -919,9 +960,54 @@ def compare_vars_json(tag, text, err, dump, log):
     return counts[0], counts[1], lines, explained
 
 
+GDB_CROSS_MODULE_ENTRY = ('explained: GDB takes this entry value from a call site in '
+                          'another module (the program\'s call into the library, its callee '
+                          'matched by name); dwexpr looks for a frame\'s call sites in the '
+                          'frame\'s own module only')
+
+
+def cross_module_caller(dframes, k):
+    """Whether the entry values of dwexpr frame K may come from a call
+    site in another module: its caller (the next function frame, after
+    its inlined calls, or a tail call frame) is in another module, or is
+    in K's and has a caller in another module (a call-site value that is
+    the caller's own entry value, as lib_dispatch's from lib_run's)."""
+    if k >= len(dframes) or not dframes[k].get('module'):
+        return False
+    groups, cur = [], []
+    for f in dframes[k + 1:]:
+        cur.append(f)
+        if not f.get('inline'):
+            groups.append(cur)
+            cur = []
+    mod = dframes[k]['module']
+    return any(g[-1].get('module') != mod for g in groups[:2])
+
+
+def entry_value_gone(dv):
+    """dwexpr says the value is an entry value it could not find."""
+    r = (dv or {}).get('result', {})
+    return bool(dv and dv.get('optimized_out') and 'entry value' in (r.get('detail') or ''))
+
+
+def debug_dir(work):
+    """dwexpr's --debug-dir for the variant built in WORK, and the first
+    directory of GDB's debug-file-directory: its own, empty but for the
+    .debugfile build's."""
+    return os.path.join(work, 'debug')
+
+
+def gdb_debug_dirs(gdb):
+    """GDB's own debug-file-directory (its default: /usr/lib/debug)."""
+    r = run([gdb, '-nx', '-batch', '-ex', 'show debug-file-directory'], timeout=60)
+    m = re.search(r'searched for is "([^"]*)"', r.stdout)
+    return m.group(1) if m else '/usr/lib/debug'
+
+
 def variant_tag(prog, cc, opt, ver, split):
-    """vars.gcc.O2.dw5, plus .split (-gsplit-dwarf) or .dwp (packaged)."""
-    suffix = {False: '', True: '.split', 'dwp': '.dwp'}[split]
+    """vars.gcc.O2.dw5, plus .split (-gsplit-dwarf), .dwp (packaged) or
+    .debugfile (separate debug files)."""
+    suffix = {False: '', True: '.split', 'dwp': '.dwp', 'debugfile': '.debugfile'}[split]
     return '%s.%s.%s.dw%d%s' % (os.path.splitext(prog)[0], cc, opt, ver, suffix)
 
 
@@ -948,6 +1034,40 @@ def make_dwp(cc, binary, work):
     return None
 
 
+def build_id(path):
+    """The GNU build id of PATH (hex), from readelf -n; None if none."""
+    m = re.search(r'Build ID: ([0-9a-f]+)', run(['readelf', '-n', path]).stdout)
+    return m.group(1) if m else None
+
+
+def split_debug(path, dest, link):
+    """Move PATH's DWARF to the separate debug file DEST (objcopy
+    --only-keep-debug, then strip -g), with a .gnu_debuglink to it when
+    LINK. An error message, or None."""
+    os.makedirs(os.path.dirname(dest), exist_ok=True)
+    steps = [['objcopy', '--only-keep-debug', path, dest], ['strip', '-g', path]]
+    if link:
+        steps.append(['objcopy', '--add-gnu-debuglink=' + dest, path])
+    for cmd in steps:
+        r = run(cmd, timeout=60)
+        if r.returncode != 0:
+            return '%s failed: %s' % (' '.join(cmd[:2]), r.stderr.strip()[:200])
+    return None
+
+
+def debug_files(binary, lib, work):
+    """The .debugfile build: the library's debug file under the debug
+    directory by build id, the program's in .debug/ next to it, named by
+    its .gnu_debuglink. An error message, or None."""
+    bid = build_id(lib)
+    if not bid:
+        return 'the library has no build id'
+    why = split_debug(lib, os.path.join(debug_dir(work), '.build-id', bid[:2], bid[2:] + '.debug'),
+                      False)
+    return why or split_debug(binary, os.path.join(work, '.debug',
+                                                   os.path.basename(binary) + '.debug'), True)
+
+
 def probe_location(src, probe):
     """GDB's breakpoint for PROBE: a function's name as it is, FILE:MARK
     the line of FILE (in SRC) that holds MARK."""
@@ -969,10 +1089,22 @@ def compare_variant(args, prog, probe, cc, opt, ver, split, log):
     os.makedirs(work, exist_ok=True)
     binary = os.path.join(work, tag)
     cmd = [cc, '-g', '-gdwarf-%d' % ver, '-' + opt, '-o', binary, os.path.join(args.src, prog)]
-    if split:
+    if split is True or split == 'dwp':
         cmd.insert(1, '-gsplit-dwarf')
     if os.path.exists(binary + '.dwp'):
         os.unlink(binary + '.dwp')     # a package of an earlier run
+    for old in (debug_dir(work), os.path.join(work, '.debug')):
+        shutil.rmtree(old, ignore_errors=True)   # debug files of an earlier run
+    lib = None
+    if prog in LIBRARIES:
+        # the program's shared library first, next to it
+        name = os.path.splitext(LIBRARIES[prog])[0]
+        lib = os.path.join(work, 'lib%s.so' % name)
+        r = run([cc, '-g', '-gdwarf-%d' % ver, '-' + opt, '-shared', '-fPIC', '-Wl,--build-id',
+                 '-o', lib, os.path.join(args.src, LIBRARIES[prog])], cwd=work, timeout=300)
+        if r.returncode != 0:
+            return 0, 0, ['library build failed: %s' % r.stderr.strip()[:300]], []
+        cmd += ['-Wl,--build-id', '-L' + work, '-l' + name, '-Wl,-rpath,$ORIGIN']
     r = run(cmd, cwd=work, timeout=300)
     if r.returncode != 0:
         return 0, 0, ['build failed: %s' % r.stderr.strip()[:300]], []
@@ -987,19 +1119,25 @@ def compare_variant(args, prog, probe, cc, opt, ver, split, log):
     except ValueError:
         return 0, 0, ['dwexpr locs failed: %s' % lst.stderr.strip()[:300]], []
     globals_ = sorted({v['name'] for v in listing['vars'] if v['kind'] == 'global'})
+    if split == 'debugfile':
+        why = debug_files(binary, lib, work)
+        if why:
+            return 0, 0, ['separate debug files: %s' % why], []
     out = os.path.join(work, 'gdb.json')
     script = os.path.join(work, 'dump.py')
     with open(script, 'w') as fp:
         fp.write(GDB_SCRIPT % {'out': out, 'probe': probe, 'regs': reg_regs(),
                                'binary': os.path.realpath(binary), 'globals': globals_,
                                'core': os.path.join(work, 'core') if args.vars else '',
-                               'pidcmd': (args.vars.split() + ['vars', '--json'])
+                               'pidcmd': (args.vars.split() + ['vars', '--json', '--debug-dir',
+                                                               debug_dir(work)])
                                          if args.vars else [],
                                'pidout': os.path.join(work, 'pid.json')})
     for old in (out, os.path.join(work, 'pid.json'), os.path.join(work, 'core')):
         if os.path.exists(old):
             os.unlink(old)
-    g = run([args.gdb, '-nx', '-batch', '-iex', 'set debuginfod enabled off', '-x', script,
+    g = run([args.gdb, '-nx', '-batch', '-iex', 'set debuginfod enabled off', '-iex',
+             'set debug-file-directory %s:%s' % (debug_dir(work), args.gdb_debug_dirs), '-x', script,
              binary], cwd=work, timeout=120)
     if not os.path.exists(out):
         return 0, 0, ['gdb produced nothing: %s' % (g.stderr.strip()[-400:])], []
@@ -1103,6 +1241,7 @@ def main():
     if 'exited normally' not in probe.stdout + probe.stderr:
         print('1..0 # SKIP gdb cannot run a process here (ptrace?)')
         return 0
+    args.gdb_debug_dirs = gdb_debug_dirs(args.gdb)
     args.src = os.path.abspath(args.src)
     args.work = os.path.abspath(args.work)
     args.locs = os.path.abspath(args.locs) if os.path.exists(args.locs) else args.locs
@@ -1112,12 +1251,13 @@ def main():
     jobs = []
     for prog, probe in PROGRAMS:
         for cc, opt, ver, split in (F_VARIANTS if prog.endswith('.f90') else
-                                    CXX_VARIANTS if prog.endswith('.cc') else VARIANTS):
+                                    CXX_VARIANTS if prog.endswith('.cc') else
+                                    SOLIB_VARIANTS if prog in LIBRARIES else VARIANTS):
             tag = variant_tag(prog, cc, opt, ver, split)
             if args.only and args.only not in tag:
                 continue
-            if split == 'dwp' and not args.vars:
-                continue    # the package is a `dwexpr vars` comparison
+            if (split == 'dwp' or prog in LIBRARIES) and not args.vars:
+                continue    # the package and the library are `dwexpr vars` comparisons
             jobs.append((prog, probe, cc, opt, ver, split, tag))
     if args.tap:
         print('1..%d' % len(jobs))
