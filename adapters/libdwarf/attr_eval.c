@@ -685,9 +685,7 @@ static size_t dims_of(dwexpr_libdwarf *ld, const ld_unit *u, uint64_t array, uin
         return 0;
     Dwarf_Debug dbg = ld->files[u->file].dbg;
     Dwarf_Error e = NULL;
-    int r = dwarf_child(d, &c, &e);
-    if (r == DW_DLV_ERROR)
-        ld_drop(dbg, e);
+    int r = ld_first_child(dbg, d, &c);
     while (r == DW_DLV_OK) {
         Dwarf_Half t = 0;
         Dwarf_Off off = 0;

@@ -164,6 +164,16 @@ int ld_sibling(Dwarf_Debug dbg, Dwarf_Die c, Dwarf_Die *next, Dwarf_Error *e)
 }
 
 /* See ld_int.h. */
+int ld_first_child(Dwarf_Debug dbg, Dwarf_Die d, Dwarf_Die *c)
+{
+    Dwarf_Error e = NULL;
+    const int r = dwarf_child(d, c, &e);
+    if (r == DW_DLV_ERROR)
+        ld_drop(dbg, e);
+    return r;
+}
+
+/* See ld_int.h. */
 int ld_next_sibling(Dwarf_Debug dbg, Dwarf_Die *c)
 {
     Dwarf_Die next = NULL;
@@ -1027,10 +1037,7 @@ static uint64_t spell(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t,
         size_t ndims = 0;
         bool all_known = true;
         Dwarf_Die c;
-        Dwarf_Error e = NULL;
-        int r = dwarf_child(d, &c, &e);
-        if (r == DW_DLV_ERROR)
-            ld_drop(dbg, e);
+        int r = ld_first_child(dbg, d, &c);
         while (r == DW_DLV_OK) {
             Dwarf_Half ct = die_tag(dbg, c);
             if (ct == DW_TAG_subrange_type || ct == DW_TAG_enumeration_type) {
@@ -1105,10 +1112,7 @@ static uint64_t spell(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t,
     case DW_TAG_subroutine_type: {
         char params[256] = "";
         Dwarf_Die c;
-        Dwarf_Error e = NULL;
-        int r = dwarf_child(d, &c, &e);
-        if (r == DW_DLV_ERROR)
-            ld_drop(dbg, e);
+        int r = ld_first_child(dbg, d, &c);
         bool any = false;
         while (r == DW_DLV_OK) {
             Dwarf_Half ct = die_tag(dbg, c);
@@ -1372,10 +1376,7 @@ static void f_array_suffix(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64
     char dims[16][40];
     int n = 0;
     Dwarf_Die c;
-    Dwarf_Error e = NULL;
-    int r = dwarf_child(d, &c, &e);
-    if (r == DW_DLV_ERROR)
-        ld_drop(dbg, e);
+    int r = ld_first_child(dbg, d, &c);
     while (r == DW_DLV_OK) {
         /* an assumed-rank array's DW_TAG_generic_subrange is one
          * dimension in GDB until a value gives the rank (DW_AT_rank) */
@@ -1541,10 +1542,7 @@ static void f_suffix(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t, 
         Dwarf_Debug dbg = ld->files[file].dbg;
         bool any = false;
         if (ld_offdie(ld, file, t, &d, NULL) == DWEXPR_OK) {
-            Dwarf_Error e = NULL;
-            int r = dwarf_child(d, &c, &e);
-            if (r == DW_DLV_ERROR)
-                ld_drop(dbg, e);
+            int r = ld_first_child(dbg, d, &c);
             while (r == DW_DLV_OK) {
                 if (die_tag(dbg, c) == DW_TAG_formal_parameter) {
                     sbuf p;
@@ -1784,10 +1782,7 @@ dwexpr_status dwexpr_libdwarf_child_die(dwexpr_libdwarf *ld, size_t unit, uint64
     Dwarf_Die d, c;
     if (ld_offdie(ld, u->file, parent, &d, NULL) != DWEXPR_OK)
         return DWEXPR_E_NOT_FOUND;
-    Dwarf_Error e = NULL;
-    int r = dwarf_child(d, &c, &e);
-    if (r == DW_DLV_ERROR)
-        ld_drop(dbg, e);
+    int r = ld_first_child(dbg, d, &c);
     bool found = false;
     while (r == DW_DLV_OK) {
         if (!found && (!tag || die_tag(dbg, c) == tag) && index-- == 0) {
@@ -1825,10 +1820,8 @@ static void type_prefixes(dwexpr_libdwarf *ld, size_t file, Dwarf_Debug dbg, Dwa
     if (depth > 64)
         return;
     Dwarf_Die c;
-    Dwarf_Error e = NULL;
-    int r = dwarf_child(parent, &c, &e);
+    int r = ld_first_child(dbg, parent, &c);
     if (r == DW_DLV_ERROR) {
-        ld_drop(dbg, e);
         return;
     }
     while (r == DW_DLV_OK) {
@@ -2101,10 +2094,7 @@ static dwexpr_status add_callsite(walker *w, Dwarf_Die d, const ld_scope *scope)
     memset(&params, 0, sizeof params);
     params.elem = sizeof(ld_csparam);
     Dwarf_Die c;
-    Dwarf_Error e = NULL;
-    int r = dwarf_child(d, &c, &e);
-    if (r == DW_DLV_ERROR)
-        ld_drop(w->dbg, e);
+    int r = ld_first_child(w->dbg, d, &c);
     while (r == DW_DLV_OK) {
         Dwarf_Half t = die_tag(w->dbg, c);
         if (t == DW_TAG_call_site_parameter || t == DW_TAG_GNU_call_site_parameter) {
@@ -2215,10 +2205,7 @@ static dwexpr_status inherit(walker *w, uint64_t origin, const origins *seen,
     if (depth > 64 || ld_offdie(w->ld, w->file, origin, &od, NULL) != DWEXPR_OK)
         return DWEXPR_OK;
     Dwarf_Die c;
-    Dwarf_Error e = NULL;
-    int r = dwarf_child(od, &c, &e);
-    if (r == DW_DLV_ERROR)
-        ld_drop(w->dbg, e);
+    int r = ld_first_child(w->dbg, od, &c);
     dwexpr_status st = DWEXPR_OK;
     while (r == DW_DLV_OK && st == DWEXPR_OK) {
         uint64_t off = die_offset(w->dbg, c);
@@ -2277,10 +2264,8 @@ static dwexpr_status walk(walker *w, Dwarf_Die parent, const ld_scope *scope, un
     if (depth > 200)
         return DWEXPR_OK;
     Dwarf_Die c;
-    Dwarf_Error e = NULL;
-    int r = dwarf_child(parent, &c, &e);
+    int r = ld_first_child(w->dbg, parent, &c);
     if (r == DW_DLV_ERROR) {
-        ld_drop(w->dbg, e);
         return DWEXPR_OK;
     }
     dwexpr_status st = DWEXPR_OK;

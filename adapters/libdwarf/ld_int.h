@@ -104,6 +104,9 @@ LD_HIDDEN int ld_sibling(Dwarf_Debug dbg, Dwarf_Die c, Dwarf_Die *next, Dwarf_Er
  * returns ld_sibling's answer (*C is NULL unless DW_DLV_OK; an error is
  * dropped). */
 LD_HIDDEN int ld_next_sibling(Dwarf_Debug dbg, Dwarf_Die *c);
+/* The first child of D in *C (dwarf_child; an error is dropped):
+ * DW_DLV_OK, DW_DLV_NO_ENTRY or DW_DLV_ERROR. */
+LD_HIDDEN int ld_first_child(Dwarf_Debug dbg, Dwarf_Die d, Dwarf_Die *c);
 /* An unsigned of SIZE bytes at file offset OFF of E (0 when out of bounds). */
 LD_HIDDEN uint64_t ld_read_at(const ld_elf *e, uint64_t off, unsigned size);
 /* Checks on raw sections that libdwarf 20210528 does not survive
