@@ -806,10 +806,167 @@ static const char *type_qualified(dwexpr_libdwarf *ld, size_t file, uint64_t t, 
     return q ? q : name;
 }
 
+/* An output buffer of canon_name: false once it is full. */
+typedef struct cbuf {
+    char *b;
+    size_t n, cap;
+    bool ok;
+} cbuf;
+
+static void cput(cbuf *o, const char *s, size_t len)
+{
+    if (!o->ok || o->n + len >= o->cap) {
+        o->ok = false;
+        return;
+    }
+    memcpy(o->b + o->n, s, len);
+    o->n += len;
+    o->b[o->n] = 0;
+}
+
+static void canon_name(const char *s, size_t len, cbuf *o);
+
+/* Where the template argument starting at S (at most END) ends: its
+ * top-level ',' or '>' (nested <>, () and [] skipped). */
+static const char *arg_end(const char *s, const char *end)
+{
+    int depth = 0;
+    for (; s < end; s++) {
+        if (*s == '<' || *s == '(' || *s == '[')
+            depth++;
+        else if ((*s == '>' || *s == ')' || *s == ']') && depth > 0)
+            depth--;
+        else if (depth == 0 && (*s == ',' || *s == '>'))
+            return s;
+    }
+    return end;
+}
+
+/* One template argument [S, END) as GDB's C++ name canonicalization
+ * prints it (cp_canonicalize_string, which GDB applies to clang's names;
+ * GCC already writes them so): the qualifiers after what they qualify
+ * and a pointer's star against its type: "const char *const" is "char
+ * const* const", "volatile long" is "long volatile". An argument with
+ * parentheses or brackets (a function or array type, a cast) keeps its
+ * spelling; the template names inside are canonicalized all the same. */
+static void canon_arg(const char *s, const char *end, cbuf *o)
+{
+    while (s < end && *s == ' ')
+        s++;
+    while (end > s && end[-1] == ' ')
+        end--;
+    for (const char *q = s; q < end; q++) {
+        if (*q == '(' || *q == '[') {
+            canon_name(s, (size_t)(end - s), o);
+            return;
+        }
+    }
+    bool cv[2] = {false, false}; /* the base's const, volatile */
+    char ptrs[64]; /* '*' or '&' per declarator, then 'c' / 'v' for its qualifiers */
+    size_t np = 0;
+    const char *words[16];
+    size_t wlen[16], nw = 0;
+    for (const char *q = s; q < end;) {
+        if (*q == ' ') {
+            q++;
+        } else if (*q == '*' || *q == '&') {
+            if (np + 1 >= sizeof ptrs)
+                goto as_is;
+            ptrs[np++] = *q++;
+        } else {
+            const char *w = q;
+            int depth = 0;
+            while (q < end && (depth > 0 || (*q != ' ' && *q != '*' && *q != '&'))) {
+                depth += *q == '<' ? 1 : *q == '>' ? -1 : 0;
+                q++;
+            }
+            const size_t k = (size_t)(q - w);
+            const int qual = k == 5 && strncmp(w, "const", 5) == 0      ? 0
+                             : k == 8 && strncmp(w, "volatile", 8) == 0 ? 1 : -1;
+            if (qual >= 0 && np == 0) {
+                cv[qual] = true;
+            } else if (qual >= 0) {
+                if (np + 1 >= sizeof ptrs)
+                    goto as_is;
+                ptrs[np++] = qual == 0 ? 'c' : 'v';
+            } else if (np == 0 && nw < 16) {
+                words[nw] = w;
+                wlen[nw++] = k;
+            } else {
+                goto as_is; /* a word after a declarator: not a plain type */
+            }
+        }
+    }
+    if (nw == 0)
+        goto as_is;
+    for (size_t i = 0; i < nw; i++) {
+        if (i)
+            cput(o, " ", 1);
+        canon_name(words[i], wlen[i], o);
+    }
+    if (cv[0])
+        cput(o, " const", 6);
+    if (cv[1])
+        cput(o, " volatile", 9);
+    for (size_t i = 0; i < np; i++) {
+        if (ptrs[i] == 'c')
+            cput(o, " const", 6);
+        else if (ptrs[i] == 'v')
+            cput(o, " volatile", 9);
+        else
+            cput(o, &ptrs[i], 1);
+    }
+    return;
+as_is:
+    canon_name(s, (size_t)(end - s), o);
+}
+
+/* NAME [S, S + LEN) with its template arguments canonicalized
+ * (canon_arg), ", " between them and "> >" for nested closers, as GDB
+ * prints C++ names. */
+static void canon_name(const char *s, size_t len, cbuf *o)
+{
+    const char *end = s + len;
+    while (s < end) {
+        const char *lt = memchr(s, '<', (size_t)(end - s));
+        if (!lt) {
+            cput(o, s, (size_t)(end - s));
+            return;
+        }
+        if (lt - s >= 8 && strncmp(lt - 8, "operator", 8) == 0) {
+            /* operator<, <=, <<, <<=, <=>: not a template's arguments */
+            const char *q = lt;
+            while (q < end && (*q == '<' || *q == '=' || *q == '>'))
+                q++;
+            cput(o, s, (size_t)(q - s));
+            s = q;
+            continue;
+        }
+        cput(o, s, (size_t)(lt + 1 - s));
+        s = lt + 1;
+        for (;;) {
+            const char *e = arg_end(s, end);
+            canon_arg(s, e, o);
+            if (e >= end)
+                return; /* unbalanced: what there is */
+            s = e + 1;
+            if (*e == ',') {
+                cput(o, ", ", 2);
+                continue;
+            }
+            if (o->n && o->b[o->n - 1] == '>')
+                cput(o, " ", 1);
+            cput(o, ">", 1);
+            break;
+        }
+    }
+}
+
 /* C++ name N with GCC's spellings of integer types in its template
  * arguments as GDB's canonical names print them ("Tmpl<long int>" is
- * "Tmpl<long>"; gdb_base_name's table), in the pool; N when there is
- * nothing to change. */
+ * "Tmpl<long>"; gdb_base_name's table) and clang's spellings of
+ * qualified and pointer arguments canonicalized as GDB does (canon_arg),
+ * in the pool; N when there is nothing to change. */
 static const char *cplus_name(dwexpr_libdwarf *ld, const char *n)
 {
     static const char *const map[][2] = {
@@ -844,9 +1001,14 @@ static const char *cplus_name(dwexpr_libdwarf *ld, const char *n)
             buf[o++] = *p++;
     }
     buf[o] = 0;
-    if (strcmp(buf, n) == 0)
+    char canon[1024];
+    cbuf cb = {canon, 0, sizeof canon, true};
+    canon[0] = 0;
+    canon_name(buf, o, &cb);
+    const char *best = cb.ok ? canon : buf;
+    if (strcmp(best, n) == 0)
         return n;
-    const char *c = ld_pool_strdup(&ld->pool, buf);
+    const char *c = ld_pool_strdup(&ld->pool, best);
     return c ? c : n;
 }
 

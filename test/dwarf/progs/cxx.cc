@@ -51,6 +51,11 @@ __attribute__((noinline)) int over(double a) { return over((int)a) + 7; }
 int outer::inner::Box::*g_pm = &outer::inner::Box::v;
 int (outer::inner::Box::*g_pmf)(int) const = &outer::inner::Box::get;
 
+// template arguments GDB prints canonicalized ("Tmpl<char const*>",
+// "Tmpl<int const volatile* const>"): clang writes "const char *"
+outer::inner::Tmpl<const char *> g_tmpl_cp = {"s"};
+outer::inner::Tmpl<const volatile int *const> g_tmpl_q = {nullptr};
+
 namespace {
 __attribute__((noinline)) int anon(int a) { return outer::inner::over(a * 1.0) + 8; }
 } // namespace
@@ -65,10 +70,17 @@ static __attribute__((noinline)) int local_class(int a)
     return l.m(a) + 10;
 }
 
+// an operator's '<' is no template argument list (a frame "Less::operator<")
+struct Less {
+    int k;
+    __attribute__((noinline)) bool operator<(const Less &o) const { return local_class(k) < o.k; }
+};
+
 int main(int argc, char **argv)
 {
     (void)argv;
-    auto f = [argc](int q) __attribute__((noinline)) { return local_class(q + argc) + 11; };
+    auto f = [argc](int q) __attribute__((noinline)) { return (Less{q + argc} < Less{q}) + 11; };
     outer::inner::Box b(argc);
-    return f(20) == 0 && b.*g_pm == 0 && (b.*g_pmf)(1) == 0;
+    return f(20) == 0 && b.*g_pm == 0 && (b.*g_pmf)(1) == 0 && g_tmpl_cp.t[0] == 's' &&
+           !g_tmpl_q.t;
 }
