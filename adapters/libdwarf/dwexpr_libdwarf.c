@@ -842,6 +842,75 @@ static const char *arg_end(const char *s, const char *end)
     return end;
 }
 
+static void canon_arg(const char *s, const char *end, cbuf *o);
+
+/* A function, function pointer or array type as a template argument:
+ * [S, AT) its return or element type, [AT, END) the groups after it:
+ * "(*)" / "(&)" declarators kept, parameter lists with each parameter
+ * canonicalized (canon_arg) and ", " between them, "[N]" bounds. GDB
+ * writes "int (*)(char const*, int)", "void (int const&)", "int const
+ * [3]", "int (&) [2]": a space before the first group and before a
+ * bound. */
+static void canon_declarator(const char *s, const char *at, const char *end, cbuf *o)
+{
+    canon_arg(s, at, o);
+    bool first = true;
+    for (const char *q = at; q < end;) {
+        if (*q == ' ') {
+            q++;
+            continue;
+        }
+        const char close = *q == '(' ? ')' : *q == '[' ? ']' : 0;
+        if (!close) {
+            canon_name(q, (size_t)(end - q), o); /* something else: as it is */
+            return;
+        }
+        int depth = 0;
+        const char *g = q;
+        for (; q < end; q++) {
+            depth += (*q == '(' || *q == '[' || *q == '<') ? 1
+                     : (*q == ')' || *q == ']' || *q == '>') ? -1 : 0;
+            if (depth == 0)
+                break;
+        }
+        if (q >= end) {
+            canon_name(g, (size_t)(end - g), o); /* unbalanced */
+            return;
+        }
+        q++; /* past the closer */
+        if (first || close == ']')
+            cput(o, " ", 1);
+        first = false;
+        /* "(*)", "(&)", "(* const)": a declarator, not parameters */
+        bool declarator = close == ')';
+        for (const char *k = g + 1; declarator && k < q - 1;) {
+            if (*k == '*' || *k == '&' || *k == ' ')
+                k++;
+            else if (strncmp(k, "const", 5) == 0)
+                k += 5;
+            else if (strncmp(k, "volatile", 8) == 0)
+                k += 8;
+            else
+                declarator = false;
+        }
+        if (close == ']' || declarator) {
+            cput(o, g, (size_t)(q - g));
+            continue;
+        }
+        /* a parameter list */
+        cput(o, "(", 1);
+        for (const char *a = g + 1; a < q - 1;) {
+            const char *e = arg_end(a, q - 1);
+            canon_arg(a, e, o);
+            if (e >= q - 1 || *e != ',')
+                break;
+            cput(o, ", ", 2);
+            a = e + 1;
+        }
+        cput(o, ")", 1);
+    }
+}
+
 /* One template argument [S, END) as GDB's C++ name canonicalization
  * prints it (cp_canonicalize_string, which GDB applies to clang's names;
  * GCC already writes them so): the qualifiers after what they qualify
@@ -855,9 +924,13 @@ static void canon_arg(const char *s, const char *end, cbuf *o)
         s++;
     while (end > s && end[-1] == ' ')
         end--;
+    int nest = 0;
     for (const char *q = s; q < end; q++) {
-        if (*q == '(' || *q == '[') {
-            canon_name(s, (size_t)(end - s), o);
+        nest += *q == '<' ? 1 : *q == '>' ? -1 : 0;
+        if (nest == 0 && (*q == '(' || *q == '[')) {
+            if (q == s)
+                goto as_is; /* a cast: (char)97 */
+            canon_declarator(s, q, end, o);
             return;
         }
     }

@@ -55,6 +55,13 @@ int (outer::inner::Box::*g_pmf)(int) const = &outer::inner::Box::get;
 // "Tmpl<int const volatile* const>"): clang writes "const char *"
 outer::inner::Tmpl<const char *> g_tmpl_cp = {"s"};
 outer::inner::Tmpl<const volatile int *const> g_tmpl_q = {nullptr};
+// and function pointer and array arguments: "Hold<int (*)(char const*,
+// int)>", "Hold<int const [3]>"
+template <typename T> struct Hold {
+    T t;
+};
+Hold<int (*)(const char *, int)> g_tmpl_fp = {nullptr};
+Hold<const int[3]> g_tmpl_arr = {{1, 2, 3}};
 
 namespace {
 __attribute__((noinline)) int anon(int a) { return outer::inner::over(a * 1.0) + 8; }
@@ -82,5 +89,5 @@ int main(int argc, char **argv)
     auto f = [argc](int q) __attribute__((noinline)) { return (Less{q + argc} < Less{q}) + 11; };
     outer::inner::Box b(argc);
     return f(20) == 0 && b.*g_pm == 0 && (b.*g_pmf)(1) == 0 && g_tmpl_cp.t[0] == 's' &&
-           !g_tmpl_q.t;
+           !g_tmpl_q.t && !g_tmpl_fp.t && g_tmpl_arr.t[2] == 3;
 }
