@@ -187,6 +187,7 @@ typedef struct ld_callsite {
     dwexpr_status target_status;
     const uint64_t *targets;
     size_t ntargets;
+    const char *outside;         /* a declaration's name no function here has (another module's) */
 } ld_callsite;
 
 /* ---- the adapter ---- */

@@ -490,15 +490,50 @@ static dwexpr_status call_param_value(dwexpr_libdwarf_binding *b, const dwexpr_f
     return keep_wide(b, out);
 }
 
-/* The caller's call site of frame F: return address and DW_TAG_call_site. */
-static const ld_callsite *caller_site(dwexpr_libdwarf_binding *b, const dwexpr_frameref *f,
-                                      uint64_t *ret)
+/* A caller's call site: the binding of the caller's module (the frame's
+ * own, or another module's, dwexpr_libdwarf_binding_set_peers), its
+ * DW_TAG_call_site and the return address (link-time in that module). */
+typedef struct ld_site {
+    dwexpr_libdwarf_binding *b;
+    const ld_callsite *cs;
+    uint64_t ret;
+} ld_site;
+
+/* The call site in the caller of frame F (frame f->frame + 1) into *S;
+ * false if there is none. */
+static bool caller_site(dwexpr_libdwarf_binding *b, const dwexpr_frameref *f, ld_site *s)
 {
     dwexpr_frameref g = *f;
     g.frame = f->frame + 1;
-    if (ld_frame_pc(b, &g, ret) != DWEXPR_OK)
-        return NULL;
-    return ld_callsite_at(b->ld, *ret);
+    s->b = b;
+    s->cs = NULL;
+    s->ret = 0;
+    if (ld_frame_pc(b, &g, &s->ret) == DWEXPR_OK) {
+        s->cs = ld_callsite_at(b->ld, s->ret);
+        return s->cs != NULL;
+    }
+    /* a caller in another module: that module's binding and DWARF */
+    uint64_t p;
+    if (!b->peer || !b->m.frame_pc || b->m.frame_pc(b->muser, &g, &p) != DWEXPR_OK)
+        return false;
+    dwexpr_libdwarf_binding *o = b->peer(b->peer_user, ld_frame_lookup_pc(b, &g, p));
+    if (!o || o == b || ld_frame_pc(o, &g, &s->ret) != DWEXPR_OK)
+        return false;
+    s->b = o;
+    s->cs = ld_callsite_at(o->ld, s->ret);
+    return s->cs != NULL;
+}
+
+/* call_param_value of call site S's parameter P, with S's binding; its
+ * note becomes B's. */
+static dwexpr_status site_value(dwexpr_libdwarf_binding *b, const dwexpr_frameref *f,
+                                const ld_site *s, const ld_csparam *p, bool data,
+                                dwexpr_value *out)
+{
+    dwexpr_status st = call_param_value(s->b, f, s->cs, p, s->ret, data, out);
+    if (st && s->b != b)
+        snprintf(b->msg, sizeof b->msg, "%s", s->b->msg);
+    return st;
 }
 
 /* GDB's checks before it takes an entry value of frame F from call site
@@ -511,8 +546,10 @@ static const ld_callsite *caller_site(dwexpr_libdwarf_binding *b, const dwexpr_f
  * the values it passed are not the callee's. E_NOT_FOUND with a note when
  * a check fails. */
 static dwexpr_status callee_check(dwexpr_libdwarf_binding *b, const dwexpr_frameref *f,
-                                  const ld_callsite *cs, uint64_t ret)
+                                  const ld_site *s)
 {
+    const ld_callsite *cs = s->cs;
+    const uint64_t ret = s->ret;
     uint64_t pc;
     if (ld_frame_pc(b, f, &pc) != DWEXPR_OK)
         return DWEXPR_E_NOT_FOUND;
@@ -524,21 +561,30 @@ static dwexpr_status callee_check(dwexpr_libdwarf_binding *b, const dwexpr_frame
     const uint64_t *t;
     size_t nt;
     bool calls = false;
-    dwexpr_status st = ld_callsite_targets(b->ld, cs, &t, &nt);
+    dwexpr_status st = ld_callsite_targets(s->b->ld, cs, &t, &nt);
     if (st == DWEXPR_E_UNSUPPORTED) {
-        /* an indirect call: its target in the caller frame */
+        /* an indirect call: its target (a run-time address) in the
+         * caller frame */
         dwexpr_value v;
         char msg[sizeof b->msg];
-        if (eval_in_caller(b, f, cs, cs->target_expr, cs->target_len, ret,
+        if (eval_in_caller(s->b, f, cs, cs->target_expr, cs->target_len, ret,
                            "DW_AT_call_target", &v)) {
-            snprintf(msg, sizeof msg, "%s", b->msg);
+            snprintf(msg, sizeof msg, "%s", s->b->msg);
             return note(b, DWEXPR_E_NOT_FOUND, "the call site at 0x%llx has no known target (%.150s)",
                         (unsigned long long)ret, msg);
         }
         calls = !v.wide && v.bits - b->ld->load_bias == entry;
-    } else if (st == DWEXPR_OK) {
+    } else if (st == DWEXPR_OK && s->b == b) {
         for (size_t i = 0; i < nt; i++)
             calls = calls || t[i] == entry;
+    } else if (st == DWEXPR_OK) {
+        /* a call from another module names a declaration: GDB finds the
+         * callee by that name (its linkage name, else its name; a minimal
+         * symbol) */
+        const char *have = ld_scope_linkage(b->ld, fn);
+        if (!have)
+            have = fn->pub.name;
+        calls = cs->outside && have && strcmp(cs->outside, have) == 0;
     } else {
         return note(b, DWEXPR_E_NOT_FOUND, "the call site at 0x%llx names no known target",
                     (unsigned long long)ret);
@@ -561,20 +607,19 @@ static dwexpr_status entry_from_call_site(dwexpr_libdwarf_binding *b, const dwex
                                           bool single, int regval, uint64_t regval_die,
                                           const dwexpr_unit *unit, dwexpr_value *out)
 {
-    uint64_t ret = 0;
-    const ld_callsite *cs = caller_site(b, f, &ret);
-    if (!cs)
+    ld_site s;
+    if (!caller_site(b, f, &s))
         return note(b, DWEXPR_E_NOT_FOUND, "no call site in the caller of frame %u", f->frame);
-    dwexpr_status ck = callee_check(b, f, cs, ret);
+    dwexpr_status ck = callee_check(b, f, &s);
     if (ck)
         return ck;
-    for (size_t i = 0; i < cs->nparams; i++) {
-        const ld_csparam *p = &cs->params[i];
+    for (size_t i = 0; i < s.cs->nparams; i++) {
+        const ld_csparam *p = &s.cs->params[i];
         bool match = (p->loc_len == len && memcmp(p->loc, block, len) == 0) ||
                      (single && p->regno == regs[0]);
         if (!match || !p->has_value)
             continue;
-        dwexpr_status st = call_param_value(b, f, cs, p, ret, false, out);
+        dwexpr_status st = site_value(b, f, &s, p, false, out);
         if (st)
             return st;
         if (regval) {
@@ -590,7 +635,7 @@ static dwexpr_status entry_from_call_site(dwexpr_libdwarf_binding *b, const dwex
         return DWEXPR_OK;
     }
     return note(b, DWEXPR_E_NOT_FOUND, "the call site at 0x%llx has no value for the parameter",
-                (unsigned long long)ret);
+                (unsigned long long)s.ret);
 }
 
 /* DW_OP_entry_value of a deref entry on register REG (block_registers):
@@ -602,25 +647,24 @@ static dwexpr_status entry_from_call_site(dwexpr_libdwarf_binding *b, const dwex
 static dwexpr_status entry_data_value(dwexpr_libdwarf_binding *b, const dwexpr_frameref *f,
                                       uint32_t reg, dwexpr_value *out)
 {
-    uint64_t ret = 0;
-    const ld_callsite *cs = caller_site(b, f, &ret);
-    if (!cs)
+    ld_site s;
+    if (!caller_site(b, f, &s))
         return note(b, DWEXPR_E_UNDEFINED_READ,
                     "the entry value of the object register %u points to is not available: "
                     "no call site in the caller of frame %u", reg, f->frame);
-    dwexpr_status ck = callee_check(b, f, cs, ret);
+    dwexpr_status ck = callee_check(b, f, &s);
     if (ck)
         return note(b, DWEXPR_E_UNDEFINED_READ, "the entry value is not available: %.200s",
                     b->msg);
-    for (size_t i = 0; i < cs->nparams; i++) {
-        const ld_csparam *p = &cs->params[i];
+    for (size_t i = 0; i < s.cs->nparams; i++) {
+        const ld_csparam *p = &s.cs->params[i];
         if (p->regno == reg && p->has_data_value)
-            return call_param_value(b, f, cs, p, ret, true, out);
+            return site_value(b, f, &s, p, true, out);
     }
     return note(b, DWEXPR_E_UNDEFINED_READ,
                 "the entry value of the object register %u points to is not available: the "
                 "call site at 0x%llx gives no DW_AT_call_data_value for it",
-                reg, (unsigned long long)ret);
+                reg, (unsigned long long)s.ret);
 }
 
 /* Service: DW_OP_entry_value (seed "DW_OP_entry_value"; issue 6: the
@@ -693,13 +737,16 @@ static dwexpr_status sv_parameter_ref(void *u, const dwexpr_frameref *f, const d
     ld_unit *cu = ld_unit_at(b->ld, (size_t)unit->id);
     if (!cu)
         return DWEXPR_E_NOT_FOUND;
-    uint64_t abs = cu->hdr + die, ret = 0;
-    const ld_callsite *cs = caller_site(b, f, &ret);
-    if (!cs)
+    uint64_t abs = cu->hdr + die;
+    ld_site s;
+    /* the parameter is a DIE of this module: a call site of another
+     * cannot name it */
+    if (!caller_site(b, f, &s) || s.b != b)
         return note(b, DWEXPR_E_UNDEFINED_READ,
                     "the value of parameter 0x%llx is not available: no call site in the "
                     "caller of frame %u", (unsigned long long)abs, f->frame);
-    if (callee_check(b, f, cs, ret)) {
+    const ld_callsite *cs = s.cs;
+    if (callee_check(b, f, &s)) {
         char why[sizeof b->msg];
         snprintf(why, sizeof why, "%s", b->msg);
         return note(b, DWEXPR_E_UNDEFINED_READ, "the value of parameter 0x%llx is not available: %.200s",
@@ -707,10 +754,10 @@ static dwexpr_status sv_parameter_ref(void *u, const dwexpr_frameref *f, const d
     }
     for (size_t i = 0; i < cs->nparams; i++)
         if (cs->params[i].param == abs && cs->params[i].has_value)
-            return call_param_value(b, f, cs, &cs->params[i], ret, false, out);
+            return call_param_value(b, f, cs, &cs->params[i], s.ret, false, out);
     return note(b, DWEXPR_E_UNDEFINED_READ,
                 "the value of parameter 0x%llx is not available: the call site at 0x%llx "
-                "does not pass it", (unsigned long long)abs, (unsigned long long)ret);
+                "does not pass it", (unsigned long long)abs, (unsigned long long)s.ret);
 }
 
 /* ---- the binding ---- */
@@ -823,6 +870,15 @@ void dwexpr_libdwarf_binding_set_entry_policy(dwexpr_libdwarf_binding *b,
 {
     if (b)
         b->policy = p;
+}
+
+void dwexpr_libdwarf_binding_set_peers(dwexpr_libdwarf_binding *b, dwexpr_libdwarf_peer_fn fn,
+                                       void *user)
+{
+    if (b) {
+        b->peer = fn;
+        b->peer_user = user;
+    }
 }
 
 const char *dwexpr_libdwarf_binding_message(const dwexpr_libdwarf_binding *b)

@@ -26,6 +26,8 @@ struct dwexpr_libdwarf_binding {
     int8_t *ret_addr;              /* dwexpr_libdwarf_binding_set_return_address: -1 default */
     size_t nret;
     dwexpr_libdwarf_entry_policy policy;
+    dwexpr_libdwarf_peer_fn peer;  /* dwexpr_libdwarf_binding_set_peers */
+    void *peer_user;
     dwexpr_ctx *nest[LD_MAX_NEST]; /* contexts of evaluations inside callbacks */
     unsigned depth;
     dwexpr_loc owned;              /* the last multi-entry result (deep copy) */

@@ -136,12 +136,14 @@ enum { DECL_NO, DECL_HERE, DECL_OUTSIDE };
 
 /* The target of CS's reference: the function scope, or NULL. *KIND says
  * whether it is a declaration, and of a function of BINARY or not (a
- * name none of its functions has: a shared library's). */
-static const ld_scope *ref_target(dwexpr_libdwarf *ld, const ld_callsite *cs, int *kind)
+ * name none of its functions has: a shared library's, *OUTSIDE). */
+static const ld_scope *ref_target(dwexpr_libdwarf *ld, const ld_callsite *cs, int *kind,
+                                  const char **outside)
 {
     size_t file = ld_unit_at(ld, cs->unit)->file;
     Dwarf_Die d;
     *kind = DECL_NO;
+    *outside = NULL;
     if (ld_offdie(ld, file, cs->target_die, &d, NULL) != DWEXPR_OK)
         return NULL;
     uint64_t spec;
@@ -162,6 +164,7 @@ static const ld_scope *ref_target(dwexpr_libdwarf *ld, const ld_callsite *cs, in
     if (decl) {
         const ld_scope *fn = name ? fn_named(ld, name) : NULL;
         *kind = fn ? DECL_HERE : name ? DECL_OUTSIDE : DECL_NO;
+        *outside = fn ? NULL : name;
         return fn;
     }
     fn_dies(ld);
@@ -182,7 +185,7 @@ dwexpr_status ld_callsite_targets(dwexpr_libdwarf *ld, const ld_callsite *ccs, c
         if (cs->target_expr)
             cs->target_status = DWEXPR_E_UNSUPPORTED;
         else if (cs->target_die)
-            fn = ref_target(ld, cs, &decl);
+            fn = ref_target(ld, cs, &decl, &cs->outside);
         if (decl == DECL_OUTSIDE) {
             /* a shared library's function: no address here, and no tail
              * calls that could come back into BINARY */

@@ -312,25 +312,28 @@ static dwexpr_libdwarf *module_dwarf(vars_run *r, vars_module *vm)
     return vm->ld;
 }
 
-/* Make E evaluate with VM's DWARF, binding it to the frames first if it
- * is not yet (the frame list is complete by then). The binding sees
- * every frame, but takes a pc only from the module's own
- * (dwexpr_libdwarf_set_address_range), and a module whose TLS block the
- * target does not locate has no DW_OP_form_tls_address. False (E
- * unchanged) when VM has no DWARF or binding fails. */
-static bool module_bind(vars_run *r, vars_module *vm, locs_eval *e)
+static dwexpr_libdwarf_binding *module_peer(void *user, uint64_t pc);
+
+/* VM's binding to the frames, made on first use (the frame list is
+ * complete by then): it sees every frame, but takes a pc only from the
+ * module's own (dwexpr_libdwarf_set_address_range), reaches the other
+ * modules' bindings through module_peer (a call site in another module),
+ * and a module whose TLS block the target does not locate has no
+ * DW_OP_form_tls_address. NULL when VM has no DWARF or binding fails. */
+static dwexpr_libdwarf_binding *module_binding(vars_run *r, vars_module *vm)
 {
     if (!vm->ld)
-        return false;
+        return NULL;
     if (!vm->b) {
         dwexpr_target machine = *vframes_target(r->vf.v);
         if (!vm->tls)
             machine.tls_address = NULL;
         if (dwexpr_libdwarf_target(vm->ld, &machine, r->vf.v, &vm->t, &vm->b) != DWEXPR_OK) {
             vm->b = NULL;
-            return false;
+            return NULL;
         }
         dwexpr_libdwarf_binding_set_entry_policy(vm->b, r->o->policy);
+        dwexpr_libdwarf_binding_set_peers(vm->b, module_peer, r);
         /* the frame a signal interrupted holds no return address */
         for (uint32_t l = 1; l < vframes_count(r->vf.v); l++) {
             const vframe *x = vframes_get(r->vf.v, l);
@@ -338,6 +341,24 @@ static bool module_bind(vars_run *r, vars_module *vm, locs_eval *e)
                 dwexpr_libdwarf_binding_set_return_address(vm->b, l, false);
         }
     }
+    return vm->b;
+}
+
+/* The binding of the module holding run-time address PC (its DWARF
+ * opened and bound on first use), or NULL: dwexpr_libdwarf_peer_fn. */
+static dwexpr_libdwarf_binding *module_peer(void *user, uint64_t pc)
+{
+    vars_run *r = user;
+    vars_module *vm = module_at(r, pc);
+    return vm && module_dwarf(r, vm) ? module_binding(r, vm) : NULL;
+}
+
+/* Make E evaluate with VM's DWARF (module_binding). False (E unchanged)
+ * when VM has no DWARF or binding fails. */
+static bool module_bind(vars_run *r, vars_module *vm, locs_eval *e)
+{
+    if (!module_binding(r, vm))
+        return false;
     e->ld = vm->ld;
     e->t = vm->t;
     e->b = vm->b;

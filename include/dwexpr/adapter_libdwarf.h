@@ -347,6 +347,20 @@ DWEXPR_API dwexpr_status dwexpr_libdwarf_binding_set_return_address(dwexpr_libdw
 /* Choose how DW_OP_entry_value is resolved (default REGISTER_FIRST). */
 DWEXPR_API void dwexpr_libdwarf_binding_set_entry_policy(dwexpr_libdwarf_binding *b,
                                                          dwexpr_libdwarf_entry_policy p);
+/* The binding of the module of the same process whose addresses hold
+ * run-time address PC (USER as given to set_peers), or NULL: how a
+ * binding of one module (set_address_range) reaches the DWARF of
+ * another. */
+typedef dwexpr_libdwarf_binding *(*dwexpr_libdwarf_peer_fn)(void *user, uint64_t pc);
+/* Let B ask FN for the binding of another module (NULL: none, the
+ * default). An entry value (DW_OP_entry_value, DW_OP_GNU_parameter_ref)
+ * of a frame whose caller is in another module then comes from that
+ * module's call site, as GDB takes it: the call site must call the
+ * frame's function, by address (DW_AT_call_target) or by the name of the
+ * declaration it names (DW_AT_call_origin: an executable's call into a
+ * shared library); its values are evaluated with the caller's module. */
+DWEXPR_API void dwexpr_libdwarf_binding_set_peers(dwexpr_libdwarf_binding *b,
+                                                  dwexpr_libdwarf_peer_fn fn, void *user);
 /* A short note on the last DWARF service failure ("" if none). */
 DWEXPR_API const char *dwexpr_libdwarf_binding_message(const dwexpr_libdwarf_binding *b);
 

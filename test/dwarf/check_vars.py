@@ -241,18 +241,19 @@ int main(void) { return lib_run(stop, 3) == 0; }
 '''
 
 
-def stopped_in_lib(dw, src, d, how):
-    """Build STOP_IN_LIB with libsolib_lib.so in directory D, then HOW(lib)
-    (a change to the library's DWARF; a list of extra vars options back),
-    run it to its stop and read it: (`vars --pid --json` result, human
-    output, the library's path), or None after a failed check."""
+def stopped_in_lib(dw, src, d, how, exe_opt='-O0'):
+    """Build STOP_IN_LIB (at EXE_OPT) with libsolib_lib.so in directory D,
+    then HOW(lib) (a change to the library's DWARF; a list of extra vars
+    options back), run it to its stop and read it: (`vars --pid --json`
+    result, human output, the library's path), or None after a failed
+    check."""
     os.makedirs(d, exist_ok=True)
     lib = os.path.join(d, 'libsolib_lib.so')
     exe = os.path.join(d, 'stop-in-lib')
     b = run(['gcc', '-g', '-O2', '-shared', '-fPIC', '-Wl,--build-id', '-o', lib,
              os.path.join(src, 'solib_lib.c')])
     if b.returncode == 0:
-        b = run(['gcc', '-g', '-O0', '-o', exe, '-x', 'c', '-', '-L' + d, '-lsolib_lib',
+        b = run(['gcc', '-g', exe_opt, '-o', exe, '-x', 'c', '-', '-L' + d, '-lsolib_lib',
                  '-Wl,-rpath,$ORIGIN'], input=STOP_IN_LIB)
     ok(b.returncode == 0, 'build a program stopping in its library (%s)' % os.path.basename(d),
        b.stderr)
@@ -312,11 +313,29 @@ def library_frames(dw, src, work):
         ok(c.returncode == 0, 'the library\'s first unit becomes version 9', c.stderr)
         return [] if c.returncode == 0 else None
 
-    for name, how in (('lib-dwarf', keep), ('lib-debugfile', split), ('lib-broken', break_it)):
-        got = stopped_in_lib(dw, src, os.path.join(work, name), how)
+    for name, how in (('lib-dwarf', keep), ('lib-debugfile', split), ('lib-broken', break_it),
+                      ('lib-exe-O2', keep)):
+        got = stopped_in_lib(dw, src, os.path.join(work, name), how,
+                             '-O2' if name == 'lib-exe-O2' else '-O0')
         if not got:
             continue
         res, human, lib = got
+        if name == 'lib-exe-O2':
+            # lib_run's parameters are gone at -O2 but for their entry
+            # values, which the executable's call site (main, -O2: rdi =
+            # &stop, rsi = 3) gives: a call site of another module, whose
+            # callee is named by a declaration
+            run_f = frame_named(res, 'lib_run')
+            exe = os.path.join(work, name, 'stop-in-lib')
+            sym = re.search(r'^([0-9a-f]+) t stop$', run(['nm', exe]).stdout, re.M)
+            want = (int(res.get('load_bias', '0'), 16) + int(sym.group(1), 16)
+                    if sym else None)
+            cb, n = (var_named(run_f, 'cb'), var_named(run_f, 'n')) if run_f else (None, None)
+            ok(want is not None and cb and n and
+               cb.get('hex') == struct.pack('<Q', want).hex() and n.get('hex') == '03000000',
+               'lib_run(cb = &stop, n = 3), entry values from the executable\'s call site',
+               json.dumps(run_f)[:1500] if run_f else json.dumps(res)[:800])
+            continue
         contract_shape(res, 'vars --pid, ' + name)
         leaf = frame_named(res, 'lib_leaf')
         mods = {m['path']: m for m in res.get('modules', [])}
@@ -391,8 +410,10 @@ def signal_frame_vars(dw, src, work, gdb):
     value of n (DW_OP_entry_value(DW_OP_reg5); DW_OP_stack_value, gcc -O2)
     is the caller's rdi at the call: the call site's 42, never worker's
     current rdi restored from the sigcontext (the loop's t, 3042); main's
-    argv (an entry value of rsi, called from libc: no call site) is
-    optimized out, never worker's rsi; fac (DW_OP_reg17, live in xmm0 at
+    argv (an entry value of rsi, called from libc) is the process's argv
+    when libc's DWARF (libc6-dbg) gives its call site, else optimized out
+    (each run also without it: --debug-dir of nothing), never worker's
+    rsi; fac (DW_OP_reg17, live in xmm0 at
     the interruption) is the xmm0 of the signal frame's saved fpstate,
     never the stopped thread's xmm0 (frame 0's, in raise). Read through
     --pid, and a core GDB writes of the stopped process."""
@@ -411,6 +432,12 @@ def signal_frame_vars(dw, src, work, gdb):
         ok(p is not None, '%s: the process stops itself in the handler' % tag, state)
         if p is None:
             continue
+        # main's argv: where the kernel put argc, plus 8 (proc(5)
+        # startstack: the stack pointer at the program's entry)
+        argv_want = struct.pack('<Q', int(open('/proc/%d/stat' % p.pid).read()
+                                          .split(')')[-1].split()[25]) + 8).hex()
+        no_debug = os.path.join(work, 'no-debug-files')
+        os.makedirs(no_debug, exist_ok=True)
         try:
             modes = [('--pid', str(p.pid))]
             if gdb:
@@ -421,8 +448,11 @@ def signal_frame_vars(dw, src, work, gdb):
                      str(p.pid), '-ex', 'gcore ' + core, '-ex', 'detach'])
                 if os.path.exists(core):
                     modes.append(('--core', core))
-            for mode, arg in modes:
-                r = run(dw + ['vars', mode, arg, '--json', exe])
+            modes += [(mode, arg, '--debug-dir', no_debug) for mode, arg in modes]
+            for mode, arg, *debug in modes:
+                if debug:
+                    mode = '%s %s' % (mode, ' '.join(debug))
+                r = run(dw + ['vars', mode.split()[0], arg, '--json'] + debug + [exe])
                 try:
                     res = json.loads(r.stdout)
                 except ValueError:
@@ -457,10 +487,22 @@ def signal_frame_vars(dw, src, work, gdb):
                    (pc, (fac or {}).get('hex'), entry_at(fac, pc),
                     json.dumps((fac or {}).get('result'))))
                 argv = var_named(m, 'argv')
-                ok(argv and argv['optimized_out'],
-                   '%s %s: main argv (an entry value, libc gives no call site) is optimized '
-                   'out' % (tag, mode), 'hex %s; %s' % ((argv or {}).get('hex'),
-                                                        json.dumps((argv or {}).get('result'))))
+                libc = [x for x in res.get('modules', []) if 'libc.so' in (x.get('path') or '')]
+                if libc and libc[0].get('dwarf'):
+                    # libc's DWARF (libc6-dbg) was read: its call site of
+                    # main, an indirect call whose target is main, gives
+                    # the argv the process has
+                    ok(argv and not argv['optimized_out'] and argv['hex'] == argv_want,
+                       '%s %s: main argv (an entry value) from libc\'s call site = %s' %
+                       (tag, mode, argv_want),
+                       'hex %s; %s' % ((argv or {}).get('hex'),
+                                       json.dumps((argv or {}).get('result'))))
+                else:
+                    ok(argv and argv['optimized_out'],
+                       '%s %s: main argv (an entry value, libc gives no call site) is '
+                       'optimized out' % (tag, mode),
+                       'hex %s; %s' % ((argv or {}).get('hex'),
+                                       json.dumps((argv or {}).get('result'))))
         finally:
             p.kill()
             p.wait()

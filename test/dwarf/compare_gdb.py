@@ -934,19 +934,8 @@ def compare_vars_json(tag, text, err, dump, log):
         else:
             FRAME_COUNTS[0] += 1
         modules.add(df.get('module'))
-        cross = cross_module_caller(dframes, gf['index'])
         for gv, dv in match_vars(gf['vars'], df.get('vars', [])):
-            fails = []
-            tally(where, gv, dv, counts, fails, explained, log)
-            for line in fails:
-                value = '%s: %s: ' % (where, gv['name'])
-                if (cross and line.startswith(value) and not line.startswith(value + 'type ') and
-                        entry_value_gone(dv) and
-                        gv.get('hex') is not None and not gv.get('optimized_out')):
-                    explained.append('%s%s (%s)' % (value, GDB_CROSS_MODULE_ENTRY,
-                                                    line[len(value):]))
-                else:
-                    lines.append(line)
+            tally(where, gv, dv, counts, lines, explained, log)
     if '.debugfile' in tag:
         # every frame compared was read with the DWARF of a separate debug file
         for m in res.get('modules', []):
@@ -958,36 +947,6 @@ def compare_vars_json(tag, text, err, dump, log):
         tally('%s globals' % tag, gv, dglob.get(gv['name']), counts, lines, explained, log,
               GLOBAL_TYPE_COUNTS)
     return counts[0], counts[1], lines, explained
-
-
-GDB_CROSS_MODULE_ENTRY = ('explained: GDB takes this entry value from a call site in '
-                          'another module (the program\'s call into the library, its callee '
-                          'matched by name); dwexpr looks for a frame\'s call sites in the '
-                          'frame\'s own module only')
-
-
-def cross_module_caller(dframes, k):
-    """Whether the entry values of dwexpr frame K may come from a call
-    site in another module: its caller (the next function frame, after
-    its inlined calls, or a tail call frame) is in another module, or is
-    in K's and has a caller in another module (a call-site value that is
-    the caller's own entry value, as lib_dispatch's from lib_run's)."""
-    if k >= len(dframes) or not dframes[k].get('module'):
-        return False
-    groups, cur = [], []
-    for f in dframes[k + 1:]:
-        cur.append(f)
-        if not f.get('inline'):
-            groups.append(cur)
-            cur = []
-    mod = dframes[k]['module']
-    return any(g[-1].get('module') != mod for g in groups[:2])
-
-
-def entry_value_gone(dv):
-    """dwexpr says the value is an entry value it could not find."""
-    r = (dv or {}).get('result', {})
-    return bool(dv and dv.get('optimized_out') and 'entry value' in (r.get('detail') or ''))
 
 
 def debug_dir(work):

@@ -3,9 +3,11 @@
  * probe, in the executable, is reached through these functions: their
  * frames are read with the library's DWARF. On the way: locals on the
  * stack and in registers, a structure, an inlined function (lib_step),
- * parameters used only before a call (entry values at -O2, whose call
- * sites are in the library too) and a function ending in a jump
- * (lib_dispatch: GDB's tail call frame at -O2). At the probe:
+ * parameters used only before a call (entry values at -O2, from call
+ * sites in the library and, for lib_run's, in the executable: main's
+ * call into the library, its callee named by a declaration) and a
+ * function ending in a jump (lib_dispatch: GDB's tail call frame at
+ * -O2). At the probe:
  *
  *   probe_s, lib_leaf, lib_step [inlined], lib_walk,
  *   lib_dispatch [tail call at -O2], lib_run, main */
