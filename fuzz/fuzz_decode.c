@@ -93,8 +93,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FZ_CHECK(s != DWEXPR_OK, "disasm fails (%s) where decode succeeds",
                  dwexpr_status_name(ds));
     } else {
-        /* every stream the disassembler prints must reassemble exactly,
-         * including ones with bad branch targets (ill-formed, not decode) */
+        /* every stream the disassembler prints must reassemble exactly
+         * (a bad branch target decodes: it is ill-formed only when taken) */
         FZ_CHECK(s == DWEXPR_OK || dwexpr_status_class(s) == DWEXPR_CLASS_ILL_FORMED,
                  "disasm succeeds where decode fails with %s", dwexpr_status_name(s));
         fz_check_reassembles(text, b, len, &u, arch);

@@ -747,6 +747,7 @@ static dwexpr_status decode_prog(const uint8_t *bytes, size_t len, const dwexpr_
     prog->bytes = bytes;
     prog->len = len;
     prog->heap = false;
+    prog->bad_branch = false;
     prog->count = 0;
     /* the table-driven path serves evaluation-only decodes (no public ops)
      * of little-endian units; everything else is decoded in full */
@@ -796,32 +797,31 @@ static dwexpr_status decode_prog(const uint8_t *bytes, size_t len, const dwexpr_
         pos += op->size;
     }
 
-    /* DWARF 5 2.5.1.5: a branch must land on the first byte of an
-     * operation or just past the last one; checked once every operation
-     * boundary is known. */
+    /* seed "Control Flow Operations": a branch taken must land on the
+     * first byte of an operation or just past the last one, else the
+     * DWARF is ill-formed; a target is only "updated" when the branch is
+     * taken (DW_OP_bra's condition not 0, DW_OP_skip reached), so a bad
+     * one is kept, not refused: DWX_BAD_TARGET with its reason in b and
+     * the target in c, for dwx_bad_branch when it is taken (GDB, LLDB,
+     * gimli and drgn evaluate such an expression when the branch is not
+     * taken). */
     for (size_t i = 0; branches && i < count; i++) {
         dwx_insn *in = &insns[i];
         if (in->x != DWEXPR_OP_skip && in->x != DWEXPR_OP_bra)
             continue;
         int64_t target = (int64_t)in->offset + 3 + (int64_t)in->a;
-        const char *name = dwexpr_op_info(in->id)->name;
-        const int opc = dwexpr_op_info(in->id)->code;
+        long k = -1;
         if (target < 0)
-            return FAIL_AT(in->offset, in->id, DWEXPR_E_BAD_BRANCH, opc, "%s target %lld is "
-                           "before the start of the expression", name, (long long)target);
-        if ((uint64_t)target > len)
-            return FAIL_AT(in->offset, in->id, DWEXPR_E_BAD_BRANCH, opc, "%s target 0x%llx is "
-                           "past the end of the expression (length 0x%zx)", name,
-                           (unsigned long long)target, len);
-        if ((uint64_t)target == len) {
-            in->a = count;
-            continue;
-        }
-        long k = find_insn(insns, count, (uint64_t)target);
-        if (k < 0)
-            return FAIL_AT(in->offset, in->id, DWEXPR_E_BAD_BRANCH, opc, "%s target 0x%llx is "
-                           "inside an operation", name, (unsigned long long)target);
-        in->a = (uint64_t)k;
+            in->b = DWX_BRANCH_BEFORE;
+        else if ((uint64_t)target > len)
+            in->b = DWX_BRANCH_PAST;
+        else if ((uint64_t)target == len)
+            k = (long)count;
+        else if ((k = find_insn(insns, count, (uint64_t)target)) < 0)
+            in->b = DWX_BRANCH_INSIDE;
+        in->c = (uint64_t)target;
+        in->a = k < 0 ? DWX_BAD_TARGET : (uint64_t)k;
+        prog->bad_branch |= k < 0;
     }
 
     dwx_insn *e = &insns[count];
@@ -971,6 +971,7 @@ static dwexpr_status small_program(const uint8_t *bytes, size_t len, const dwexp
     p->bytes = bytes;
     p->len = len;
     p->heap = false;
+    p->bad_branch = false; /* dwx_decode_small takes no branch */
     p->fold = NULL;
     for (size_t i = 0; i < n; i++) {
         dwexpr_status st;

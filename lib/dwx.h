@@ -101,6 +101,12 @@ enum {
  *  - id is the operation as written (for messages).
  *  - branches (skip, bra): a = index of the target insn (count = end).
  *  - operands otherwise in order in a, b, c; blocks in blk/blen. */
+/* A DW_OP_skip / DW_OP_bra whose target is no operation boundary
+ * (dwx_insn.a; .b says why, .c is the target): ill-formed when taken
+ * (dwx_bad_branch). */
+#define DWX_BAD_TARGET UINT64_MAX
+enum { DWX_BRANCH_BEFORE = 1, DWX_BRANCH_PAST, DWX_BRANCH_INSIDE };
+
 typedef struct dwx_insn {
     uint16_t x;
     uint16_t id;
@@ -149,6 +155,7 @@ struct dwexpr_program {
     const uint8_t *bytes;
     size_t len;
     bool heap;             /* allocated by dwexpr_program_decode */
+    bool bad_branch;       /* a branch with DWX_BAD_TARGET (ill-formed when taken) */
     uint8_t shape;         /* dwx_shape: set by dwx_decode for the evaluator */
     bool fast;             /* a little-endian unit on a little-endian host
                               (DWX_HOST_LITTLE), made only of what the fast

@@ -812,12 +812,22 @@ dwexpr_status dwx_run(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwx_env
             st = dwx_op_arith(ctx, env, in, base);
             break;
 
-        /* seed "Control Flow Operations": targets were validated by the
-         * decoder (a bad target is ill-formed even when not taken). */
-        case DWEXPR_OP_skip: pc = (size_t)in->a; break;
-        case DWEXPR_OP_bra:
-            if (!(st = dwx_op_bra_taken(ctx, env, base, &taken)) && taken)
+        /* seed "Control Flow Operations": the decoder resolved each
+         * target to its operation; one that is none is ill-formed when
+         * the branch is taken (dwx_bad_branch). */
+        case DWEXPR_OP_skip:
+            if (DWX_UNLIKELY(in->a == DWX_BAD_TARGET))
+                st = dwx_bad_branch(ctx, in, prog->len);
+            else
                 pc = (size_t)in->a;
+            break;
+        case DWEXPR_OP_bra:
+            if (!(st = dwx_op_bra_taken(ctx, env, base, &taken)) && taken) {
+                if (DWX_UNLIKELY(in->a == DWX_BAD_TARGET))
+                    st = dwx_bad_branch(ctx, in, prog->len);
+                else
+                    pc = (size_t)in->a;
+            }
             break;
         case DWEXPR_OP_nop:
         case DWEXPR_OP_GNU_uninit: break;
@@ -1413,6 +1423,7 @@ static bool eval_bytes_small(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
     prog.bytes = bytes;
     prog.len = len;
     prog.heap = false;
+    prog.bad_branch = false; /* dwx_decode_small takes no branch */
     prog.shape = dwx_program_shape(&prog);
     return shaped_direct(ctx, &prog, target, user, p, out);
 }

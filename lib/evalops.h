@@ -202,6 +202,7 @@ DWX_HIDDEN dwexpr_status dwx_debug_addr(dwexpr_ctx *ctx, const dwx_env *env, uin
                                 uint64_t *out);
 DWX_HIDDEN dwexpr_status dwx_op_arith(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in,
                               uint32_t base);
+DWX_HIDDEN dwexpr_status dwx_bad_branch(dwexpr_ctx *ctx, const dwx_insn *in, size_t len);
 DWX_HIDDEN dwexpr_status dwx_op_bra_taken(dwexpr_ctx *ctx, const dwx_env *env, uint32_t base, bool *taken);
 DWX_HIDDEN dwexpr_status dwx_op_call(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in,
                              uint32_t base);

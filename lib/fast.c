@@ -528,7 +528,8 @@ static DWX_ALWAYS_INLINE bool build_composite(dwexpr_ctx *ctx, const fpart *part
 /* See lib/dwx.h. Only a hint: fast_loop checks everything itself. */
 bool dwx_fast_candidate(const dwexpr_program *prog)
 {
-    if (!DWX_HOST_LITTLE || prog->unit.big_endian || (!prog->bytes && prog->len))
+    if (!DWX_HOST_LITTLE || prog->unit.big_endian || (!prog->bytes && prog->len) ||
+        prog->bad_branch)
         return false;
     for (size_t i = 0; i < prog->count; i++) {
         const dwx_insn *in = &prog->code[i];
@@ -1030,11 +1031,12 @@ next:
          * not zero (dwx_op_bra_taken). Forward only, so that every
          * operation runs at most once and the step charge holds; and only
          * in decoded bytes, whose decoder checked every operation (the
-         * ones jumped over too) and that every target is an operation
-         * boundary: the bytes of dwexpr_eval_bytes are decoded here
-         * first, as its general path decodes them (into the same scratch,
-         * before anything else is put there), and if the loop declines
-         * later the general path goes on from that decode */
+         * ones jumped over too) and found every target an operation
+         * boundary (a program with a bad one is no candidate): the bytes
+         * of dwexpr_eval_bytes are decoded here first, as its general
+         * path decodes them (into the same scratch, before anything else
+         * is put there), and if the loop declines later the general path
+         * goes on from that decode */
         if (end - pc < 2 || pc[1] >= 0x80)
             goto decline;
         if (fall == FALL_BYTES && !decoded) {
@@ -1042,6 +1044,8 @@ next:
                 goto decline;
             decoded = true;
             after_decode = dwx_arena_mark(ctx);
+            if (whole.bad_branch)
+                goto decline;
         }
         const size_t off = pc[0] | (size_t)pc[1] << 8;
         pc += 2;

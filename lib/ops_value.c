@@ -441,6 +441,24 @@ dwexpr_status dwx_op_stack(dwexpr_ctx *ctx, const dwx_insn *in, uint32_t base)
     }
 }
 
+/* A taken DW_OP_skip / DW_OP_bra whose target (decoded as DWX_BAD_TARGET:
+ * IN->b the reason, IN->c the target) is no operation of the LEN-byte
+ * expression: ill-formed (seed "Control Flow Operations"). */
+dwexpr_status dwx_bad_branch(dwexpr_ctx *ctx, const dwx_insn *in, size_t len)
+{
+    const char *name = dwexpr_op_info(in->id)->name;
+    if (in->b == DWX_BRANCH_BEFORE)
+        return dwx_ctx_fail(ctx, DWEXPR_E_BAD_BRANCH,
+                            "%s target %lld is before the start of the expression", name,
+                            (long long)in->c);
+    if (in->b == DWX_BRANCH_PAST)
+        return dwx_ctx_fail(ctx, DWEXPR_E_BAD_BRANCH,
+                            "%s target 0x%llx is past the end of the expression (length 0x%zx)",
+                            name, (unsigned long long)in->c, len);
+    return dwx_ctx_fail(ctx, DWEXPR_E_BAD_BRANCH, "%s target 0x%llx is inside an operation",
+                        name, (unsigned long long)in->c);
+}
+
 /* Test the popped condition of DW_OP_bra: any non-zero bit. */
 dwexpr_status dwx_op_bra_taken(dwexpr_ctx *ctx, const dwx_env *env, uint32_t base, bool *taken)
 {

@@ -1035,35 +1035,41 @@ static void test_insns(void)
     dwexpr_program_free(p);
 }
 
-/* DWARF 5 2.5.1.5 branch targets. */
+/* seed "Control Flow Operations": branch targets resolved to operations
+ * at decode time; a target that is none (before the start, past the end,
+ * inside an operation) decodes (DWX_BAD_TARGET, the reason kept) and is
+ * ill-formed only when the branch is taken. */
 static void test_branches(void)
 {
+    enum { BAD = -1 };
     static const struct {
         const char *hex;
         int unit;
-        dwexpr_status st;
-        int off;
-        int idx;  /* target index of the first branch when OK */
+        int off;  /* the branch checked */
+        int idx;  /* its target operation, or BAD */
+        int why;  /* BAD: DWX_BRANCH_* */
+        const char *says; /* BAD: the error message, when taken, has this */
     } bc[] = {
-        {"2f 0000", U5, DWEXPR_OK, -1, 1},
-        {"2f 0100 96", U5, DWEXPR_OK, -1, 2},
-        {"2f 0000 96", U5, DWEXPR_OK, -1, 1},
-        {"96 2f fcff", U5, DWEXPR_OK, -1, 0},
-        {"2f fdff", U5, DWEXPR_OK, -1, 0},
-        {"28 0300 0a0100 96", U5, DWEXPR_OK, -1, 2},
-        {"2f 0003 96 96 96", UBE, DWEXPR_OK, -1, 4},
-        {"2f 0100 0a 0000", U5, DWEXPR_E_BAD_BRANCH, 0, 0},
-        {"2f 0200 0a 0000", U5, DWEXPR_E_BAD_BRANCH, 0, 0},
-        {"96 2f fbff", U5, DWEXPR_E_BAD_BRANCH, 1, 0},
-        {"2f 0500", U5, DWEXPR_E_BAD_BRANCH, 0, 0},
-        {"2f 0100", U5, DWEXPR_E_BAD_BRANCH, 0, 0},
-        {"28 00 80", U5, DWEXPR_E_BAD_BRANCH, 0, 0},
-        {"28 ff 7f", U5, DWEXPR_E_BAD_BRANCH, 0, 0},
-        {"2f 0000 28 feff", U5, DWEXPR_E_BAD_BRANCH, 3, 0},
-        {"2f 1000 04", U5, DWEXPR_E_UNKNOWN_OP, 3, 0},
-        {"2f 1000 0a01", U5, DWEXPR_E_TRUNCATED, 3, 0},
-        {"2f 0100", UBE, DWEXPR_E_BAD_BRANCH, 0, 0},
+        {"2f 0000", U5, 0, 1, 0, NULL},
+        {"2f 0100 96", U5, 0, 2, 0, NULL},
+        {"2f 0000 96", U5, 0, 1, 0, NULL},
+        {"96 2f fcff", U5, 1, 0, 0, NULL},
+        {"2f fdff", U5, 0, 0, 0, NULL},
+        {"28 0300 0a0100 96", U5, 0, 2, 0, NULL},
+        {"2f 0003 96 96 96", UBE, 0, 4, 0, NULL},
+        {"2f 0100 0a 0000", U5, 0, BAD, DWX_BRANCH_INSIDE, "0x4 is inside an operation"},
+        {"2f 0200 0a 0000", U5, 0, BAD, DWX_BRANCH_INSIDE, "0x5 is inside an operation"},
+        {"96 2f fbff", U5, 1, BAD, DWX_BRANCH_BEFORE, "-1 is before the start"},
+        {"2f 0500", U5, 0, BAD, DWX_BRANCH_PAST, "0x8 is past the end of the expression (length 0x3)"},
+        {"2f 0100", U5, 0, BAD, DWX_BRANCH_PAST, "0x4 is past the end"},
+        {"31 28 00 80", U5, 1, BAD, DWX_BRANCH_BEFORE, "-32764 is before the start"},
+        {"31 28 ff 7f", U5, 1, BAD, DWX_BRANCH_PAST, "0x8003 is past the end"},
+        {"31 2f 0000 28 feff", U5, 4, BAD, DWX_BRANCH_INSIDE, "0x5 is inside an operation"},
+        {"2f 0100", UBE, 0, BAD, DWX_BRANCH_PAST, "0x103 is past the end"}, /* 0x0100 */
     };
+    static const dwexpr_target none = {.size = sizeof(dwexpr_target)};
+    dwexpr_ctx *ctx = NULL;
+    dwexpr_ctx_new(NULL, &ctx);
     for (size_t k = 0; k < sizeof bc / sizeof bc[0]; k++) {
         uint8_t b[32];
         size_t n = unhex(bc[k].hex, b);
@@ -1071,35 +1077,68 @@ static void test_branches(void)
         dwexpr_error err;
         dwexpr_program *p = NULL;
         dwexpr_status st = decode_exact(b, n, &u, &p, &err);
-        bool ok = st == bc[k].st;
-        if (ok && st == DWEXPR_OK)
-            ok = p->code[OPV(p, 0)->id == DWEXPR_OP_nop ? 1 : 0].a == (uint64_t)bc[k].idx;
+        const dwx_insn *in = NULL;
+        for (size_t i = 0; st == DWEXPR_OK && i < p->count; i++)
+            if (p->code[i].offset == (uint32_t)bc[k].off)
+                in = &p->code[i];
+        bool ok = st == DWEXPR_OK && in != NULL;
+        if (ok && bc[k].idx == BAD)
+            ok = in->a == DWX_BAD_TARGET && in->b == (uint64_t)bc[k].why && p->bad_branch;
         else if (ok)
-            ok = err.offset == bc[k].off;
-        OK(ok, "branch %s (%s): %s", bc[k].hex, unit_names[bc[k].unit],
-               dwexpr_status_name(bc[k].st));
+            ok = in->a == (uint64_t)bc[k].idx && !p->bad_branch;
+        OK(ok, "branch %s (%s) decodes, target %s", bc[k].hex, unit_names[bc[k].unit],
+           bc[k].idx == BAD ? "bad" : "resolved");
         if (!ok)
-            printf("#   got %s at %lld: %s\n", dwexpr_status_name(st), (long long)err.offset,
-                   st ? err.message : "");
+            printf("#   got %s: %s\n", dwexpr_status_name(st), st ? err.message : "");
+        if (bc[k].idx == BAD) {
+            /* taken (DW_OP_skip, or DW_OP_bra on DW_OP_lit1): ill-formed
+             * there, pre-decoded and from the bytes alike */
+            dwexpr_result r;
+            for (int from_bytes = 0; from_bytes < 2; from_bytes++) {
+                st = from_bytes ? dwexpr_eval_bytes(ctx, b, n, &u, &none, NULL, NULL, &r)
+                                : p ? dwexpr_eval(ctx, p, &none, NULL, NULL, &r)
+                                    : DWEXPR_E_USAGE;
+                const dwexpr_error *e = dwexpr_ctx_error(ctx);
+                OK(st == DWEXPR_E_BAD_BRANCH &&
+                       dwexpr_status_class(st) == DWEXPR_CLASS_ILL_FORMED &&
+                       e->offset == bc[k].off && e->opcode == b[bc[k].off] &&
+                       strstr(e->message, bc[k].says) != NULL,
+                   "  taken, %s: ill-formed at %d (%s)", from_bytes ? "from the bytes" : "decoded",
+                   bc[k].off, e->message);
+            }
+        }
         dwexpr_program_free(p);
     }
-    uint8_t b[8];
-    size_t n = unhex("96 2f 0100 0a0000", b);
-    dwexpr_error err;
-    dwexpr_program *p;
-    dwexpr_unit u = unit_of(U5);
-    dwexpr_program_decode(b, n, &u, &p, &err);
-    OK(err.status == DWEXPR_E_BAD_BRANCH &&
-           dwexpr_status_class(err.status) == DWEXPR_CLASS_ILL_FORMED &&
-           strcmp(err.op_name, "DW_OP_skip") == 0 && err.opcode == 0x2f &&
-           strstr(err.message, "inside an operation") != NULL, "bad branch details");
-    n = unhex("96 28 fbff", b);
-    dwexpr_program_decode(b, n, &u, &p, &err);
-    OK(strstr(err.message, "before the start") != NULL && strcmp(err.op_name, "DW_OP_bra") == 0,
-           "branch before start message");
-    n = unhex("28 0500", b);
-    dwexpr_program_decode(b, n, &u, &p, &err);
-    OK(strstr(err.message, "past the end") != NULL, "branch past end message");
+    /* not taken, or not reached: no error (GDB, LLDB, gimli and drgn
+     * agree) */
+    static const struct {
+        const char *hex;
+        uint64_t value;
+    } nt[] = {
+        {"35 30 28 63 00", 5},                /* lit5 lit0 bra +99 */
+        {"35 30 28 00 80", 5},                /* lit5 lit0 bra -32768 */
+        {"35 30 28 01 00 08 05", 5},          /* lit5 lit0 bra into const1u's operand */
+        {"35 31 28 03 00 2f 0500 36 27", 3},  /* lit5 lit1 bra over a skip past the end; lit6 xor */
+    };
+    for (size_t k = 0; k < sizeof nt / sizeof nt[0]; k++) {
+        uint8_t b[32];
+        size_t n = unhex(nt[k].hex, b);
+        dwexpr_unit u = unit_of(U5);
+        dwexpr_program *p = NULL;
+        dwexpr_error err;
+        dwexpr_result r;
+        dwexpr_status st = dwexpr_program_decode(b, n, &u, &p, &err);
+        bool decoded = st == DWEXPR_OK && p->bad_branch;
+        dwexpr_status s1 = p ? dwexpr_eval(ctx, p, &none, NULL, NULL, &r) : DWEXPR_E_USAGE;
+        bool v1 = s1 == DWEXPR_OK && r.kind == DWEXPR_RESULT_VALUE && r.value.bits == nt[k].value;
+        dwexpr_status s2 = dwexpr_eval_bytes(ctx, b, n, &u, &none, NULL, NULL, &r);
+        bool v2 = s2 == DWEXPR_OK && r.kind == DWEXPR_RESULT_VALUE && r.value.bits == nt[k].value;
+        OK(decoded && v1 && v2, "bad branch not taken or not reached: %s gives %llu (decoded %s, from the bytes %s)",
+           nt[k].hex, (unsigned long long)nt[k].value, dwexpr_status_name(s1),
+           dwexpr_status_name(s2));
+        dwexpr_program_free(p);
+    }
+    dwexpr_ctx_free(ctx);
 }
 
 /* DW_OP_entry_value blocks: nested decode, errors, depth bound. */
@@ -1130,8 +1169,11 @@ static void test_entry_value(void)
     CHECK_U64(dwexpr_program_decode(b, n, &u, &p, &err), DWEXPR_E_TRUNCATED,
               "truncated op inside GNU_entry_value");
     n = unhex("a3 04 2f 0200 96", b);
-    CHECK_U64(dwexpr_program_decode(b, n, &u, &p, &err), DWEXPR_E_BAD_BRANCH,
-              "bad branch inside the block (relative to the block)");
+    OK(dwexpr_program_decode(b, n, &u, &p, &err) == DWEXPR_OK &&
+           p->code[0].sub->code[0].a == DWX_BAD_TARGET &&
+           p->code[0].sub->code[0].c == 5 && p->code[0].sub->bad_branch,
+       "bad branch inside the block: its target relative to the block (5)");
+    dwexpr_program_free(p);
     n = unhex("a3 04 2f 0000 96 96", b);
     OK(dwexpr_program_decode(b, n, &u, &p, &err) == DWEXPR_OK &&
            p->code[0].sub->code[0].a == 1,
@@ -1210,7 +1252,7 @@ static int prefixes_ok(const uint8_t *b, size_t n, const dwexpr_unit *u)
             i++;
         bool boundary = i == p->count || OPV(p, i)->offset == k;
         dwexpr_status st = decode_exact(b, k, u, NULL, &err);
-        bool ok = boundary ? (st == DWEXPR_OK || st == DWEXPR_E_BAD_BRANCH)
+        bool ok = boundary ? st == DWEXPR_OK /* a branch gone astray is kept */
                            : (st == DWEXPR_E_TRUNCATED && err.offset == OPV(p, i)->offset);
         if (!ok) {
             bad++;
@@ -1837,11 +1879,11 @@ static void test_random(void)
         }
         failed++;
         dwexpr_class c = dwexpr_status_class(st);
-        if (c != DWEXPR_CLASS_DECODE && st != DWEXPR_E_BAD_BRANCH && st != DWEXPR_E_CALL_DEPTH) {
+        if (c != DWEXPR_CLASS_DECODE && st != DWEXPR_E_CALL_DEPTH) {
             badclass++;
             continue;
         }
-        if (st != DWEXPR_E_BAD_BRANCH) {
+        {
             dwexpr_error derr;
             char text[4096];
             dwexpr_status ds = dwexpr_disasm(b, n, &u, NULL, text, sizeof text, NULL, &derr);
@@ -1855,7 +1897,7 @@ static void test_random(void)
     }
     printf("# random: %d decoded, %d failed\n", decoded, failed);
     OK(decoded > 1000 && failed > 1000, "random inputs exercise both outcomes");
-    OK(badclass == 0, "random failures are decode / bad branch / depth only");
+    OK(badclass == 0, "random failures are decode / depth only (a bad branch target decodes)");
     OK(rtbad == 0, "random valid expressions round-trip through text (%d bad)", rtbad);
     OK(mismatch == 0, "disasm fails where decode fails, at the same offset (%d bad)", mismatch);
     OK(fastbad == 0, "the table-driven decode agrees with the full decode (%d bad)", fastbad);

@@ -308,6 +308,15 @@ static void test_branches_from_bytes(void)
     static const uint8_t into_op[] = {0x31, 0x28, 0x01, 0x00, 0x08, 0x30, 0x9f};
     CHECK_U64(bytes_two_ways(into_op, sizeof into_op, "bra into an operand", &r),
               DWEXPR_E_BAD_BRANCH, "a target inside an operation: ill-formed");
+    /* lit0 bra +1 (not taken: its target inside const1u's operand is
+     * never reached) const1u 0x30 stack_value: 0x30 */
+    static const uint8_t into_not_taken[] = {0x30, 0x28, 0x01, 0x00, 0x08, 0x30, 0x9f};
+    CHECK_U64(bytes_two_ways(into_not_taken, sizeof into_not_taken,
+                             "bra into an operand, not taken", &r),
+              DWEXPR_OK, "a bad target not taken: no error");
+    TAP_OK(r.kind == DWEXPR_RESULT_LOCATION && r.loc.count == 1 &&
+               r.loc.slds[0].u.imp.data[0] == 0x30,
+           "not taken: 0x30");
     /* lit0 bra +1 (not taken) over a truncated const2u: ill-formed even so */
     static const uint8_t trunc[] = {0x30, 0x28, 0x01, 0x00, 0x31, 0x0a, 0x01};
     CHECK_U64(bytes_two_ways(trunc, sizeof trunc, "truncated operation after a bra", &r),

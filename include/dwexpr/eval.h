@@ -69,9 +69,10 @@ typedef struct dwexpr_op {
 
 /* Decode and validate LEN bytes in the context of UNIT (address size,
  * offset size, version, DW_OP_LLVM_* encoding). On failure ERR (may be NULL)
- * tells the class, byte offset and operation. Branch targets are checked
- * here: a target outside the expression or inside an operation is
- * E_BAD_BRANCH (ill-formed). Nested blocks (entry_value) are decoded too.
+ * tells the class, byte offset and operation. Branch targets are resolved
+ * here; one outside the expression or inside an operation is kept and is
+ * E_BAD_BRANCH (ill-formed) when an evaluation takes that branch (seed
+ * "Control Flow Operations"). Nested blocks (entry_value) are decoded too.
  * A program that asks the target nothing (literals, DW_OP_addr, registers
  * as locations, generic arithmetic, stack operations, DW_OP_stack_value,
  * DW_OP_piece) is also evaluated here, once, and dwexpr_eval hands that
