@@ -2,6 +2,7 @@
  * (DWARF 5 section 2.5.1.4 and 2.5.1.5, kept by the seed), conversions
  * (DWARF 5 section 2.5.1.6) and moving values to and from storage bits. */
 #include "evalint.h"
+#include "decimal.h"
 
 /* Operands "must be of the same type, either the same base type or the
  * generic type" (DWARF 5 2.5.1.4). Base types compare by their
@@ -112,6 +113,14 @@ static dwexpr_status set_u128(dwexpr_ctx *ctx, dwexpr_value *r, dwx_u128 x)
 }
 #endif
 
+/* A decimal floating-point value of one lane that lib/decimal.c takes
+ * (32, 64 or 128 bits, DWX_HAVE_INT128). */
+static bool decimal_value(const dwexpr_value *v)
+{
+    return v->type.encoding == DW_ATE_decimal_float && v->type.lanes <= 1 &&
+           dwx_dec_supported(v->type.bits);
+}
+
 /* An integral value of 65 to 128 bits, one lane: what the 128-bit
  * arithmetic takes (DWX_HAVE_INT128). */
 static bool int128_value(const dwexpr_value *v)
@@ -131,7 +140,11 @@ static dwexpr_status check_scalar(dwexpr_ctx *ctx, const dwexpr_value *v)
         return dwx_ctx_fail(ctx, DWEXPR_E_IMPLICIT_PTR,
                             "an implicit pointer value can only be used as a location or by "
                             "DW_OP_stack_value");
-    if ((v->wide && !int128_value(v)) || (v->type.lanes > 1))
+    if (v->type.encoding == DW_ATE_decimal_float && !decimal_value(v))
+        return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED,
+                            "%u-bit decimal floating-point arithmetic is not supported",
+                            (unsigned)dwx_value_bits(v));
+    if ((v->wide && !int128_value(v) && !decimal_value(v)) || (v->type.lanes > 1))
         return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED,
                             "arithmetic on %u-bit values (vectors, or wider than the integers "
                             "and floats taken) is not supported",
@@ -220,6 +233,23 @@ dwexpr_status dwx_value_binary(dwexpr_ctx *ctx, const dwexpr_unit *u, int x,
         r->bits = from_double(dr, t->bits);
         return DWEXPR_OK;
     }
+#if defined(DWX_HAVE_INT128)
+    if (decimal_value(a)) {
+        /* DWARF 5 2.5.1.4: abs, div, minus, mul, neg and plus take
+         * non-integral operands; decimal ones by IEEE 754-2008's rules
+         * (lib/decimal.c), the comparisons too */
+        dwx_u128 dr;
+        if (dwx_dec_binary((unsigned)x, t->bits, value_u128(a), value_u128(b), &dr))
+            return dwx_ctx_fail(ctx, DWEXPR_E_NOT_INTEGRAL,
+                                "operation needs integral operands, not decimal floating point");
+        if (is_cmp) {
+            set_generic_bool(u, r, dr != 0);
+            return DWEXPR_OK;
+        }
+        *r = *a;
+        return set_u128(ctx, r, dr);
+    }
+#endif
     if (!dwexpr_type_is_integral(t))
         return dwx_ctx_fail(ctx, DWEXPR_E_NOT_INTEGRAL,
                             "operands must be integral (DW_ATE encoding 0x%x)", t->encoding);
@@ -286,6 +316,18 @@ dwexpr_status dwx_value_unary(dwexpr_ctx *ctx, int x, const dwexpr_value *a, dwe
                                 "DW_OP_not needs an integral operand, not floating point");
         return DWEXPR_OK;
     }
+#if defined(DWX_HAVE_INT128)
+    if (decimal_value(a)) {
+        /* IEEE 754-2008 5.5.1: negate and abs change the sign bit only */
+        const dwx_u128 sign = (dwx_u128)1 << (t->bits - 1), v = value_u128(a);
+        if (x == DWEXPR_OP_neg)
+            return set_u128(ctx, r, v ^ sign);
+        if (x == DWEXPR_OP_abs)
+            return set_u128(ctx, r, v & ~sign);
+        return dwx_ctx_fail(ctx, DWEXPR_E_NOT_INTEGRAL,
+                            "DW_OP_not needs an integral operand, not decimal floating point");
+    }
+#endif
     if (!dwexpr_type_is_integral(t))
         return dwx_ctx_fail(ctx, DWEXPR_E_NOT_INTEGRAL,
                             "operand must be integral (DW_ATE encoding 0x%x)", t->encoding);
@@ -343,6 +385,41 @@ dwexpr_status dwx_value_convert(dwexpr_ctx *ctx, const dwexpr_value *a, const dw
         r->bits = a->bits;
         r->wide = a->wide;
         return DWEXPR_OK;
+    }
+    const bool f_dec = a->type.encoding == DW_ATE_decimal_float,
+               t_dec = t->encoding == DW_ATE_decimal_float;
+    if (f_dec || t_dec) {
+#if defined(DWX_HAVE_INT128)
+        /* decimal floating point to and from integers of up to 128 bits
+         * and between its sizes (lib/decimal.c): toward zero into an
+         * integer, a value it cannot hold an error, as for binary floats */
+        const bool f_ok = f_dec ? decimal_value(a)
+                                : dwexpr_type_is_integral(&a->type) && a->type.lanes <= 1 &&
+                                      from_bits > 0 && from_bits <= 128;
+        const bool t_ok = (t->lanes ? t->lanes : 1) == 1 &&
+                          (t_dec ? dwx_dec_supported(t->bits)
+                                 : dwexpr_type_is_integral(t) && to_bits > 0 && to_bits <= 128);
+        if (f_ok && t_ok) {
+            dwx_u128 v = value_u128(a);
+            if (f_dec && t_dec)
+                return set_u128(ctx, r, dwx_dec_resize(a->type.bits, t->bits, v));
+            if (t_dec)
+                return set_u128(ctx, r, dwx_dec_from_int(t->bits, v, (uint32_t)from_bits,
+                                                         is_signed_type(&a->type)));
+            dwx_u128 iv;
+            if (!dwx_dec_to_int(a->type.bits, v, (uint32_t)to_bits, is_signed_type(t), &iv))
+                return dwx_ctx_fail(ctx, DWEXPR_E_EVALUATION,
+                                    "decimal floating-point value does not fit the %u-bit "
+                                    "integer type", (unsigned)t->bits);
+            return set_u128(ctx, r, iv);
+        }
+#endif
+        return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED,
+                            "DW_OP_convert between a %llu-bit %s and a %llu-bit %s type is not "
+                            "supported", (unsigned long long)from_bits,
+                            f_dec ? "decimal floating-point" : "non-decimal",
+                            (unsigned long long)to_bits,
+                            t_dec ? "decimal floating-point" : "non-decimal");
     }
     if (a->wide || a->type.lanes > 1 || (t->lanes ? t->lanes : 1) > 1 || to_bits > 64 ||
         to_bits == 0) {
