@@ -260,8 +260,11 @@ dwexpr_status dwx_op_parameter_ref(dwexpr_ctx *ctx, const dwx_env *env, const dw
     return push_target_value(ctx, env, &v);
 }
 
-/* DW_OP_GNU_variable_value: the variable's value (at most the generic
- * size), read through its location. */
+/* DW_OP_GNU_variable_value: the variable's value, read through its
+ * location: an integer or pointer (GCC's artificial variables of VLA
+ * bounds), so at most the generic size; a larger variable is ill-formed
+ * here, as GDB refuses a type that is no integer or pointer (the byte
+ * size is what the DIE tells), rather than its first bytes. */
 dwexpr_status dwx_op_variable_value(dwexpr_ctx *ctx, const dwx_env *env, const dwx_insn *in)
 {
     const dwexpr_unit *u = &env->unit;
@@ -292,7 +295,11 @@ dwexpr_status dwx_op_variable_value(dwexpr_ctx *ctx, const dwx_env *env, const d
     if (d.kind == DWEXPR_DIE_CONST_VALUE && !d.byte_size)
         size = d.expr_len;
     if (size > u->addr_size)
-        size = u->addr_size;
+        return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED,
+                            "DW_OP_GNU_variable_value: DIE 0x%llx is a %llu-byte variable, not "
+                            "an integer or pointer of at most %u bytes",
+                            (unsigned long long)in->a, (unsigned long long)size,
+                            (unsigned)u->addr_size);
     dwexpr_type t = dwx_generic_type(u);
     bool tg = false;
     if (size < u->addr_size) {
