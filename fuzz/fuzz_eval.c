@@ -434,6 +434,8 @@ static bool mock_type(const mock *m, uint64_t die, dwexpr_type *t)
     t->die = die;
     t->bits = bits[(h >> 3) & 7];
     t->encoding = enc[(h >> 6) & 7];
+    if (((h >> 13) & 7) == 0)
+        t->encoding = DW_ATE_decimal_float; /* lib/decimal.c: 32, 64, 128 bits */
     t->lanes = lanes[(h >> 9) & 3];
     t->endian = endian[(h >> 11) & 3];
     return true;
