@@ -11,8 +11,6 @@
 
 #include "services.h"
 
-#define MAX_FRAMES 4096
-
 /* ---- forwarding to the machine target ---- */
 
 static dwexpr_status fw_reg_size(void *u, uint32_t regno, uint32_t *bytes)
@@ -278,11 +276,23 @@ static dwexpr_status sv_frame_base(void *u, const dwexpr_frameref *f, dwexpr_fra
 
 /* ---- entry values ---- */
 
-/* A context for an evaluation nested in a callback. */
+/* A context for an evaluation nested in a callback: one per depth, the
+ * slots grown as the nesting first goes deeper. */
 dwexpr_ctx *ld_nested_ctx(dwexpr_libdwarf_binding *b)
 {
     if (b->depth >= LD_MAX_NEST)
         return NULL;
+    if (b->depth >= b->nnest) {
+        unsigned n = b->nnest ? 2 * b->nnest : 8;
+        if (n > LD_MAX_NEST)
+            n = LD_MAX_NEST;
+        dwexpr_ctx **v = realloc(b->nest, n * sizeof *v);
+        if (!v)
+            return NULL;
+        memset(v + b->nnest, 0, (n - b->nnest) * sizeof *v);
+        b->nest = v;
+        b->nnest = n;
+    }
     if (!b->nest[b->depth] && dwexpr_ctx_new(NULL, &b->nest[b->depth]) != DWEXPR_OK)
         return NULL;
     return b->nest[b->depth];
@@ -430,8 +440,11 @@ static dwexpr_status eval_in_caller(dwexpr_libdwarf_binding *b, const dwexpr_fra
                                     uint64_t ret, const char *what, dwexpr_value *out)
 {
     dwexpr_ctx *ctx = ld_nested_ctx(b);
+    if (!ctx && b->depth >= LD_MAX_NEST)
+        return note(b, DWEXPR_E_CALL_DEPTH, "entry values nest more than %d deep",
+                    LD_MAX_NEST);
     if (!ctx)
-        return note(b, DWEXPR_E_CALL_DEPTH, "entry values nest too deeply");
+        return note(b, DWEXPR_E_NOMEM, "out of memory");
     /* seed "DW_AT_call_value": result kind value, empty stack, the caller
      * frame at the call site */
     dwexpr_eval_params q;
@@ -807,8 +820,9 @@ void dwexpr_libdwarf_binding_free(dwexpr_libdwarf_binding *b)
 {
     if (!b)
         return;
-    for (unsigned i = 0; i < LD_MAX_NEST; i++)
+    for (unsigned i = 0; i < b->nnest; i++)
         dwexpr_ctx_free(b->nest[i]);
+    free(b->nest);
     ld_results_release(b);
     free(b->pcs);
     free(b->has_pc);
@@ -824,7 +838,7 @@ const dwexpr_target *dwexpr_libdwarf_binding_target(const dwexpr_libdwarf_bindin
 dwexpr_status dwexpr_libdwarf_binding_set_pc(dwexpr_libdwarf_binding *b, uint32_t frame,
                                              uint64_t pc)
 {
-    if (!b || frame >= MAX_FRAMES)
+    if (!b || frame >= LD_MAX_FRAMES)
         return DWEXPR_E_USAGE;
     if (frame >= b->npcs) {
         size_t n = (size_t)frame + 16;
@@ -850,7 +864,7 @@ dwexpr_status dwexpr_libdwarf_binding_set_pc(dwexpr_libdwarf_binding *b, uint32_
 dwexpr_status dwexpr_libdwarf_binding_set_return_address(dwexpr_libdwarf_binding *b,
                                                          uint32_t frame, bool is_return_address)
 {
-    if (!b || frame >= MAX_FRAMES)
+    if (!b || frame >= LD_MAX_FRAMES)
         return DWEXPR_E_USAGE;
     if (frame >= b->nret) {
         size_t n = (size_t)frame + 16;

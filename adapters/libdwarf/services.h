@@ -6,7 +6,19 @@
 
 #include "ld_int.h"
 
-#define LD_MAX_NEST 8
+/* The most frames a binding knows pcs of (dwexpr_libdwarf_binding_set_pc). */
+#define LD_MAX_FRAMES 4096
+/* The deepest nesting of evaluations inside callbacks. An entry value is
+ * its caller's call-site value, evaluated in the caller frame, which may
+ * itself be an entry value of the caller (a recursive function's
+ * parameter through every recursive call, as GCC describes it at -O1 and
+ * above): one level per older frame, followed as deep as the frames go,
+ * as GDB follows it. Each level is a frame further out, so a chain ends
+ * with the frames; the bound stops one whose frames never end, and keeps
+ * the C stack the levels use (about 3 KB each, measured on x86-64) to 3
+ * MB, where LD_MAX_FRAMES levels would take 12 MB, past a default 8 MB
+ * stack: deeper, E_CALL_DEPTH. The contexts are made on demand. */
+#define LD_MAX_NEST 1024
 
 /* A location result the binding owns (several places gathered from
  * separate evaluations). */
@@ -28,7 +40,8 @@ struct dwexpr_libdwarf_binding {
     dwexpr_libdwarf_entry_policy policy;
     dwexpr_libdwarf_peer_fn peer;  /* dwexpr_libdwarf_binding_set_peers */
     void *peer_user;
-    dwexpr_ctx *nest[LD_MAX_NEST]; /* contexts of evaluations inside callbacks */
+    dwexpr_ctx **nest;             /* contexts of evaluations inside callbacks, by depth */
+    unsigned nnest;                /* slots of nest */
     unsigned depth;
     dwexpr_loc owned;              /* the last multi-entry result (deep copy) */
     char msg[256];
@@ -46,7 +59,8 @@ LD_HIDDEN uint64_t ld_frame_lookup_pc(const dwexpr_libdwarf_binding *b, const dw
 LD_HIDDEN const dwexpr_loclist_entry *ld_list_match(const dwexpr_libdwarf_attr *a, uint64_t pc);
 /* The concrete function holding PC, or NULL. */
 LD_HIDDEN const ld_scope *ld_function_at(const dwexpr_libdwarf *ld, uint64_t pc);
-/* A context for the current nesting depth of B (NULL past LD_MAX_NEST). */
+/* A context for the current nesting depth of B (NULL past LD_MAX_NEST or
+ * out of memory). */
 LD_HIDDEN dwexpr_ctx *ld_nested_ctx(dwexpr_libdwarf_binding *b);
 /* Free the binding-owned result. */
 LD_HIDDEN void ld_results_release(dwexpr_libdwarf_binding *b);
