@@ -2210,8 +2210,11 @@ static ld_scope *new_scope(walker *w, Dwarf_Die d, dwexpr_libdwarf_scope_kind ki
     return s;
 }
 
-/* Record variable or parameter D (offset OFF, possibly an abstract DIE
- * inherited by a concrete scope: then it has no location). */
+/* Record variable or parameter D of SCOPE; INHERITED: an abstract DIE a
+ * concrete scope inherits (inherit), whose location, if it has one, is
+ * the variable's: a static local's DW_OP_addr (GDB's new_symbol reads the
+ * abstract DIE's DW_AT_location like any other: one object at its
+ * address, in every inline and out-of-line instance). */
 static dwexpr_status add_var(walker *w, Dwarf_Die d, Dwarf_Half tag, const ld_scope *scope,
                              unsigned blocks, bool inherited)
 {
@@ -2248,10 +2251,8 @@ static dwexpr_status add_var(walker *w, Dwarf_Die d, Dwarf_Half tag, const ld_sc
     v->scope = &scope->pub;
     v->block_depth = blocks;
     v->loc.kind = DWEXPR_LIBDWARF_ATTR_NONE;
-    if (inherited)
-        return DWEXPR_OK;
     uint64_t o;
-    if (scope->pub.kind == DWEXPR_LIBDWARF_SCOPE_UNIT &&
+    if (!inherited && scope->pub.kind == DWEXPR_LIBDWARF_SCOPE_UNIT &&
         ld_die_ref(w->ld, w->file, d, DW_AT_abstract_origin, &o) &&
         !ld_map_put(&w->ld->origins, w->file, o, (void *)1))
         return ld_fail(w->err, DWEXPR_E_NOMEM, "out of memory");
@@ -2432,7 +2433,9 @@ static dwexpr_status walk(walker *w, Dwarf_Die parent, const ld_scope *scope, un
                           origins *seen, int depth);
 
 /* Variables of the abstract origin ORIGIN that the concrete scope SCOPE
- * does not repeat: GDB shows them as optimized out. */
+ * does not repeat, as GDB lists them (inherit_abstract_dies): optimized
+ * out, but for those the abstract DIE locates itself (add_var: a static
+ * local). */
 static dwexpr_status inherit(walker *w, uint64_t origin, const origins *seen,
                              const ld_scope *scope, unsigned blocks, int depth)
 {

@@ -207,7 +207,9 @@ typedef struct dwexpr_libdwarf_var {
     uint64_t bit_size;         /* size of the type in bits; 0 when unknown or dynamic */
     const dwexpr_libdwarf_scope *scope;    /* innermost enclosing scope */
     unsigned block_depth;      /* lexical blocks between it and its function */
-    dwexpr_libdwarf_attr loc;  /* DW_AT_location, else DW_AT_const_value, else NONE */
+    dwexpr_libdwarf_attr loc;  /* DW_AT_location, else DW_AT_const_value, else NONE, of
+                                  DIE (an inherited abstract DIE's own: a static
+                                  local's DW_OP_addr, as GDB reads it) */
 } dwexpr_libdwarf_var;
 
 /* Every variable and parameter with a name (globals, statics, locals,
