@@ -1138,6 +1138,26 @@ static bool this_param(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, Dwarf_Die 
     return ptr;
 }
 
+/* Qualifiers a type spelling carries down to the type they qualify
+ * (spell_q). */
+enum { Q_CONST = 1, Q_VOLATILE = 2, Q_RESTRICT = 4, Q_ATOMIC = 8 };
+
+/* The words of qualifiers QS in GDB's order (c_type_print_modifier:
+ * const, volatile, restrict, _Atomic), space-separated. */
+static void quals_text(unsigned qs, char *buf, size_t cap)
+{
+    static const char *const words[] = {"const", "volatile", "restrict", "_Atomic"};
+    buf[0] = 0;
+    for (unsigned i = 0; i < 4; i++)
+        if (qs & (1u << i)) {
+            size_t n = strlen(buf);
+            cat4(buf + n, cap - n, n ? " " : "", words[i], "", "");
+        }
+}
+
+static uint64_t spell_q(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t,
+                        const char *decl, sbuf *out, int depth, unsigned qs);
+
 /* Spell type T of FILE/UNIT around declarator DECL into OUT; returns its size in bytes
  * (0 unknown). Depth-limited against cycles. The spelling is GDB's:
  * "char * const" for a qualified pointer, "const volatile int", C++
@@ -1145,9 +1165,29 @@ static bool this_param(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, Dwarf_Die 
 static uint64_t spell(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t,
                       const char *decl, sbuf *out, int depth)
 {
+    return spell_q(ld, unit, file, t, decl, out, depth, 0);
+}
+
+/* spell, of type T qualified by QS besides its own qualifiers: the
+ * qualifier DIEs (DW_TAG_const_type and the like) gather theirs into QS
+ * down to the type they qualify, which is spelled with them all, once
+ * each and in GDB's order ("int * const volatile", whichever DIE is
+ * outside). An array passes them to its element type: GDB applies a
+ * const or volatile array type's qualifier to the element
+ * (dwarf2/read.c add_array_cv_type, C11 6.7.3p9), where it joins the
+ * element's own: GCC's 'const int [2][3]' is DW_TAG_const_type of an
+ * array of const int, "const int [2][3]", and 'char *const a[2]' an
+ * array of const pointers, "char * const[2]". */
+static uint64_t spell_q(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t,
+                        const char *decl, sbuf *out, int depth, unsigned qs)
+{
     const char *sp = decl[0] ? " " : "";
+    char qw[40];
+    quals_text(qs, qw, sizeof qw);
     if (t == 0) {
-        sset(out, "void", sp, decl);
+        cat4(out->b, sizeof out->b, qw, qs ? " " : "", "void", "");
+        size_t n = strlen(out->b);
+        cat4(out->b + n, sizeof out->b - n, sp, decl, "", "");
         return 0;
     }
     if (depth > 24) {
@@ -1161,6 +1201,25 @@ static uint64_t spell(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t,
     }
     Dwarf_Debug dbg = ld->files[file].dbg;
     Dwarf_Half tag = die_tag(dbg, d);
+    if (qs && tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
+        tag != DW_TAG_restrict_type && tag != DW_TAG_atomic_type && tag != DW_TAG_array_type) {
+        /* the qualified type itself */
+        dwarf_dealloc_die(d);
+        uint64_t bytes;
+        if (tag == DW_TAG_pointer_type) {
+            /* a qualified pointer: "char * const p", and "char * const[2]"
+             * for an array of them (GDB's spacing: a space before a name
+             * or a pointer's parenthesis, none before the bounds) */
+            sbuf inner;
+            cat4(inner.b, sizeof inner.b, " ", qw, decl[0] && decl[0] != '[' ? " " : "", decl);
+            bytes = spell_q(ld, unit, file, t, inner.b, out, depth + 1, 0);
+        } else {
+            sbuf tmp;
+            bytes = spell_q(ld, unit, file, t, decl, &tmp, depth + 1, 0);
+            cat4(out->b, sizeof out->b, qw, " ", tmp.b, "");
+        }
+        return bytes;
+    }
     const char *name = die_string(ld, file, d, DW_AT_name);
     const bool cplus = lang_kind(ld_unit_at(ld, unit)->language) == LANG_CPLUS;
     uint64_t bytes = 0, v, target = 0;
@@ -1239,30 +1298,11 @@ static uint64_t spell(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t,
     }
     case DW_TAG_const_type: case DW_TAG_volatile_type: case DW_TAG_restrict_type:
     case DW_TAG_atomic_type: {
-        const char *q = tag == DW_TAG_const_type ? "const"
-                        : tag == DW_TAG_volatile_type ? "volatile"
-                        : tag == DW_TAG_restrict_type ? "restrict" : "_Atomic";
-        Dwarf_Half ttag = 0;
-        if (has_target) {
-            Dwarf_Die td;
-            if (ld_offdie(ld, file, target, &td, NULL) == DWEXPR_OK) {
-                ttag = die_tag(dbg, td);
-                dwarf_dealloc_die(td);
-            }
-        }
-        if (ttag == DW_TAG_pointer_type) {
-            /* a qualified pointer: "char * const p" (GDB's spacing) */
-            cat4(inner.b, sizeof inner.b, " ", q, decl[0] ? " " : "", decl);
-            bytes = spell(ld, unit, file, target, inner.b, out, depth + 1);
-        } else {
-            sbuf tmp;
-            bytes = spell(ld, unit, file, has_target ? target : 0, decl, &tmp, depth + 1);
-            /* const before volatile, whichever the DWARF nests outside */
-            if (strcmp(q, "const") != 0 && strncmp(tmp.b, "const ", 6) == 0)
-                cat4(out->b, sizeof out->b, "const ", q, " ", tmp.b + 6);
-            else
-                cat4(out->b, sizeof out->b, q, " ", tmp.b, "");
-        }
+        const unsigned q = tag == DW_TAG_const_type      ? Q_CONST
+                           : tag == DW_TAG_volatile_type ? Q_VOLATILE
+                           : tag == DW_TAG_restrict_type ? Q_RESTRICT
+                                                         : Q_ATOMIC;
+        bytes = spell_q(ld, unit, file, has_target ? target : 0, decl, out, depth + 1, qs | q);
         break;
     }
     case DW_TAG_array_type: {
@@ -1301,7 +1341,7 @@ static uint64_t spell(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t,
             r = ld_next_sibling(dbg, &c);
         }
         cat4(inner.b, sizeof inner.b, decl, dims, "", "");
-        uint64_t eb = spell(ld, unit, file, has_target ? target : 0, inner.b, out, depth + 1);
+        uint64_t eb = spell_q(ld, unit, file, has_target ? target : 0, inner.b, out, depth + 1, qs);
         if (!bytes && all_known) {
             /* from the innermost dimension out (DW_AT_ordering, else the
              * language's order); the array type's stride is the element
