@@ -367,6 +367,75 @@ def library_frames(dw, src, work):
                'the human output says why its frames have no variables', human[:1500])
 
 
+# progs/statics.c's qualified arrays and pointers, as GDB 13 spells them
+# (compare_gdb.py checks the same against GDB)
+STATICS_TYPES = {
+    'grid': 'const int [2][3]', 'vv': 'volatile int [2]', 'names': 'const char * const[2]',
+    'ptrs': 'char * const[2]', 'cvs': 'const volatile short [2]',
+}
+STATICS_GLOBAL_TYPES = {
+    'c_table': 'const int [2][3]', 'c_name': 'const char [8]',
+    'c_strs': 'const char * const[3]', 'cp_arr': 'char * const[2]',
+    'cp_ptr': 'char * const (*)[2]', 'cv_arr': 'const volatile int [2]',
+    'v_arr': 'volatile int [2]', 'v_grid': 'volatile short [2][2]',
+    'cvp': 'int * const volatile',
+}
+
+
+def statics_live(dw, src, work):
+    """progs/statics.c (gcc -O2 -DSTOP_SELF: it stops itself in its
+    probe), read by `dwexpr vars --pid` without a debugger: the static
+    locals of an inlined function and of one with an abstract and two
+    concrete instances (described by the abstract instance only), the
+    parameter of 15 recursive frames that is an entry value of an entry
+    value down to the first call, and the types of qualified arrays."""
+    exe = os.path.join(work, 'statics-O2')
+    b = run(['gcc', '-g', '-O2', '-DSTOP_SELF', '-o', exe, os.path.join(src, 'statics.c')])
+    ok(b.returncode == 0, 'build statics.c -O2', b.stderr)
+    if b.returncode:
+        return
+    p, state = stop_self(exe)
+    ok(p is not None, 'statics.c stops itself', state)
+    if p is None:
+        return
+    try:
+        r = run(dw + ['vars', '--pid', str(p.pid), '--json', '--debug-dir', work, exe])
+        try:
+            res = json.loads(r.stdout)
+        except ValueError:
+            ok(False, 'statics.c: vars --pid gives JSON', r.stderr)
+            return
+        inl, outer = frame_named(res, 'inl'), frame_named(res, 'outer')
+        ok(inl is not None and inl['inline'], 'statics.c: inl is an inline frame',
+           [(x['function'], x['inline']) for x in res['frames']])
+        h = var_named(inl, 'hits')
+        ok(h and h['hex'] == '0b000000',
+           'static local of an inlined function (abstract DIE\'s DW_OP_addr): hits = 11', h)
+        s = var_named(outer, 'seen')
+        ok(s and s['hex'] == 'c9000000',
+           'static local of an out-of-line instance with an abstract origin: seen = 201', s)
+        depths = [var_named(f, 'depth') for f in res['frames'] if f['function'] == 'rec']
+        want = ['%02x000000' % k for k in range(15)]
+        got = [d.get('hex') if d else None for d in depths]
+        ok(got == want, 'rec(14)..rec(0): depth through 15 nested entry values',
+           '%s\n%s' % (got, [describe(d) for d in depths if d and d.get('hex') is None][:2]))
+        leaf = frame_named(res, 'leaf')
+        got = {k: (var_named(leaf, k) or {}).get('type') for k in STATICS_TYPES}
+        ok(got == STATICS_TYPES, 'statics.c: qualified local arrays spelled as GDB does', got)
+        got = {k: (glob(res, k) or {}).get('type') for k in STATICS_GLOBAL_TYPES}
+        ok(got == STATICS_GLOBAL_TYPES, 'statics.c: qualified global arrays and pointers spelled '
+           'as GDB does', got)
+    finally:
+        p.kill()
+        p.wait()
+
+
+def describe(v):
+    """A variable's result in short, for a failure's detail."""
+    r = v.get('result', {})
+    return '%s: %s' % (v.get('name'), r.get('detail') or r.get('message') or r)
+
+
 def stop_self(exe):
     """Start EXE and wait until it has stopped itself (SIGSTOP): the
     process, or None with the state it reached."""
@@ -830,6 +899,7 @@ def main():
     if args.attrs:
         attrs_entries(dw, os.path.abspath(args.attrs), args.work)
     live_process(dw, args.src, args.work)
+    statics_live(dw, args.src, args.work)
     library_frames(dw, args.src, args.work)
     signal_frame_vars(dw, args.src, args.work, shutil.which(args.gdb))
     lto_globals(dw, args.src, args.work, shutil.which(args.gdb))

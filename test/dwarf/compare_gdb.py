@@ -9,16 +9,19 @@ with dwexpr's reading of the same variables.
 Two modes. Without --vars, each GDB frame becomes a context file
 (frames[0] = GDB's registers of that frame, frames[1] = its caller's;
 caller-saved registers undefined in the caller per the x86-64 psABI; the
-stack, the program's data and the TLS block as memory) and `dwexpr locs
---pc PC --context FILE --json` evaluates its variables. With --vars
-DWEXPR, GDB writes a core (gcore) at the probe and then leaves the process
-stopped there (detaching with a SIGSTOP pending): `DWEXPR vars --core CORE
---json BINARY` and `DWEXPR vars --pid PID --json BINARY` (contract
-"dwexpr vars") are both compared frame by frame, globals included, and
-the members of structures, unions and arrays apart ("members agree"),
-and the frames themselves ("frames agree": function, GDB's tail call
-frames, pc, CFA). The --vars set adds a DWARF package build (binutils
-dwp). tailcalls.c has functions that end in jumps: GDB's tail call frames.
+stack, the program's data, read-only data included, and the TLS block as
+memory) and `dwexpr locs --pc PC --context FILE --json` evaluates its
+variables. With --vars DWEXPR, GDB writes a core (gcore) at the probe
+and then leaves the process stopped there (detaching with a SIGSTOP
+pending): `DWEXPR vars --core CORE --json BINARY` and `DWEXPR vars --pid
+PID --json BINARY` (contract "dwexpr vars") are both compared frame by
+frame, globals included, and the members of structures, unions and
+arrays apart ("members agree"), and the frames themselves ("frames
+agree": function, GDB's tail call frames, pc, CFA). The --vars set adds
+a DWARF package build (binutils dwp). tailcalls.c has functions that end
+in jumps: GDB's tail call frames. statics.c has static locals of inlined
+functions, a parameter that is an entry value of an entry value through
+15 recursive frames, and const and volatile arrays (their types).
 solib.c (--vars only) reaches its probe through a shared library of its
 own (solib_lib.c), whose frames are read with the library's DWARF; its
 .debugfile build moves both files' DWARF to separate debug files (the
@@ -472,7 +475,13 @@ def main():
         lo, hi = [int(x, 16) for x in parts[0].split('-')]
         perms = parts[1]
         path = parts[5] if len(parts) > 5 else ''
-        if 'w' not in perms or 'r' not in perms:
+        if 'r' not in perms:
+            continue
+        if 'w' not in perms:
+            # the program's read-only data (.rodata, .data.rel.ro once
+            # RELRO made it read-only): its const globals
+            if path == %(binary)r and 'x' not in perms:
+                dump(lo, min(hi, lo + 0x100000))
             continue
         if lo <= sp < hi:
             dump(max(lo, sp - 512), hi)
@@ -540,7 +549,8 @@ VARIANTS = [
 PROGRAMS = [('vars.c', 'probe'), ('types.c', 'probe_t'), ('lists.c', 'step'),
             ('arrays.f90', 'probe_f'), ('bounds.f90', 'probe_b'), ('ftypes.f90', 'probe_ft'),
             ('cxx.cc', 'probe_c'), ('cxx_refs.cc', 'probe'), ('tailcalls.c', 'probe_tc'),
-            ('x87.c', 'x87.c:/* STOP */'), ('synth.c', 'probe_s'), ('nocfi.c', 'probe_nc')]
+            ('x87.c', 'x87.c:/* STOP */'), ('synth.c', 'probe_s'), ('nocfi.c', 'probe_nc'),
+            ('statics.c', 'probe_st')]
 # Programs with a shared library of their own: the library each links
 # (built first into lib<name>.so next to it, -shared -fPIC, found through
 # -rpath $ORIGIN). They are compared in the --vars mode only (a context
