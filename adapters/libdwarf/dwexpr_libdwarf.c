@@ -2088,7 +2088,9 @@ typedef struct walker {
  * inside a namespace or class) before the walk spells variables' types:
  * GDB names them "outer::inner::Box". Types local to a function are not
  * qualified (GDB's determine_prefix), nor the members of an unnamed
- * class. */
+ * class. So are the variable declarations there (a static data member,
+ * a namespace's variable), whose definitions name them by
+ * DW_AT_specification (add_var). */
 static void type_prefixes(dwexpr_libdwarf *ld, size_t file, Dwarf_Debug dbg, Dwarf_Die parent,
                           const char *prefix, int depth)
 {
@@ -2109,6 +2111,10 @@ static void type_prefixes(dwexpr_libdwarf *ld, size_t file, Dwarf_Debug dbg, Dwa
                 type_prefixes(ld, file, dbg, c, q, depth + 1);
             break;
         }
+        case DW_TAG_variable: case DW_TAG_member:
+            if (prefix && *prefix && ld_die_flag(ld, file, c, DW_AT_declaration))
+                ld_map_put(&ld->prefixes, file, die_offset(dbg, c), (void *)(uintptr_t)prefix);
+            break;
         case DW_TAG_structure_type: case DW_TAG_class_type: case DW_TAG_union_type:
         case DW_TAG_interface_type: case DW_TAG_enumeration_type: case DW_TAG_typedef:
             if (prefix && *prefix)
@@ -2263,6 +2269,22 @@ static dwexpr_status add_var(walker *w, Dwarf_Die d, Dwarf_Half tag, const ld_sc
     const char *name = resolve_name(w, d, 0);
     if (!name)
         return DWEXPR_OK;
+    uint64_t spec;
+    if (w->lang == LANG_CPLUS && scope->pub.kind == DWEXPR_LIBDWARF_SCOPE_UNIT) {
+        /* a C++ variable outside functions is named as GDB names it
+         * (dwarf2_compute_name, die_needs_namespace): qualified by the
+         * namespaces and classes of its declaration (a static data
+         * member's class), or of its own place */
+        const char *prefix = ld_die_ref(w->ld, w->file, d, DW_AT_specification, &spec)
+                                 ? ld_map_get(&w->ld->prefixes, w->file, spec)
+                                 : w->prefix;
+        if (prefix && *prefix) {
+            const char *q = qualify(w->ld, prefix, name);
+            if (!q)
+                return ld_fail(w->err, DWEXPR_E_NOMEM, "out of memory");
+            name = q;
+        }
+    }
     dwexpr_libdwarf_var *v = ld_vec_push(&w->ld->vars);
     if (!v)
         return ld_fail(w->err, DWEXPR_E_NOMEM, "out of memory");

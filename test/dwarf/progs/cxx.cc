@@ -63,8 +63,27 @@ template <typename T> struct Hold {
 Hold<int (*)(const char *, int)> g_tmpl_fp = {nullptr};
 Hold<const int[3]> g_tmpl_arr = {{1, 2, 3}};
 
+// globals outside the global namespace, named as GDB names them:
+// "outer::inner::g_level", "Counted::count" (a static data member,
+// defined outside its class), "(anonymous namespace)::g_hidden"
+namespace outer {
+namespace inner {
+int g_level = 3;
+} // namespace inner
+} // namespace outer
+struct Counted {
+    static long count;
+    int x;
+};
+long Counted::count = 12;
+
 namespace {
-__attribute__((noinline)) int anon(int a) { return outer::inner::over(a * 1.0) + 8; }
+int g_hidden = 6;
+__attribute__((noinline)) int anon(int a)
+{
+    return outer::inner::over(a * 1.0) + 8 + g_hidden - 6 + outer::inner::g_level - 3 +
+           (int)Counted::count - 12;
+}
 } // namespace
 
 static __attribute__((noinline)) int local_class(int a)
