@@ -59,8 +59,10 @@ static inline bool dwx_fixed_le(const uint8_t **p, const uint8_t *end, unsigned 
 #  define DWX_LIKELY(x) __builtin_expect(!!(x), 1)
 #  define DWX_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #  define DWX_ALWAYS_INLINE inline __attribute__((always_inline))
+#  define DWX_COLD __attribute__((noinline, cold))
 #else
 #  define DWX_ALWAYS_INLINE inline
+#  define DWX_COLD
 #  define DWX_HIDDEN
 #  define DWX_LIKELY(x) (x)
 #  define DWX_UNLIKELY(x) (x)

@@ -140,10 +140,6 @@ static dwexpr_status check_scalar(dwexpr_ctx *ctx, const dwexpr_value *v)
         return dwx_ctx_fail(ctx, DWEXPR_E_IMPLICIT_PTR,
                             "an implicit pointer value can only be used as a location or by "
                             "DW_OP_stack_value");
-    if (v->type.encoding == DW_ATE_decimal_float && !decimal_value(v))
-        return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED,
-                            "%u-bit decimal floating-point arithmetic is not supported",
-                            (unsigned)dwx_value_bits(v));
     if ((v->wide && !int128_value(v) && !decimal_value(v)) || (v->type.lanes > 1))
         return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED,
                             "arithmetic on %u-bit values (vectors, or wider than the integers "
@@ -233,11 +229,15 @@ dwexpr_status dwx_value_binary(dwexpr_ctx *ctx, const dwexpr_unit *u, int x,
         r->bits = from_double(dr, t->bits);
         return DWEXPR_OK;
     }
-#if defined(DWX_HAVE_INT128)
-    if (decimal_value(a)) {
+    if (t->encoding == DW_ATE_decimal_float) {
         /* DWARF 5 2.5.1.4: abs, div, minus, mul, neg and plus take
          * non-integral operands; decimal ones by IEEE 754-2008's rules
          * (lib/decimal.c), the comparisons too */
+        if (!decimal_value(a))
+            return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED,
+                                "%u-bit decimal floating-point arithmetic is not supported",
+                                (unsigned)t->bits);
+#if defined(DWX_HAVE_INT128)
         dwx_u128 dr;
         if (dwx_dec_binary((unsigned)x, t->bits, value_u128(a), value_u128(b), &dr))
             return dwx_ctx_fail(ctx, DWEXPR_E_NOT_INTEGRAL,
@@ -248,8 +248,8 @@ dwexpr_status dwx_value_binary(dwexpr_ctx *ctx, const dwexpr_unit *u, int x,
         }
         *r = *a;
         return set_u128(ctx, r, dr);
-    }
 #endif
+    }
     if (!dwexpr_type_is_integral(t))
         return dwx_ctx_fail(ctx, DWEXPR_E_NOT_INTEGRAL,
                             "operands must be integral (DW_ATE encoding 0x%x)", t->encoding);
@@ -316,9 +316,13 @@ dwexpr_status dwx_value_unary(dwexpr_ctx *ctx, int x, const dwexpr_value *a, dwe
                                 "DW_OP_not needs an integral operand, not floating point");
         return DWEXPR_OK;
     }
-#if defined(DWX_HAVE_INT128)
-    if (decimal_value(a)) {
+    if (t->encoding == DW_ATE_decimal_float) {
         /* IEEE 754-2008 5.5.1: negate and abs change the sign bit only */
+        if (!decimal_value(a))
+            return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED,
+                                "%u-bit decimal floating-point arithmetic is not supported",
+                                (unsigned)t->bits);
+#if defined(DWX_HAVE_INT128)
         const dwx_u128 sign = (dwx_u128)1 << (t->bits - 1), v = value_u128(a);
         if (x == DWEXPR_OP_neg)
             return set_u128(ctx, r, v ^ sign);
@@ -326,8 +330,8 @@ dwexpr_status dwx_value_unary(dwexpr_ctx *ctx, int x, const dwexpr_value *a, dwe
             return set_u128(ctx, r, v & ~sign);
         return dwx_ctx_fail(ctx, DWEXPR_E_NOT_INTEGRAL,
                             "DW_OP_not needs an integral operand, not decimal floating point");
-    }
 #endif
+    }
     if (!dwexpr_type_is_integral(t))
         return dwx_ctx_fail(ctx, DWEXPR_E_NOT_INTEGRAL,
                             "operand must be integral (DW_ATE encoding 0x%x)", t->encoding);
@@ -365,6 +369,48 @@ dwexpr_status dwx_value_unary(dwexpr_ctx *ctx, int x, const dwexpr_value *a, dwe
     return DWEXPR_OK;
 }
 
+/* DW_OP_convert from or to a decimal floating-point type (dwx_value_convert
+ * asks only when the others do not apply, off its common path): to and
+ * from integers of up to 128 bits and between its sizes (lib/decimal.c),
+ * toward zero into an integer, a value it cannot hold an error, as for
+ * binary floats; anything else is not supported. R's type is set. */
+static DWX_COLD dwexpr_status convert_decimal(dwexpr_ctx *ctx, const dwexpr_value *a, const dwexpr_type *t,
+                                     dwexpr_value *r)
+{
+    const uint64_t from_bits = dwx_value_bits(a);
+    const uint64_t to_bits = (uint64_t)t->bits * (t->lanes ? t->lanes : 1);
+    const bool f_dec = a->type.encoding == DW_ATE_decimal_float,
+               t_dec = t->encoding == DW_ATE_decimal_float;
+#if defined(DWX_HAVE_INT128)
+    const bool f_ok = f_dec ? decimal_value(a)
+                            : dwexpr_type_is_integral(&a->type) && a->type.lanes <= 1 &&
+                                  from_bits > 0 && from_bits <= 128;
+    const bool t_ok = (t->lanes ? t->lanes : 1) == 1 &&
+                      (t_dec ? dwx_dec_supported(t->bits)
+                             : dwexpr_type_is_integral(t) && to_bits > 0 && to_bits <= 128);
+    if (f_ok && t_ok) {
+        dwx_u128 v = value_u128(a);
+        if (f_dec && t_dec)
+            return set_u128(ctx, r, dwx_dec_resize(a->type.bits, t->bits, v));
+        if (t_dec)
+            return set_u128(ctx, r, dwx_dec_from_int(t->bits, v, (uint32_t)from_bits,
+                                                     is_signed_type(&a->type)));
+        dwx_u128 iv;
+        if (!dwx_dec_to_int(a->type.bits, v, (uint32_t)to_bits, is_signed_type(t), &iv))
+            return dwx_ctx_fail(ctx, DWEXPR_E_EVALUATION,
+                                "decimal floating-point value does not fit the %u-bit "
+                                "integer type", (unsigned)t->bits);
+        return set_u128(ctx, r, iv);
+    }
+#endif
+    return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED,
+                        "DW_OP_convert between a %llu-bit %s and a %llu-bit %s type is not "
+                        "supported", (unsigned long long)from_bits,
+                        f_dec ? "decimal floating-point" : "non-decimal",
+                        (unsigned long long)to_bits,
+                        t_dec ? "decimal floating-point" : "non-decimal");
+}
+
 dwexpr_status dwx_value_convert(dwexpr_ctx *ctx, const dwexpr_value *a, const dwexpr_type *t,
                                 bool reinterpret, dwexpr_value *r)
 {
@@ -386,41 +432,6 @@ dwexpr_status dwx_value_convert(dwexpr_ctx *ctx, const dwexpr_value *a, const dw
         r->wide = a->wide;
         return DWEXPR_OK;
     }
-    const bool f_dec = a->type.encoding == DW_ATE_decimal_float,
-               t_dec = t->encoding == DW_ATE_decimal_float;
-    if (f_dec || t_dec) {
-#if defined(DWX_HAVE_INT128)
-        /* decimal floating point to and from integers of up to 128 bits
-         * and between its sizes (lib/decimal.c): toward zero into an
-         * integer, a value it cannot hold an error, as for binary floats */
-        const bool f_ok = f_dec ? decimal_value(a)
-                                : dwexpr_type_is_integral(&a->type) && a->type.lanes <= 1 &&
-                                      from_bits > 0 && from_bits <= 128;
-        const bool t_ok = (t->lanes ? t->lanes : 1) == 1 &&
-                          (t_dec ? dwx_dec_supported(t->bits)
-                                 : dwexpr_type_is_integral(t) && to_bits > 0 && to_bits <= 128);
-        if (f_ok && t_ok) {
-            dwx_u128 v = value_u128(a);
-            if (f_dec && t_dec)
-                return set_u128(ctx, r, dwx_dec_resize(a->type.bits, t->bits, v));
-            if (t_dec)
-                return set_u128(ctx, r, dwx_dec_from_int(t->bits, v, (uint32_t)from_bits,
-                                                         is_signed_type(&a->type)));
-            dwx_u128 iv;
-            if (!dwx_dec_to_int(a->type.bits, v, (uint32_t)to_bits, is_signed_type(t), &iv))
-                return dwx_ctx_fail(ctx, DWEXPR_E_EVALUATION,
-                                    "decimal floating-point value does not fit the %u-bit "
-                                    "integer type", (unsigned)t->bits);
-            return set_u128(ctx, r, iv);
-        }
-#endif
-        return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED,
-                            "DW_OP_convert between a %llu-bit %s and a %llu-bit %s type is not "
-                            "supported", (unsigned long long)from_bits,
-                            f_dec ? "decimal floating-point" : "non-decimal",
-                            (unsigned long long)to_bits,
-                            t_dec ? "decimal floating-point" : "non-decimal");
-    }
     if (a->wide || a->type.lanes > 1 || (t->lanes ? t->lanes : 1) > 1 || to_bits > 64 ||
         to_bits == 0) {
 #if defined(DWX_HAVE_INT128)
@@ -436,6 +447,8 @@ dwexpr_status dwx_value_convert(dwexpr_ctx *ctx, const dwexpr_value *a, const dw
             return set_u128(ctx, r, v);
         }
 #endif
+        if (a->type.encoding == DW_ATE_decimal_float || t->encoding == DW_ATE_decimal_float)
+            return convert_decimal(ctx, a, t, r);
         return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED,
                             "DW_OP_convert between %llu-bit and %llu-bit types is not supported",
                             (unsigned long long)from_bits, (unsigned long long)to_bits);
@@ -445,9 +458,12 @@ dwexpr_status dwx_value_convert(dwexpr_ctx *ctx, const dwexpr_value *a, const dw
     if ((f_float && !is_float_type(f)) || (t_float && !is_float_type(t)))
         return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED,
                             "only 32- and 64-bit floating-point conversions are supported");
-    if ((!f_float && !dwexpr_type_is_integral(f)) || (!t_float && !dwexpr_type_is_integral(t)))
+    if ((!f_float && !dwexpr_type_is_integral(f)) || (!t_float && !dwexpr_type_is_integral(t))) {
+        if (f->encoding == DW_ATE_decimal_float || t->encoding == DW_ATE_decimal_float)
+            return convert_decimal(ctx, a, t, r);
         return dwx_ctx_fail(ctx, DWEXPR_E_NOT_INTEGRAL,
                             "DW_OP_convert needs integral or floating-point types");
+    }
     if (f_float && t_float) {
         r->bits = from_double(as_double(a), t->bits);
     } else if (f_float) {
