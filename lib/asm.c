@@ -33,6 +33,9 @@ typedef struct asmst {
     obuf *o;
     dwexpr_error *err;
     unsigned depth;
+    unsigned open;       /* llvm-dwarfdump's "(DW_OP_...)" groups entered (next_token) */
+    bool has_pending;    /* PENDING: the offset of a REG+OFF operand (emit_reg) */
+    token pending;
 } asmst;
 
 /* A number token: sign, magnitude and optional @N padding. */
@@ -124,9 +127,36 @@ static bool is_label(const asmst *a, const token *t)
     return true;
 }
 
+static bool is_op_name(const char *s, size_t n);
+
+/* What the group between '(' at OPEN and its ')' at CLOSE holds: a name
+ * (one word that is no operation: dwexpr_disasm's register names, to be
+ * skipped), operations (llvm-dwarfdump writes a location as
+ * "(DW_OP_lit0, DW_OP_stack_value)": to be read as if the parentheses
+ * were not there), or anything else (-1: an error, never dropped
+ * silently). */
+enum { PAREN_NAME, PAREN_OPS, PAREN_BAD = -1 };
+static int paren_kind(const asmst *a, size_t open, size_t close)
+{
+    size_t i = open + 1;
+    while (i < close && is_sep(a->text[i]))
+        i++;
+    size_t w = i;
+    while (i < close && !is_sep(a->text[i]) && a->text[i] != '(' && a->text[i] != ')' &&
+           a->text[i] != '#')
+        i++;
+    if (w < i && is_op_name(a->text + w, i - w))
+        return PAREN_OPS;
+    size_t j = i;
+    while (j < close && is_sep(a->text[j]))
+        j++;
+    return j == close ? PAREN_NAME : PAREN_BAD;
+}
+
 /* Next meaningful token into T: skips separators, comments, offset
- * labels and parenthesized groups. Returns 0 at the end of text, 1 for a
- * token, or -1 after reporting a syntax error. */
+ * labels and parenthesized names, and enters parenthesized operations.
+ * Returns 0 at the end of text, 1 for a token, or -1 after reporting a
+ * syntax error. */
 static int next_token(asmst *a, token *t)
 {
     for (;;) {
@@ -139,10 +169,25 @@ static int next_token(asmst *a, token *t)
                 SYNTAX(a, a->pos, DWEXPR_OP_COUNT, "unclosed '('");
                 return -1;
             }
-            a->pos = close + 1;
+            const int k = paren_kind(a, a->pos, close);
+            if (k == PAREN_BAD) {
+                SYNTAX(a, a->pos, DWEXPR_OP_COUNT,
+                       "'(%.*s)': parentheses hold a name or operations",
+                       (int)(close - a->pos - 1 > 60 ? 60 : close - a->pos - 1),
+                       a->text + a->pos + 1);
+                return -1;
+            }
+            if (k == PAREN_OPS)
+                a->open++;
+            a->pos = k == PAREN_OPS ? a->pos + 1 : close + 1;
             continue;
         }
         if (c == ')') {
+            if (a->open) {
+                a->open--;
+                a->pos++;
+                continue;
+            }
             SYNTAX(a, a->pos, DWEXPR_OP_COUNT, "unexpected ')'");
             return -1;
         }
@@ -353,8 +398,15 @@ static bool emit_leb(asmst *a, unsigned id, bool is_signed)
 {
     number num;
     uint64_t v;
-    if (!read_number(a, id, &num) ||
-        !fit_bits(a, id, &num, 64, is_signed ? FIT_SIGNED : FIT_UNSIGNED, &v))
+    if (a->has_pending) {
+        /* the offset of a REG+OFF operand (emit_reg) */
+        a->has_pending = false;
+        if (!token_number(a, id, &a->pending, &num))
+            return false;
+    } else if (!read_number(a, id, &num)) {
+        return false;
+    }
+    if (!fit_bits(a, id, &num, 64, is_signed ? FIT_SIGNED : FIT_UNSIGNED, &v))
         return false;
     return emit_leb_value(a, id, &num, v, is_signed);
 }
@@ -368,14 +420,74 @@ static bool name_eq(const char *s, size_t n, const char *z)
     return *z == '\0';
 }
 
+/* Whether S[0..n) names an operation (with or without DW_OP_, @N
+ * allowed), or is llvm-dwarfdump's DW_OP_LLVM_user prefix. */
+static bool is_op_name(const char *s, size_t n)
+{
+    size_t body;
+    unsigned pad;
+    if (split_pad(s, n, &body, &pad) < 0)
+        return false;
+    return dwexpr_op_by_name(s, body) != DWEXPR_OP_COUNT || name_eq(s, n, "DW_OP_LLVM_user") ||
+           name_eq(s, n, "LLVM_user");
+}
+
+/* The register S[0..n) names for the architecture, into *R: its name, or
+ * llvm-dwarfdump's name of its low 16 bits (AMDGPU "SGPR32_LO16", whose
+ * DWARF number is the register's). */
+static bool reg_by_name(const asmst *a, const char *s, size_t n, uint32_t *r)
+{
+    if (!a->arch || !a->arch->reg_name || n == 0)
+        return false;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            if (n <= 5 || !name_eq(s + n - 5, 5, "_LO16"))
+                return false;
+            n -= 5;
+        }
+        for (uint32_t k = 0; k < DWX_MAX_REG_SCAN; k++) {
+            const char *name = a->arch->reg_name(k);
+            if (name && name_eq(s, n, name)) {
+                *r = k;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* Where a REG+OFF / REG-OFF token (llvm-dwarfdump's "RBP+8") splits: the
+ * index of its sign, or 0 when it is none. */
+static size_t reg_offset_split(const char *s, size_t n)
+{
+    if (n < 3 || !isalpha((unsigned char)s[0]))
+        return 0;
+    for (size_t i = 1; i + 1 < n; i++)
+        if (s[i] == '+' || s[i] == '-')
+            return i;
+    return 0;
+}
+
 /* Emit a register operand (ULEB128): a number or a register name of the
- * architecture. DWARF register numbers fit 32 bits (dwexpr_regref). */
+ * architecture; for an operation whose offset follows (DW_OP_bregx,
+ * DW_OP_LLVM_aspace_bregx) also NAME+OFF, the offset kept for emit_leb.
+ * DWARF register numbers fit 32 bits (dwexpr_regref). */
 static bool emit_reg(asmst *a, unsigned id)
 {
     token t;
     if (!need_token(a, id, &t))
         return false;
     const char *s = a->text + t.off;
+    const dwexpr_operands lay = dwexpr_op_info((dwexpr_opid)id)->operands;
+    const size_t cut = lay == DWEXPR_OPND_ULEB_SLEB ? reg_offset_split(s, t.len) : 0;
+    uint32_t named;
+    if (cut && reg_by_name(a, s, cut, &named)) {
+        a->has_pending = true;
+        a->pending.off = t.off + cut;
+        a->pending.len = t.len - cut;
+        put_leb(a, named, false, 0);
+        return true;
+    }
     if (t.len && (isdigit((unsigned char)s[0]) || s[0] == '-' || s[0] == '+')) {
         number num;
         if (!token_number(a, id, &t, &num))
@@ -393,13 +505,8 @@ static bool emit_reg(asmst *a, unsigned id)
         SYNTAX(a, t.off, id, "%s: bad padding in '%.*s'", op_name(id), (int)t.len, s);
         return false;
     }
-    if (a->arch && a->arch->reg_name) {
-        for (uint32_t r = 0; r < DWX_MAX_REG_SCAN; r++) {
-            const char *n = a->arch->reg_name(r);
-            if (n && name_eq(s, body, n))
-                return emit_leb_value(a, id, &num, r, false);
-        }
-    }
+    if (reg_by_name(a, s, body, &named))
+        return emit_leb_value(a, id, &num, named, false);
     SYNTAX(a, t.off, id, "%s: unknown register '%.*s'%s%s", op_name(id), (int)body, s,
            a->arch ? " for " : " (no architecture given)", a->arch ? a->arch->name : "");
     return false;
@@ -520,6 +627,36 @@ static bool emit_nested(asmst *a, unsigned id)
     return true;
 }
 
+/* DW_OP_bregN's offset written as llvm-dwarfdump writes it, after the
+ * register's name ("DW_OP_breg6 RBP+8"): the name must be register N; the
+ * offset is kept for emit_leb. False after an error; true otherwise (a
+ * plain number is left to emit_leb). */
+static bool breg_named_offset(asmst *a, unsigned id)
+{
+    size_t save = a->pos;
+    token t;
+    if (next_token(a, &t) <= 0) {
+        a->pos = save;
+        return true;
+    }
+    const char *s = a->text + t.off;
+    const size_t cut = reg_offset_split(s, t.len);
+    uint32_t r;
+    if (!cut || !reg_by_name(a, s, cut, &r)) {
+        a->pos = save;
+        return true;
+    }
+    if (r != id - DWEXPR_OP_breg0) {
+        SYNTAX(a, t.off, id, "%s: '%.*s' names register %u", op_name(id), (int)cut, s,
+               (unsigned)r);
+        return false;
+    }
+    a->has_pending = true;
+    a->pending.off = t.off + cut;
+    a->pending.len = t.len - cut;
+    return true;
+}
+
 /* Emit the operands of ID per its layout (DWARF 5 7.7.1 Table 7.9). */
 static bool emit_operands(asmst *a, unsigned id)
 {
@@ -546,6 +683,8 @@ static bool emit_operands(asmst *a, unsigned id)
             return emit_reg(a, id);
         return emit_leb(a, id, false);
     case DWEXPR_OPND_SLEB:
+        if (id >= DWEXPR_OP_breg0 && id <= DWEXPR_OP_breg31 && !breg_named_offset(a, id))
+            return false;
         return emit_leb(a, id, true);
     case DWEXPR_OPND_ULEB_SLEB:
         if (!emit_reg(a, id))
@@ -678,6 +817,27 @@ static bool emit_opcode(asmst *a, unsigned id, const token *t, unsigned pad)
     return true;
 }
 
+/* llvm-dwarfdump writes DW_OP_regN's register name after it
+ * ("DW_OP_reg6 RBP"): skipped when it names register N, an error when it
+ * names another; any other word is the next operation. */
+static bool reg_name_after(asmst *a, unsigned id)
+{
+    size_t save = a->pos;
+    token t;
+    uint32_t r;
+    if (next_token(a, &t) <= 0 || is_op_name(a->text + t.off, t.len) ||
+        !reg_by_name(a, a->text + t.off, t.len, &r)) {
+        a->pos = save;
+        return true;
+    }
+    if (r != id - DWEXPR_OP_reg0) {
+        SYNTAX(a, t.off, id, "%s: '%.*s' names register %u", op_name(id), (int)t.len,
+               a->text + t.off, (unsigned)r);
+        return false;
+    }
+    return true;
+}
+
 /* Assemble every operation from a->pos to a->end. */
 static bool assemble(asmst *a)
 {
@@ -691,6 +851,29 @@ static bool assemble(asmst *a)
             SYNTAX(a, t.off, DWEXPR_OP_COUNT, "bad padding in '%.*s'", (int)t.len, s);
             return false;
         }
+        if (name_eq(s, t.len, "DW_OP_LLVM_user") || name_eq(s, t.len, "LLVM_user")) {
+            /* llvm-dwarfdump's spelling of a sub-operation:
+             * "DW_OP_LLVM_user DW_OP_LLVM_form_aspace_address" */
+            const token user = t;
+            if (!need_token(a, DWEXPR_OP_COUNT, &t))
+                return false;
+            s = a->text + t.off;
+            if (split_pad(s, t.len, &body, &pad) < 0) {
+                SYNTAX(a, t.off, DWEXPR_OP_COUNT, "bad padding in '%.*s'", (int)t.len, s);
+                return false;
+            }
+            dwexpr_opid sub = dwexpr_op_by_name(s, body);
+            if (sub == DWEXPR_OP_COUNT || !dwexpr_op_info(sub)->subop) {
+                SYNTAX(a, t.off, DWEXPR_OP_COUNT, "DW_OP_LLVM_user: '%.*s' is no DW_OP_LLVM_* "
+                       "sub-operation", (int)(t.len > 60 ? 60 : t.len), s);
+                return false;
+            }
+            if (a->u.ext_encoding != DWEXPR_EXT_LLVM_USER) {
+                SYNTAX(a, user.off, sub, "DW_OP_LLVM_user %s: the DW_OP_LLVM_* encoding is "
+                       "provisional here (context \"ext_encoding\")", op_name(sub));
+                return false;
+            }
+        }
         dwexpr_opid id = dwexpr_op_by_name(s, body);
         if (id == DWEXPR_OP_COUNT) {
             bool num = t.len && (isdigit((unsigned char)s[0]) || s[0] == '-');
@@ -700,6 +883,13 @@ static bool assemble(asmst *a)
             return false;
         }
         if (!emit_opcode(a, id, &t, pad) || !emit_operands(a, id))
+            return false;
+        if (a->has_pending) {
+            SYNTAX(a, a->pending.off, id, "%s: no offset operand for '%.*s'", op_name(id),
+                   (int)a->pending.len, a->text + a->pending.off);
+            return false;
+        }
+        if (id >= DWEXPR_OP_reg0 && id <= DWEXPR_OP_reg31 && !reg_name_after(a, id))
             return false;
     }
     return r == 0;
@@ -714,7 +904,7 @@ dwexpr_status dwexpr_asm(const char *text, const dwexpr_unit *unit, const dwexpr
         *len = 0;
     if (!text)
         return dwx_fail(err, DWEXPR_E_USAGE, -1, DWEXPR_OP_COUNT, "no text");
-    asmst a = {text, 0, strlen(text), dwx_text_unit(unit, arch), 0, arch, &o, err, 0};
+    asmst a = {text, 0, strlen(text), dwx_text_unit(unit, arch), 0, arch, &o, err, 0, 0, false, {0, 0}};
     dwexpr_status st = dwx_unit_check(&a.u, err);
     if (st != DWEXPR_OK)
         return st;

@@ -1588,7 +1588,23 @@ static const struct {
     {"# only a comment", U5, false, ""},
     {"", U5, false, ""},
     {"  \n\t ", U5, false, ""},
-    {"DW_OP_lit0(anything at all, even (nested) parens)DW_OP_lit1", U5, false, "3031"},
+    /* a parenthesized name is skipped (dwexpr_disasm's register names);
+     * parenthesized operations are read (llvm-dwarfdump's location
+     * "(DW_OP_lit0, DW_OP_stack_value)") */
+    {"DW_OP_lit0(rbp)DW_OP_lit1", U5, false, "3031"},
+    {"DW_OP_lit0 ( rbp ) DW_OP_lit1", U5, false, "3031"},
+    {"(DW_OP_lit0, DW_OP_stack_value)", U5, false, "309f"},
+    {"DW_OP_lit1 (DW_OP_lit2 (rbp)) DW_OP_lit3", U5, false, "313233"},
+    /* llvm-dwarfdump's spellings: DW_OP_LLVM_user SUBOP, a register's
+     * name after DW_OP_regN, REG+OFF, NAME_LO16 */
+    {"DW_OP_LLVM_user DW_OP_LLVM_form_aspace_address", U5, false, "e902"},
+    {"LLVM_user LLVM_offset_uconst 16", U5, false, "e90510"},
+    {"DW_OP_reg6 RBP, DW_OP_piece 0x8", U5, true, "569308"},
+    {"DW_OP_breg6 RBP+8", U5, true, "7608"},
+    {"DW_OP_breg7 RSP-16", U5, true, "7770"},
+    {"DW_OP_bregx RBP+4", U5, true, "920604"},
+    {"DW_OP_bregx rbp -4", U5, true, "92067c"},
+    {"DW_OP_breg6 -8", U5, true, "7678"},
 };
 
 /* dwexpr_asm of every operand kind, units and sizes. */
@@ -1700,6 +1716,16 @@ static const struct {
     {"DW_OP_regx -1", U5, false, 11, "register number"},
     {"DW_OP_bregx rbp@x 0", U5, true, 12, "bad padding"},
     {"DW_OP_lit1 (rbp", U5, false, 11, "unclosed '('"},
+    {"DW_OP_lit0(anything at all, even (nested) parens)DW_OP_lit1", U5, false, 10,
+     "parentheses hold a name or operations"},
+    {"DW_OP_lit1 (rbp rsp)", U5, false, 11, "parentheses hold a name or operations"},
+    {"DW_OP_LLVM_user DW_OP_LLVM_offset", UPROV, false, 0, "encoding is provisional here"},
+    {"DW_OP_LLVM_user DW_OP_lit1", U5, false, 16, "is no DW_OP_LLVM_* sub-operation"},
+    {"DW_OP_LLVM_user", U5, false, 15, "missing operand"},
+    {"DW_OP_reg6 RSP", U5, true, 11, "'RSP' names register 7"},
+    {"DW_OP_breg6 RSP+8", U5, true, 12, "'RSP' names register 7"},
+    {"DW_OP_regx RBP+8", U5, true, 11, "unknown register 'RBP+8'"},
+    {"DW_OP_bregx RBP+x", U5, true, 15, "expected a number"},
     {"DW_OP_lit1 )", U5, false, 11, "unexpected ')'"},
     {"DW_OP_GNU_encoded_addr 0x05 1", U5, false, 23, "unsupported DW_EH_PE encoding 0x05"},
     {"DW_OP_GNU_encoded_addr 0x02 0x10000", U5, false, 28, "does not fit in 16 bits"},
