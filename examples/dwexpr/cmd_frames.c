@@ -10,6 +10,7 @@
 #include <jansson.h>
 #include <dwexpr.h>
 #include "cmds.h"
+#include "debugfile.h"
 #include "output.h"
 #include "funcname.h"
 #ifdef DWEXPR_HAVE_LIBUNWIND
@@ -91,24 +92,47 @@ void frames_free_modules(frames_modules *ms)
         dwexpr_cfi_free(ms->m[k].eh);
         dwexpr_cfi_free(ms->m[k].dbg);
         dwexpr_elf_free(ms->m[k].elf);
+        dwexpr_elf_free(ms->m[k].symfile);
         free(ms->m[k].path);
     }
     free(ms->m);
 }
 
-/* "name" or "name+0x12" for ADDR, from the ELF symbol tables; "??" */
-void frames_func_name(const frames_modules *ms, uint64_t addr, char *buf, size_t cap)
+/* M's separate debug file (debugfile_find in DIRS), opened the first
+ * time a name is not in M's own symbol tables; NULL if there is none. */
+static const dwexpr_elf *module_symfile(module *m, const char *dirs)
+{
+    if (!m->symfile_tried) {
+        m->symfile_tried = true;
+        char why[512];
+        char *path = debugfile_find(m->path, m->elf, dirs ? dirs : DEBUGFILE_DEFAULT_DIRS, why,
+                                    sizeof why);
+        dwexpr_error e;
+        if (path && dwexpr_elf_open_file(path, &m->symfile, &e))
+            m->symfile = NULL;
+        free(path);
+    }
+    return m->symfile;
+}
+
+/* "name" for ADDR, from the ELF symbol tables of its file, else of that
+ * file's separate debug file; "??" */
+void frames_func_name(frames_modules *ms, uint64_t addr, char *buf, size_t cap)
 {
     snprintf(buf, cap, "??");
     for (size_t k = 0; k < ms->n; k++) {
-        const module *m = &ms->m[k];
+        module *m = &ms->m[k];
         if (addr < m->lo || addr >= m->hi)
             continue;
         const char *name;
         uint64_t off;
+        const dwexpr_elf *sf;
+        if (dwexpr_elf_symbolize(m->elf, addr - m->bias, &name, &off) != DWEXPR_OK &&
+            (!(sf = module_symfile(m, ms->debug_dirs)) ||
+             dwexpr_elf_symbolize(sf, addr - m->bias, &name, &off) != DWEXPR_OK))
+            return;
         /* a C++ symbol as GDB prints it (funcname_demangle) */
-        if (dwexpr_elf_symbolize(m->elf, addr - m->bias, &name, &off) == DWEXPR_OK &&
-            !funcname_demangle(name, buf, cap))
+        if (!funcname_demangle(name, buf, cap))
             snprintf(buf, cap, "%s", name);
         return;
     }
@@ -178,7 +202,7 @@ dwexpr_status frames_unwinder_new(dwexpr_unw *u, const dwexpr_arch *arch,
 static int run_frames(dwexpr_unw *u, bool json, uint32_t max)
 {
     const dwexpr_arch *arch = dwexpr_arch_find("x86_64");
-    modules ms = {NULL, 0};
+    modules ms = {NULL, 0, NULL};
     frames_load_modules(u, arch, &ms);
     dwexpr_unwinder *uw;
     if (frames_unwinder_new(u, arch, &ms, max, &uw)) {
@@ -196,7 +220,11 @@ static int run_frames(dwexpr_unw *u, bool json, uint32_t max)
         if (st)
             break;
         char fn[256];
-        bool caller = i > 0;
+        /* a return address is looked up inside its call (pc - 1), as GDB
+         * does (get_frame_address_in_block): not below a signal frame (the
+         * interrupted pc), nor in the signal trampoline itself, whose pc
+         * is its first instruction */
+        bool caller = i > 0 && !f.signal_frame;
         if (caller) {
             dwexpr_unwind_frame prev;
             dwexpr_unwinder_frame(uw, i - 1, &prev);

@@ -211,7 +211,7 @@ static json_t *frame_cfa(void *user, unsigned frame)
 /* Append to FRAMES frame L (number INDEX, at PC) as a frame without DWARF
  * (its module has none, or no function there): its symbol at LOOKUP, no
  * variables. */
-static void frames_append(vars_frames *vf, const frames_modules *ms, uint32_t l, uint64_t lookup,
+static void frames_append(vars_frames *vf, frames_modules *ms, uint32_t l, uint64_t lookup,
                           uint64_t pc, unsigned index, bool tail, json_t *frames)
 {
     char fn[256];
@@ -558,6 +558,7 @@ static int run_vars(const vars_opts *o, dwexpr_unw *u, dwexpr_libdwarf *binary_l
     memset(&r, 0, sizeof r);
     r.o = o;
     frames_load_modules(u, arch, &r.ms);
+    r.ms.debug_dirs = o->debug_dirs;
     int rc = VARS_OK;
     dwexpr_unwinder *uw = NULL;
     dwexpr_unwind_frame *mf = NULL;
@@ -673,7 +674,9 @@ static int run_vars(const vars_opts *o, dwexpr_unw *u, dwexpr_libdwarf *binary_l
             index += locs_eval_frames(&e, l, at[x->machine], inner, f->pc, index, frames,
                                       frame_cfa, &r.vf);
         } else {
-            bool caller = x->machine > 0 && !mf[x->machine - 1].signal_frame;
+            /* the name at pc - 1 for a return address (not below a signal
+             * frame, nor in the signal trampoline itself: cmd_frames.c) */
+            bool caller = x->machine > 0 && !mf[x->machine - 1].signal_frame && !f->signal_frame;
             frames_append(&r.vf, &r.ms, l, caller ? f->pc - 1 : f->pc, f->pc, index++, false,
                           frames);
         }

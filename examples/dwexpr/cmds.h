@@ -22,19 +22,24 @@ typedef struct frames_module {
     dwexpr_elf *elf;
     uint64_t bias, lo, hi;
     dwexpr_cfi *eh, *dbg;
+    dwexpr_elf *symfile;         /* its separate debug file (frames_func_name), or NULL */
+    bool symfile_tried;
 } frames_module;
 
 typedef struct frames_modules {
     frames_module *m;
     size_t n;
+    const char *debug_dirs;      /* where debug files are looked for (NULL: the default) */
 } frames_modules;
 
 /* Open every distinct file of U's mappings and its CFI (files that cannot
  * be read are skipped: their frames cannot be unwound). */
 void frames_load_modules(dwexpr_unw *u, const dwexpr_arch *arch, frames_modules *ms);
 void frames_free_modules(frames_modules *ms);
-/* The function symbol holding ADDR ("??" if none) into BUF. */
-void frames_func_name(const frames_modules *ms, uint64_t addr, char *buf, size_t cap);
+/* The function symbol holding ADDR ("??" if none) into BUF: the mapped
+ * file's, else its separate debug file's (a static function of a library
+ * stripped of .symtab, as GDB finds it with the debug file installed). */
+void frames_func_name(frames_modules *ms, uint64_t addr, char *buf, size_t cap);
 /* dwexpr's CFI unwinder over U (frame 0 and memory from libunwind's
  * target) with the CFI of MS (.eh_frame first, then .debug_frame), at
  * most MAX frames. */

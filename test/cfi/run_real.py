@@ -100,6 +100,15 @@ for cc, flags, src in variants:
         tap(pc_ok and cfa_ok,
             "%s: frame %d %s pc %s cfa %s" % (name, i, g["name"], f["pc"], f["cfa"]),
             "gdb: pc 0x%x cfa %s (type %d)" % (g["pc"], g["cfa"], g["type"]))
+        # a frame GDB names has a name from the ELF symbols (the file's,
+        # else its separate debug file's: libc6-dbg names libc's static
+        # __libc_start_call_main); the program's own are GDB's names
+        own = g["name"] in ("probe", "main", "level1", "level2", "level3", "handler")
+        tap(f["function"] != "??" if g["name"] != "??" else True,
+            "%s: frame %d named (%s; gdb %s)" % (name, i, f["function"], g["name"]))
+        if own:
+            tap(f["function"] == g["name"],
+                "%s: frame %d is %s, as in gdb" % (name, i, g["name"]), f["function"])
     lu = doc.get("libunwind", {})
     tap(not lu.get("disagreements") and lu.get("checked", 0) > 0,
         "%s: libunwind agrees on %d frames" % (name, lu.get("checked", 0)),
