@@ -121,6 +121,14 @@ static bool decimal_value(const dwexpr_value *v)
            dwx_dec_supported(v->type.bits);
 }
 
+/* The error for arithmetic on a decimal type lib/decimal.c does not take. */
+static dwexpr_status decimal_unsupported(dwexpr_ctx *ctx, const dwexpr_type *t)
+{
+    return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED,
+                        "%u-bit decimal floating-point arithmetic is not supported",
+                        (unsigned)t->bits);
+}
+
 /* An integral value of 65 to 128 bits, one lane: what the 128-bit
  * arithmetic takes (DWX_HAVE_INT128). */
 static bool int128_value(const dwexpr_value *v)
@@ -234,9 +242,7 @@ dwexpr_status dwx_value_binary(dwexpr_ctx *ctx, const dwexpr_unit *u, int x,
          * non-integral operands; decimal ones by IEEE 754-2008's rules
          * (lib/decimal.c), the comparisons too */
         if (!decimal_value(a))
-            return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED,
-                                "%u-bit decimal floating-point arithmetic is not supported",
-                                (unsigned)t->bits);
+            return decimal_unsupported(ctx, t);
 #if defined(DWX_HAVE_INT128)
         dwx_u128 dr;
         if (dwx_dec_binary((unsigned)x, t->bits, value_u128(a), value_u128(b), &dr))
@@ -319,9 +325,7 @@ dwexpr_status dwx_value_unary(dwexpr_ctx *ctx, int x, const dwexpr_value *a, dwe
     if (t->encoding == DW_ATE_decimal_float) {
         /* IEEE 754-2008 5.5.1: negate and abs change the sign bit only */
         if (!decimal_value(a))
-            return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED,
-                                "%u-bit decimal floating-point arithmetic is not supported",
-                                (unsigned)t->bits);
+            return decimal_unsupported(ctx, t);
 #if defined(DWX_HAVE_INT128)
         const dwx_u128 sign = (dwx_u128)1 << (t->bits - 1), v = value_u128(a);
         if (x == DWEXPR_OP_neg)

@@ -195,15 +195,23 @@ def contract_shape(res, what):
        '\n'.join(bad[:20]))
 
 
+def build_stopped(work, src, prog, flags, name):
+    """Build progs/PROG with gcc FLAGS as WORK/NAME and run it until it
+    stops itself (SIGSTOP): (the process, the executable), or (None, exe)
+    after a failed check."""
+    exe = os.path.join(work, name)
+    b = run(['gcc', '-g'] + flags + ['-o', exe, os.path.join(src, prog)])
+    ok(b.returncode == 0, 'build %s %s' % (prog, ' '.join(flags)), b.stderr)
+    if b.returncode:
+        return None, exe
+    p, state = stop_self(exe)
+    ok(p is not None, '%s stops itself' % prog, state)
+    return p, exe
+
+
 def live_process(dw, src, work):
     """`dwexpr vars --pid` on a process stopped by its own SIGSTOP."""
-    exe = os.path.join(work, 'stopper')
-    b = run(['gcc', '-g', '-O0', '-o', exe, os.path.join(src, 'stopper.c')])
-    ok(b.returncode == 0, 'build stopper.c', b.stderr)
-    if b.returncode:
-        return
-    p, state = stop_self(exe)
-    ok(p is not None, 'the stopper process stops itself', state)
+    p, exe = build_stopped(work, src, 'stopper.c', ['-O0'], 'stopper')
     if p is None:
         return
     try:
@@ -403,13 +411,7 @@ def statics_live(dw, src, work):
     concrete instances (described by the abstract instance only), the
     parameter of 15 recursive frames that is an entry value of an entry
     value down to the first call, and the types of qualified arrays."""
-    exe = os.path.join(work, 'statics-O2')
-    b = run(['gcc', '-g', '-O2', '-DSTOP_SELF', '-o', exe, os.path.join(src, 'statics.c')])
-    ok(b.returncode == 0, 'build statics.c -O2', b.stderr)
-    if b.returncode:
-        return
-    p, state = stop_self(exe)
-    ok(p is not None, 'statics.c stops itself', state)
+    p, exe = build_stopped(work, src, 'statics.c', ['-O2', '-DSTOP_SELF'], 'statics-O2')
     if p is None:
         return
     try:
