@@ -3,6 +3,7 @@
  * disassembly, assembly, and asm(disasm(x)) == x round trips. */
 #include <stdlib.h>
 #include "tap.h"
+#include "xorshift.h"
 #include "dwx.h"
 #include "text.h"
 
@@ -1820,13 +1821,9 @@ static void test_round_trips(void)
 }
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-/* xorshift64: deterministic test input. */
 static uint64_t rng(void)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
+    return xorshift64(&rng_state);
 }
 
 /* The table-driven decode (no public ops: what dwexpr_program_decode,

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tap.h"
+#include "xorshift.h"
 #include "decimal.h"
 
 #if defined(DWX_HAVE_INT128)
@@ -133,10 +134,7 @@ __extension__ typedef _Decimal128 dec128;
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 static uint64_t rnd(void)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
+    return xorshift64(&rng_state);
 }
 
 /* A random canonical BID value of BITS bits: small and full-length
