@@ -456,6 +456,90 @@ static bool signal_sp(dwexpr_unwinder *uw, const dwexpr_frameref *f, uint64_t *s
     return ok;
 }
 
+/* vm_register_location's answers for registers the unwinder leaves
+ * undefined: such a register is looked for frame by frame towards frame 0,
+ * and entry values of a recursion ask about every frame's registers again
+ * for every frame above (800 frames of a recursion took 20 s), so each
+ * answer is kept for the rest of the run (one unwinder: one stop's
+ * state; the memo belongs to that unwinder and is dropped with it). */
+typedef struct vm_memo_entry {
+    uint32_t frame_plus1; /* 0: an empty slot */
+    uint32_t regno;
+    uint64_t thread;
+    uint16_t ctx;
+    dwexpr_status st;
+    dwexpr_sld sld;
+} vm_memo_entry;
+static struct {
+    const void *uw;
+    vm_memo_entry *slot;
+    size_t cap, n; /* cap: a power of two (or 0) */
+} vm_memo;
+
+static void vm_memo_clear(void)
+{
+    free(vm_memo.slot);
+    memset(&vm_memo, 0, sizeof vm_memo);
+}
+
+/* The slot of F's REGNO in the memo of UW: the entry, or the empty slot
+ * it would take (NULL when the memo is empty or of another unwinder). */
+static vm_memo_entry *vm_memo_slot(const void *uw, const dwexpr_frameref *f, uint32_t regno)
+{
+    if (vm_memo.uw != uw || !vm_memo.cap)
+        return NULL;
+    size_t h = ((size_t)f->frame * 0x9e3779b1u + regno) & (vm_memo.cap - 1);
+    for (;; h = (h + 1) & (vm_memo.cap - 1)) {
+        vm_memo_entry *e = &vm_memo.slot[h];
+        if (!e->frame_plus1 || (e->frame_plus1 == f->frame + 1 && e->regno == regno &&
+                                e->thread == f->thread && e->ctx == f->ctx))
+            return e;
+    }
+}
+
+/* Keep ST and *SLD as F's REGNO in UW's memo (silently not, when out of
+ * memory: the answer is only computed again). */
+static void vm_memo_put(const void *uw, const dwexpr_frameref *f, uint32_t regno,
+                        dwexpr_status st, const dwexpr_sld *sld)
+{
+    if (vm_memo.uw != uw)
+        vm_memo_clear();
+    if (2 * (vm_memo.n + 1) > vm_memo.cap) {
+        size_t cap = vm_memo.cap ? 2 * vm_memo.cap : 256;
+        vm_memo_entry *slot = calloc(cap, sizeof *slot);
+        if (!slot)
+            return;
+        vm_memo_entry *old = vm_memo.slot;
+        size_t oldcap = vm_memo.cap;
+        vm_memo.slot = slot;
+        vm_memo.cap = cap;
+        vm_memo.uw = uw;
+        for (size_t k = 0; k < oldcap; k++)
+            if (old[k].frame_plus1) {
+                dwexpr_frameref g;
+                memset(&g, 0, sizeof g);
+                g.frame = old[k].frame_plus1 - 1;
+                g.thread = old[k].thread;
+                g.ctx = old[k].ctx;
+                *vm_memo_slot(uw, &g, old[k].regno) = old[k];
+            }
+        free(old);
+    }
+    vm_memo_entry *e = vm_memo_slot(uw, f, regno);
+    if (!e->frame_plus1)
+        vm_memo.n++;
+    e->frame_plus1 = f->frame + 1;
+    e->regno = regno;
+    e->thread = f->thread;
+    e->ctx = f->ctx;
+    e->st = st;
+    e->sld = *sld;
+}
+
+static dwexpr_status vm_register_location_below(void *user, const dwexpr_frameref *f,
+                                                uint32_t regno, dwexpr_status st,
+                                                dwexpr_sld *out);
+
 static dwexpr_status vm_register_location(void *user, const dwexpr_frameref *f, uint32_t regno,
                                           dwexpr_sld *out)
 {
@@ -464,6 +548,24 @@ static dwexpr_status vm_register_location(void *user, const dwexpr_frameref *f, 
     dwexpr_status st = ut->register_location(uw, f, regno, out);
     if (st || out->kind != DWEXPR_LOC_UNDEFINED || f->frame == 0)
         return st;
+    const vm_memo_entry *e = vm_memo_slot(uw, f, regno);
+    if (e && e->frame_plus1) {
+        *out = e->sld;
+        return e->st;
+    }
+    st = vm_register_location_below(user, f, regno, st, out);
+    vm_memo_put(uw, f, regno, st, out);
+    return st;
+}
+
+/* vm_register_location of a register the unwinder leaves undefined in
+ * frame F > 0 (ST, *OUT: its answer): the callee's, unless a rule of the
+ * callee's row or a signal frame says otherwise. */
+static dwexpr_status vm_register_location_below(void *user, const dwexpr_frameref *f,
+                                                uint32_t regno, dwexpr_status st,
+                                                dwexpr_sld *out)
+{
+    dwexpr_unwinder *uw = user;
     const dwexpr_cfi_row *row;
     if (dwexpr_unwinder_row(uw, f->frame - 1, &row) != DWEXPR_OK)
         return st;
@@ -731,6 +833,7 @@ done:
     free(at);
     free(fmod);
     free(mf);
+    vm_memo_clear();
     dwexpr_unwinder_free(uw);
     frames_free_modules(&r.ms);
     return rc;
