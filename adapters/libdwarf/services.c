@@ -440,6 +440,8 @@ static dwexpr_status eval_in_caller(dwexpr_libdwarf_binding *b, const dwexpr_fra
                                     uint64_t ret, const char *what, dwexpr_value *out)
 {
     dwexpr_ctx *ctx = ld_nested_ctx(b);
+    if (!ctx)
+        b->nest_fail++;
     if (!ctx && b->depth >= LD_MAX_NEST)
         return note(b, DWEXPR_E_CALL_DEPTH, "entry values nest more than %d deep",
                     LD_MAX_NEST);
@@ -543,7 +545,10 @@ static dwexpr_status site_value(dwexpr_libdwarf_binding *b, const dwexpr_framere
                                 const ld_site *s, const ld_csparam *p, bool data,
                                 dwexpr_value *out)
 {
+    const unsigned long fails = s->b->nest_fail;
     dwexpr_status st = call_param_value(s->b, f, s->cs, p, s->ret, data, out);
+    if (s->b != b)
+        b->nest_fail += s->b->nest_fail - fails; /* B's answer depends on them too */
     if (st && s->b != b)
         snprintf(b->msg, sizeof b->msg, "%s", s->b->msg);
     return st;
@@ -680,13 +685,123 @@ static dwexpr_status entry_data_value(dwexpr_libdwarf_binding *b, const dwexpr_f
                 reg, (unsigned long long)s.ret);
 }
 
+/* ---- kept entry values (dwexpr_libdwarf_binding_keep_entry_values) ---- */
+
+/* The longest question kept: an entry value's block, or a parameter
+ * reference's unit and DIE. */
+#define LD_MEMO_KEY 24
+
+/* One kept answer: the question (KIND 1: DW_OP_entry_value's block, 2:
+ * DW_OP_GNU_parameter_ref's unit id and DIE) in a frame, and its status,
+ * value and note. */
+struct ld_memo {
+    uint8_t kind; /* 0: an empty slot */
+    uint8_t len;
+    uint16_t ctx;
+    uint32_t frame, lane;
+    uint64_t thread;
+    uint8_t key[LD_MEMO_KEY];
+    dwexpr_status st;
+    dwexpr_value v;
+    char *msg; /* the note of a failure (NULL for OK) */
+};
+
+/* The question a memo slot answers, made from F, KIND and KEY[LEN]. */
+static void memo_question(struct ld_memo *q, const dwexpr_frameref *f, uint8_t kind,
+                          const uint8_t *key, size_t len)
+{
+    memset(q, 0, sizeof *q);
+    q->kind = kind;
+    q->len = (uint8_t)len;
+    q->ctx = f->ctx;
+    q->frame = f->frame;
+    q->lane = f->lane;
+    q->thread = f->thread;
+    memcpy(q->key, key, len);
+}
+
+/* The slot of question Q in B's memo: its answer, or the empty slot it
+ * would take; NULL when the memo has no slots. */
+static struct ld_memo *memo_slot(const dwexpr_libdwarf_binding *b, const struct ld_memo *q)
+{
+    if (!b->memo_cap)
+        return NULL;
+    uint64_t h = q->frame * 0x9e3779b97f4a7c15ull ^ q->thread ^ ((uint64_t)q->lane << 40) ^
+                 q->kind;
+    for (unsigned i = 0; i < q->len; i++)
+        h = (h ^ q->key[i]) * 0x100000001b3ull;
+    for (size_t k = (size_t)(h ^ h >> 29) & (b->memo_cap - 1);; k = (k + 1) & (b->memo_cap - 1)) {
+        struct ld_memo *e = &b->memo[k];
+        if (!e->kind || (e->kind == q->kind && e->len == q->len && e->ctx == q->ctx &&
+                         e->frame == q->frame && e->lane == q->lane &&
+                         e->thread == q->thread && memcmp(e->key, q->key, q->len) == 0))
+            return e;
+    }
+}
+
+/* Forget every kept answer. */
+static void memo_forget(dwexpr_libdwarf_binding *b)
+{
+    for (size_t k = 0; k < b->memo_cap; k++)
+        free(b->memo[k].msg);
+    free(b->memo);
+    b->memo = NULL;
+    b->memo_cap = b->memo_n = 0;
+}
+
+/* Keep answer ST, *V (B's note when ST fails) to question Q (not when out
+ * of memory: it is only asked again). */
+static void memo_put(dwexpr_libdwarf_binding *b, const struct ld_memo *q, dwexpr_status st,
+                     const dwexpr_value *v)
+{
+    if (2 * (b->memo_n + 1) > b->memo_cap) {
+        size_t cap = b->memo_cap ? 2 * b->memo_cap : 64;
+        struct ld_memo *slots = calloc(cap, sizeof *slots), *old = b->memo;
+        if (!slots)
+            return;
+        const size_t oldcap = b->memo_cap;
+        b->memo = slots;
+        b->memo_cap = cap;
+        for (size_t k = 0; k < oldcap; k++)
+            if (old[k].kind)
+                *memo_slot(b, &old[k]) = old[k];
+        free(old);
+    }
+    char *msg = NULL;
+    if (st && !(msg = strdup(b->msg)))
+        return;
+    struct ld_memo *e = memo_slot(b, q);
+    if (!e->kind)
+        b->memo_n++;
+    free(e->msg);
+    *e = *q;
+    e->st = st;
+    e->v = st ? (dwexpr_value){0} : *v;
+    e->msg = msg;
+}
+
+/* A kept answer to question Q into *ST and *OUT (B's note for a
+ * failure); false if there is none. */
+static bool memo_get(dwexpr_libdwarf_binding *b, const struct ld_memo *q, dwexpr_status *st,
+                     dwexpr_value *out)
+{
+    const struct ld_memo *e = memo_slot(b, q);
+    if (!e || !e->kind)
+        return false;
+    *st = e->st;
+    if (e->st)
+        snprintf(b->msg, sizeof b->msg, "%s", e->msg);
+    else
+        *out = e->v;
+    return true;
+}
+
 /* Service: DW_OP_entry_value (seed "DW_OP_entry_value"; issue 6: the
  * caller's register when it can be recovered, else the call-site
  * parameter). E_NOT_FOUND lets dwexpr evaluate the block in the caller. */
-static dwexpr_status sv_entry_value(void *u, const dwexpr_frameref *f, const uint8_t *block,
-                                    size_t len, dwexpr_value *out)
+static dwexpr_status entry_value_answer(dwexpr_libdwarf_binding *b, const dwexpr_frameref *f,
+                                        const uint8_t *block, size_t len, dwexpr_value *out)
 {
-    dwexpr_libdwarf_binding *b = u;
     if (b->m.entry_value) {
         dwexpr_status st = b->m.entry_value(b->muser, f, block, len, out);
         if (st != DWEXPR_E_NOT_FOUND)
@@ -736,6 +851,51 @@ static dwexpr_status sv_entry_value(void *u, const dwexpr_frameref *f, const uin
     return DWEXPR_E_NOT_FOUND; /* dwexpr evaluates the block in the caller frame */
 }
 
+/* The services of this thread's bindings entered and not returned from,
+ * and the number of the outermost question (a binding that does not keep
+ * answers keeps them for one outermost question: the entry values one
+ * evaluation's entry values ask for; a recursion's call-site values ask
+ * for the caller's entry values of two parameters or more, exponential
+ * without). */
+static _Thread_local unsigned ld_tl_depth;
+static _Thread_local unsigned long ld_tl_question;
+
+/* Memo wrapper of a service's answer: ANSWER (an expression using B, F
+ * and OUT) once per question Q: for as long as B keeps answers, else for
+ * this outermost question; one computed while an evaluation nested too
+ * deep (or ran out of memory) is not kept. */
+#define LD_MEMO_ANSWER(b, q, out, answer)                                                     \
+    do {                                                                                       \
+        dwexpr_status st_;                                                                     \
+        if (!ld_tl_depth)                                                                      \
+            ld_tl_question++;                                                                  \
+        if (!(b)->keep && (b)->memo_question != ld_tl_question) {                              \
+            memo_forget(b); /* another question's */                                           \
+            (b)->memo_question = ld_tl_question;                                               \
+        }                                                                                      \
+        if (len_ok_ && memo_get(b, q, &st_, out))                                              \
+            return st_;                                                                        \
+        const unsigned long fails_ = (b)->nest_fail;                                           \
+        ld_tl_depth++;                                                                         \
+        st_ = (answer);                                                                        \
+        ld_tl_depth--;                                                                         \
+        if (len_ok_ && (b)->nest_fail == fails_ && (st_ || !(out)->wide))                      \
+            memo_put(b, q, st_, out);                                                          \
+        return st_;                                                                            \
+    } while (0)
+
+/* Service: DW_OP_entry_value: entry_value_answer, kept per frame and
+ * block (LD_MEMO_ANSWER). */
+static dwexpr_status sv_entry_value(void *u, const dwexpr_frameref *f, const uint8_t *block,
+                                    size_t len, dwexpr_value *out)
+{
+    dwexpr_libdwarf_binding *b = u;
+    const bool len_ok_ = len <= LD_MEMO_KEY;
+    struct ld_memo q;
+    memo_question(&q, f, 1, block, len_ok_ ? len : 0);
+    LD_MEMO_ANSWER(b, &q, out, entry_value_answer(b, f, block, len, out));
+}
+
 /* Service: DW_OP_GNU_parameter_ref: the caller's call-site parameter
  * whose DW_AT_call_parameter (GNU: DW_AT_abstract_origin) is DIE. The
  * value the caller passed is all there is (the parameter itself was
@@ -743,10 +903,10 @@ static dwexpr_status sv_entry_value(void *u, const dwexpr_frameref *f, const uin
  * pass the parameter, the value is gone, as an entry value the caller no
  * longer keeps (sv_entry_value): E_UNDEFINED_READ, GDB's <optimized out>
  * (its NO_ENTRY_VALUE_ERROR for DW_OP_GNU_parameter_ref). */
-static dwexpr_status sv_parameter_ref(void *u, const dwexpr_frameref *f, const dwexpr_unit *unit,
-                                      uint64_t die, dwexpr_value *out)
+static dwexpr_status parameter_ref_answer(dwexpr_libdwarf_binding *b, const dwexpr_frameref *f,
+                                          const dwexpr_unit *unit, uint64_t die,
+                                          dwexpr_value *out)
 {
-    dwexpr_libdwarf_binding *b = u;
     ld_unit *cu = ld_unit_at(b->ld, (size_t)unit->id);
     if (!cu)
         return DWEXPR_E_NOT_FOUND;
@@ -771,6 +931,22 @@ static dwexpr_status sv_parameter_ref(void *u, const dwexpr_frameref *f, const d
     return note(b, DWEXPR_E_UNDEFINED_READ,
                 "the value of parameter 0x%llx is not available: the call site at 0x%llx "
                 "does not pass it", (unsigned long long)abs, (unsigned long long)s.ret);
+}
+
+/* Service: DW_OP_GNU_parameter_ref: parameter_ref_answer, kept per frame,
+ * unit and DIE (LD_MEMO_ANSWER). */
+static dwexpr_status sv_parameter_ref(void *u, const dwexpr_frameref *f, const dwexpr_unit *unit,
+                                      uint64_t die, dwexpr_value *out)
+{
+    dwexpr_libdwarf_binding *b = u;
+    const bool len_ok_ = true;
+    uint8_t key[16];
+    const uint64_t id = unit->id;
+    memcpy(key, &id, 8);
+    memcpy(key + 8, &die, 8);
+    struct ld_memo q;
+    memo_question(&q, f, 2, key, sizeof key);
+    LD_MEMO_ANSWER(b, &q, out, parameter_ref_answer(b, f, unit, die, out));
 }
 
 /* ---- the binding ---- */
@@ -824,6 +1000,7 @@ void dwexpr_libdwarf_binding_free(dwexpr_libdwarf_binding *b)
         dwexpr_ctx_free(b->nest[i]);
     free(b->nest);
     ld_results_release(b);
+    memo_forget(b);
     free(b->pcs);
     free(b->has_pc);
     free(b->ret_addr);
@@ -856,6 +1033,8 @@ dwexpr_status dwexpr_libdwarf_binding_set_pc(dwexpr_libdwarf_binding *b, uint32_
         }
         b->npcs = n;
     }
+    if (b->has_pc[frame] && b->pcs[frame] != pc)
+        memo_forget(b); /* another stop, or another frame there */
     b->pcs[frame] = pc;
     b->has_pc[frame] = true;
     return DWEXPR_OK;
@@ -875,6 +1054,8 @@ dwexpr_status dwexpr_libdwarf_binding_set_return_address(dwexpr_libdwarf_binding
         b->ret_addr = nr;
         b->nret = n;
     }
+    if (b->ret_addr[frame] != (is_return_address ? 1 : 0))
+        memo_forget(b);
     b->ret_addr[frame] = is_return_address ? 1 : 0;
     return DWEXPR_OK;
 }
@@ -882,17 +1063,34 @@ dwexpr_status dwexpr_libdwarf_binding_set_return_address(dwexpr_libdwarf_binding
 void dwexpr_libdwarf_binding_set_entry_policy(dwexpr_libdwarf_binding *b,
                                               dwexpr_libdwarf_entry_policy p)
 {
-    if (b)
+    if (b && b->policy != p) {
+        memo_forget(b);
         b->policy = p;
+    }
 }
 
 void dwexpr_libdwarf_binding_set_peers(dwexpr_libdwarf_binding *b, dwexpr_libdwarf_peer_fn fn,
                                        void *user)
 {
     if (b) {
+        memo_forget(b);
         b->peer = fn;
         b->peer_user = user;
     }
+}
+
+void dwexpr_libdwarf_binding_keep_entry_values(dwexpr_libdwarf_binding *b, bool keep)
+{
+    if (b) {
+        memo_forget(b);
+        b->keep = keep;
+    }
+}
+
+void dwexpr_libdwarf_binding_forget(dwexpr_libdwarf_binding *b)
+{
+    if (b)
+        memo_forget(b);
 }
 
 const char *dwexpr_libdwarf_binding_message(const dwexpr_libdwarf_binding *b)

@@ -45,6 +45,18 @@ struct dwexpr_libdwarf_binding {
     unsigned depth;
     dwexpr_loc owned;              /* the last multi-entry result (deep copy) */
     char msg[256];
+    /* the answers of sv_entry_value and sv_parameter_ref by frame and
+     * question, for as long as dwexpr_libdwarf_binding_keep_entry_values
+     * says, else for one outermost question (LD_MEMO_ANSWER; an open
+     * addressing table of cap slots, a power of two), and a count of the
+     * nesting failures (past LD_MAX_NEST, out of memory): an answer
+     * computed while one happened depends on how deep it was asked, and
+     * is not kept */
+    bool keep;
+    unsigned long memo_question;   /* without keep: the outermost question of the memo */
+    struct ld_memo *memo;
+    size_t memo_cap, memo_n;
+    unsigned long nest_fail;
 };
 
 /* Program location of frame F, link-time (machine frame_pc minus the load

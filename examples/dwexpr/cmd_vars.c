@@ -340,6 +340,10 @@ static dwexpr_libdwarf_binding *module_binding(vars_run *r, vars_module *vm)
             if (!x->tail && x->machine > 0 && r->mf[x->machine - 1].signal_frame)
                 dwexpr_libdwarf_binding_set_return_address(vm->b, l, false);
         }
+        /* one stop's state, read once: every frame's entry values are
+         * worked out once (a recursion asks for them again from every
+         * frame below) */
+        dwexpr_libdwarf_binding_keep_entry_values(vm->b, true);
     }
     return vm->b;
 }

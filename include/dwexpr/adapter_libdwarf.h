@@ -363,6 +363,24 @@ typedef dwexpr_libdwarf_binding *(*dwexpr_libdwarf_peer_fn)(void *user, uint64_t
  * shared library); its values are evaluated with the caller's module. */
 DWEXPR_API void dwexpr_libdwarf_binding_set_peers(dwexpr_libdwarf_binding *b,
                                                   dwexpr_libdwarf_peer_fn fn, void *user);
+/* Keep the entry values B works out (DW_OP_entry_value,
+ * DW_OP_GNU_parameter_ref: through call sites, in frames further out)
+ * per frame and question, from now until dwexpr_libdwarf_binding_forget
+ * (or KEEP false, or the binding is freed): for a debugger that reads
+ * many frames at one stop (every frame of a recursion asks again for the
+ * entry values of every frame above it, as GCC describes them: quadratic
+ * without this). Only while the state the machine target reads (the
+ * thread's registers and memory, its frames) does not change: call
+ * dwexpr_libdwarf_binding_forget on every resume, register or memory
+ * write. Changing a frame's pc (set_pc), return-address flag, the entry
+ * policy or the peers forgets them too. Off by default: then the entry
+ * values one question asks for (the call-site values of a recursion ask
+ * for their caller's entry values, of two parameters or more:
+ * exponential if each were worked out again) are kept while it is
+ * answered, and forgotten at the next. */
+DWEXPR_API void dwexpr_libdwarf_binding_keep_entry_values(dwexpr_libdwarf_binding *b, bool keep);
+/* Forget the entry values B kept (dwexpr_libdwarf_binding_keep_entry_values). */
+DWEXPR_API void dwexpr_libdwarf_binding_forget(dwexpr_libdwarf_binding *b);
 /* A short note on the last DWARF service failure ("" if none). */
 DWEXPR_API const char *dwexpr_libdwarf_binding_message(const dwexpr_libdwarf_binding *b);
 

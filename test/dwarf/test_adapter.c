@@ -705,6 +705,51 @@ int main(int argc, char **argv)
            "DW_OP_GNU_parameter_ref in frame 1, whose caller is unknown: E_UNDEFINED_READ "
            "(got %s: %s)", dwexpr_status_name(err.status), err.message);
 
+    /* kept entry values (dwexpr_libdwarf_binding_keep_entry_values): the
+     * answers of one stop, until dwexpr_libdwarf_binding_forget, failures
+     * with their note */
+    {
+        dwexpr_libdwarf_binding_keep_entry_values(b, true);
+        p = at_pc(0x8010);
+        const bool first = dwexpr_libdwarf_eval_location(b, ctx, U, var("p")->die, &p, &r,
+                                                         &err) == DWEXPR_OK &&
+                           r.loc.slds[0].u.imp.data[0] == 7;
+        reg5_saved = true; /* the machine's state changes: kept answers do not see it */
+        const bool kept = dwexpr_libdwarf_eval_location(b, ctx, U, var("p")->die, &p, &r,
+                                                        &err) == DWEXPR_OK &&
+                          r.loc.slds[0].u.imp.data[0] == 7;
+        dwexpr_libdwarf_binding_forget(b);
+        const bool fresh = dwexpr_libdwarf_eval_location(b, ctx, U, var("p")->die, &p, &r,
+                                                         &err) == DWEXPR_OK &&
+                           r.loc.slds[0].u.imp.data[0] == 0x99;
+        TAP_OK(first && kept && fresh,
+               "kept entry value: 7, still 7 after the caller saved reg 5, 0x99 after forget "
+               "(%d %d %d)", first, kept, fresh);
+        reg5_saved = false;
+        dwexpr_libdwarf_binding_forget(b);
+        caller_pc = 0x1060;
+        const bool failed = dwexpr_libdwarf_eval_location(b, ctx, U, var("p")->die, &p, &r,
+                                                          &err) == DWEXPR_E_UNDEFINED_READ;
+        caller_pc = 0x1050;
+        cp = at_pc(0x104f);
+        cp.frame = 1;
+        const bool other = dwexpr_libdwarf_eval_location(b, ctx, U, var("pr")->die, &cp, &r,
+                                                         &err) == DWEXPR_E_UNDEFINED_READ &&
+                           strstr(dwexpr_libdwarf_binding_message(b), "no call site") != NULL;
+        const bool again =
+            dwexpr_libdwarf_eval_location(b, ctx, U, var("p")->die, &p, &r, &err) ==
+                DWEXPR_E_UNDEFINED_READ &&
+            strstr(dwexpr_libdwarf_binding_message(b), "calls another function") != NULL;
+        TAP_OK(failed && other && again,
+               "kept failure: the call site calling f2 stays the answer, with its note, after "
+               "another failure's note and the caller's pc changed back (%d %d %d: %s)",
+               failed, other, again, dwexpr_libdwarf_binding_message(b));
+        dwexpr_libdwarf_binding_keep_entry_values(b, false);
+        TAP_OK(dwexpr_libdwarf_eval_location(b, ctx, U, var("p")->die, &p, &r, &err) ==
+                       DWEXPR_OK && r.loc.slds[0].u.imp.data[0] == 7,
+               "not kept any more: the call site's 7 again");
+    }
+
     /* scopes */
     const dwexpr_libdwarf_scope *sc = dwexpr_libdwarf_scope_at(ld, 0x8010);
     TAP_OK(sc && sc->kind == DWEXPR_LIBDWARF_SCOPE_FUNCTION && strcmp(sc->name, "callee") == 0 &&
