@@ -691,6 +691,46 @@ def wide_ints(dw, src, work, gdb):
            '%s: %s' % (tag, ', '.join(names)), '\n'.join(bad) or r.stderr)
 
 
+def recursion_entry_values(dw, src, work, gdb):
+    """progs/recursion.c by gcc -O2: 300 frames of rec(n, acc) whose
+    parameters are the caller's entry values all the way up to main's
+    constants (rec(300, 1); each call passes n - 1 and acc * 3 + n): every
+    frame's n and acc against the values worked out here. dwexpr vars
+    keeps each frame's entry values for the run; worked out again for
+    every question, the call-site values (two entry values each) branch
+    at every frame, and the run does not end within the timeout."""
+    exe = os.path.join(work, 'recursion-O2')
+    bld = run(['gcc', '-g', '-O2', '-o', exe, os.path.join(src, 'recursion.c')])
+    ok(bld.returncode == 0, 'build recursion.c -O2', bld.stderr)
+    if bld.returncode:
+        return
+    core, g = core_at_probe(gdb, exe, work)
+    if not os.path.exists(core):
+        ok(False, 'recursion.c: gcore', g.stderr)
+        return
+    try:
+        r = run(dw + ['vars', '--core', core, '--json', '--max', '400', exe])
+    except subprocess.TimeoutExpired:
+        ok(False, 'recursion.c gcc -O2: dwexpr vars', 'did not end within 120 s')
+        return
+    res = json.loads(r.stdout or '{"frames": []}')
+    acc = {300: 1}
+    for n in range(300, 0, -1):
+        acc[n - 1] = (acc[n] * 3 + n) & (2**64 - 1)
+    frames = [f for f in res['frames'] if f['function'] == 'rec']
+    bad = []
+    for f in frames:
+        n = f['index'] - 1  # frame 0 is probe, frame 1 rec(0, ...)
+        got = {v['name']: v.get('hex') for v in f['vars']}
+        for name, want in (('n', n.to_bytes(4, 'little').hex()),
+                           ('acc', acc[n].to_bytes(8, 'little').hex())):
+            if got.get(name) != want:
+                bad.append('frame %d %s = %s, want %s' % (f['index'], name, got.get(name), want))
+    ok(r.returncode == 0 and len(frames) == 301 and not bad,
+       'recursion.c gcc -O2: n and acc of all 301 frames of rec, through entry values',
+       '\n'.join(bad[:10]) or ('%d frames of rec' % len(frames)) + r.stderr[-300:])
+
+
 def split_tls(dw, src, work, gdb):
     """Thread-local variables of a split unit (gcc -gsplit-dwarf, DWARF 5:
     DW_OP_constx N; DW_OP_form_tls_address, GDB 13 cannot evaluate it):
@@ -927,6 +967,7 @@ def main():
     lto_globals(dw, args.src, args.work, shutil.which(args.gdb))
     if shutil.which(args.gdb):
         core_file(dw, args.src, args.work, args.gdb)
+        recursion_entry_values(dw, args.src, args.work, args.gdb)
     else:
         ok(True, 'core file checks # SKIP gdb not installed')
     print('1..%d' % N)
