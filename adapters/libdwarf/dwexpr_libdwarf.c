@@ -655,22 +655,30 @@ typedef struct ld_tinfo {
     uint64_t bytes;       /* 0 unknown */
 } ld_tinfo;
 
-/* DW_AT_type of D, else of its DW_AT_abstract_origin; 0 if none. */
-static uint64_t die_type(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d)
+/* DW_AT_type of D, else of the DIE its DW_AT_abstract_origin or
+ * DW_AT_specification names, followed as far as they go (DWARF 5 2.13,
+ * 3.3.8.1: GCC's LTO units give a global's concrete DIE an abstract
+ * origin whose specification is the declaration with the type); 0 if
+ * none. */
+static uint64_t die_type_depth(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, int depth)
 {
-    uint64_t t = 0;
+    uint64_t t = 0, o;
     if (ld_die_ref(ld, file, d, DW_AT_type, &t))
         return t;
-    uint64_t o;
-    if (ld_die_ref(ld, file, d, DW_AT_abstract_origin, &o)) {
+    if (depth < 8 && (ld_die_ref(ld, file, d, DW_AT_abstract_origin, &o) ||
+                      ld_die_ref(ld, file, d, DW_AT_specification, &o))) {
         Dwarf_Die od;
         if (ld_offdie(ld, file, o, &od, NULL) == DWEXPR_OK) {
-            if (!ld_die_ref(ld, file, od, DW_AT_type, &t))
-                t = 0;
+            t = die_type_depth(ld, file, od, depth + 1);
             dwarf_dealloc_die(od);
         }
     }
     return t;
+}
+
+static uint64_t die_type(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d)
+{
+    return die_type_depth(ld, file, d, 0);
 }
 
 /* A growable string for type spelling. */
@@ -2558,6 +2566,41 @@ static dwexpr_status scope_die(walker *w, Dwarf_Die d, dwexpr_libdwarf_scope_kin
 
 /* Walk the children of PARENT in SCOPE. SEEN (may be NULL) collects the
  * abstract origins they name. */
+/* The concrete functions inside abstract function PARENT (DW_AT_inline,
+ * or a declaration-less one without pcs), at any depth of its lexical
+ * blocks: a GNU C nested function of a function that was inlined
+ * everywhere is a concrete DW_TAG_subprogram with pcs among the abstract
+ * DIE's children (DWARF 5 3.3.8.1 and 3.3.1: a subprogram with pcs is
+ * concrete wherever it is). The abstract DIE's variables are no scope's. */
+static dwexpr_status walk_abstract(walker *w, Dwarf_Die parent, const ld_scope *scope, int depth)
+{
+    if (depth > 200)
+        return DWEXPR_OK;
+    Dwarf_Die c;
+    int r = ld_first_child(w->dbg, parent, &c);
+    dwexpr_status st = DWEXPR_OK;
+    while (r == DW_DLV_OK && st == DWEXPR_OK) {
+        const Dwarf_Half t = die_tag(w->dbg, c);
+        if (t == DW_TAG_subprogram && !ld_die_flag(w->ld, w->file, c, DW_AT_declaration)) {
+            uint64_t lo;
+            Dwarf_Attribute a;
+            bool concrete = die_addr(w->ld, ld_unit_at(w->ld, w->unit), c, DW_AT_low_pc, &lo);
+            if (!concrete && get_attr(w->dbg, c, DW_AT_ranges, &a)) {
+                concrete = true;
+                dwarf_dealloc_attribute(a);
+            }
+            st = concrete ? scope_die(w, c, DWEXPR_LIBDWARF_SCOPE_FUNCTION, scope, 0, depth)
+                          : walk_abstract(w, c, scope, depth + 1);
+        } else if (t == DW_TAG_lexical_block) {
+            st = walk_abstract(w, c, scope, depth + 1);
+        }
+        r = ld_next_sibling(w->dbg, &c);
+    }
+    if (r == DW_DLV_OK)
+        dwarf_dealloc_die(c);
+    return st;
+}
+
 static dwexpr_status walk(walker *w, Dwarf_Die parent, const ld_scope *scope, unsigned blocks,
                           origins *seen, int depth)
 {
@@ -2595,6 +2638,8 @@ static dwexpr_status walk(walker *w, Dwarf_Die parent, const ld_scope *scope, un
             }
             if (concrete)
                 st = scope_die(w, c, DWEXPR_LIBDWARF_SCOPE_FUNCTION, scope, 0, depth);
+            else
+                st = walk_abstract(w, c, scope, depth + 1);
             break;
         }
         case DW_TAG_inlined_subroutine:

@@ -731,6 +731,34 @@ def recursion_entry_values(dw, src, work, gdb):
        '\n'.join(bad[:10]) or ('%d frames of rec' % len(frames)) + r.stderr[-300:])
 
 
+def nested_functions(dw, src, work, gdb):
+    """progs/nested.c by gcc -O2: outerfn is inlined everywhere, so its DIE
+    is abstract (DW_AT_inline, no pcs); the GNU nested function cmp that
+    qsort calls is a concrete DW_TAG_subprogram among its children, and
+    inner_sq is inlined into cmp. The frames and values GDB 13 shows: cmp
+    (not the ELF symbol cmp.0) with y = 2, and the inlined inner_sq above
+    it with its block's sq = 21."""
+    exe = os.path.join(work, 'nested-O2')
+    bld = run(['gcc', '-g', '-O2', '-o', exe, os.path.join(src, 'nested.c')])
+    ok(bld.returncode == 0, 'build nested.c -O2', bld.stderr)
+    if bld.returncode:
+        return
+    core, g = core_at_probe(gdb, exe, work)
+    if not os.path.exists(core):
+        ok(False, 'nested.c: gcore', g.stderr)
+        return
+    r = run(dw + ['vars', '--core', core, '--json', exe])
+    res = json.loads(r.stdout or '{"frames": []}')
+    names = [f['function'] for f in res['frames']][:4]
+    cmp, sq = frame_named(res, 'cmp'), frame_named(res, 'inner_sq')
+    y = var_named(cmp, 'y') if cmp else None
+    sqs = [v.get('hex') for v in sq['vars'] if v['name'] == 'sq'] if sq else []
+    ok(names[:3] == ['probe', 'inner_sq', 'cmp'] and sq['inline'] and y and
+       y['hex'] == '02000000' and '15000000' in sqs,
+       'nested.c gcc -O2: the nested function cmp inside the abstract outerfn, y = 2, '
+       'inlined inner_sq with sq = 21', '%s y=%s sq=%s' % (names, y, sqs))
+
+
 def split_tls(dw, src, work, gdb):
     """Thread-local variables of a split unit (gcc -gsplit-dwarf, DWARF 5:
     DW_OP_constx N; DW_OP_form_tls_address, GDB 13 cannot evaluate it):
@@ -888,7 +916,8 @@ def attrs_entries(dw, attrs, work):
 def lto_globals(dw, src, work, gdb):
     """progs/lto_[abc].c by gcc -O2 -flto: each global has an early-debug
     DIE (name and type, no location) that the LTO unit's concrete DIE names
-    as its DW_AT_abstract_origin. The variable is the concrete one, listed
+    as its DW_AT_abstract_origin (sink's: a definition whose type is its
+    declaration's, DW_AT_specification). The variable is the concrete one, listed
     once (as GDB lists it): sink once, one counter per unit (three statics
     of that name), with their values; the globals LTO dropped (shared_a,
     shared_b: no concrete DIE) stay, optimized out."""
@@ -923,8 +952,10 @@ def lto_globals(dw, src, work, gdb):
         res = {}
     gl = res.get('globals', [])
     sink = [v for v in gl if v['name'] == 'sink']
-    ok(len(sink) == 1 and sink[0]['hex'] == '00000000' and not sink[0]['optimized_out'],
-       'lto: vars lists sink once, with its value', sink)
+    ok(len(sink) == 1 and sink[0]['hex'] == '00000000' and not sink[0]['optimized_out'] and
+       sink[0]['type'] == 'volatile int',
+       'lto: vars lists sink once, with its value and its type (the concrete DIE\'s abstract '
+       'origin names the declaration by DW_AT_specification)', sink)
     counters = sorted(str(v['hex']) for v in gl if v['name'] == 'counter')
     ok(counters == ['0b000000', '16000000', '21000000'],
        'lto: the three static counters 11, 22, 33', counters)
@@ -968,6 +999,7 @@ def main():
     if shutil.which(args.gdb):
         core_file(dw, args.src, args.work, args.gdb)
         recursion_entry_values(dw, args.src, args.work, args.gdb)
+        nested_functions(dw, args.src, args.work, args.gdb)
     else:
         ok(True, 'core file checks # SKIP gdb not installed')
     print('1..%d' % N)

@@ -1,5 +1,6 @@
 /* test/dwarf/progs/lto_c.c: small functions LTO inlines into lto_b.c, and
  * the probe. */
+extern volatile int sink; /* a declaration first: the definition names it (DW_AT_specification) */
 volatile int sink;
 static int counter = 33;
 
