@@ -13,6 +13,7 @@
 #include <sys/ptrace.h>
 #include <sys/user.h>
 #include <sys/types.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -27,6 +28,16 @@ enum { NREGS = 17, XMM0 = 17, NXMM = 16, ST0 = 33, NST = 8, STBYTES = 10 };
  * frame's _fpstate): st_space at byte 32, ST(0)..ST(7) in 16-byte slots
  * (the 80-bit value in the low 10 bytes, 6 reserved), xmm0-15 at 160. */
 enum { FX_ST0 = 32, FX_XMM0 = 160 };
+
+/* The XSAVE image (NT_X86_XSTATE, PTRACE_GETREGSET): the fxsave image,
+ * the software bytes at 464 (the kernel's: magic 0x46505853, then at 472
+ * the features it saves, XCR0; GDB's gcore writes XCR0 itself at 464),
+ * the XSAVE header at 512 (XSTATE_BV:
+ * the components that are not in their initial state, all zero), the
+ * upper halves of ymm0-15 at 576 (the standard format's AVX component,
+ * Intel SDM vol. 1, 13.4-13.5). */
+enum { XS_SW = 464, XS_SW_MAGIC = 0x46505853, XS_SW_XCR0 = 472, XS_BV = 512, XS_YMMH = 576,
+       XS_AVX = 1u << 2 };
 
 typedef struct ufr {
     dwexpr_unw_frame pub;
@@ -65,6 +76,9 @@ struct dwexpr_unw {
     bool have_gp;
     uint8_t xmm[NXMM][16];         /* DWARF 17-32 */
     bool have_xmm;
+    uint8_t ymmh[NXMM][16];        /* their upper halves, with AVX: ymm0-15 */
+    bool have_ymm;
+    struct sigymm *sigymm;         /* dwexpr_unw_sigframe_register's composites */
     uint8_t st[NST][STBYTES];      /* DWARF 33-40: ST(0)..ST(7), stack order */
     bool have_st;
     uint64_t fs_base;              /* the thread pointer */
@@ -72,6 +86,16 @@ struct dwexpr_unw {
     uint64_t tls_offset;           /* the main executable's TLS block: tp - tls_offset */
     uint64_t tls_vaddr, tls_memsz; /* its PT_TLS */
     bool have_tls;
+};
+
+/* A ymm register a signal frame saved: its xmm half in the fxsave image,
+ * its upper half in the XSAVE image's AVX component (or zero, or
+ * undefined), as one composite (dwexpr_unw_sigframe_register). */
+struct sigymm {
+    struct sigymm *next;
+    dwexpr_composite comp;
+    dwexpr_part parts[2];
+    dwexpr_sld slds[2];
 };
 
 /* Fill ERR with S and a message. */
@@ -399,6 +423,24 @@ static void fxsave_regs(dwexpr_unw *u, const uint8_t *fx)
     u->have_st = u->have_xmm = true;
 }
 
+/* The upper halves of ymm0-15 from the XSAVE image XS (N bytes), when
+ * the thread has AVX state (XCR0 has it); as GDB does, DWARF 17-32 are
+ * then ymm0-15, 32 bytes each (their low halves xmm0-15). */
+static void xstate_regs(dwexpr_unw *u, const uint8_t *xs, size_t n)
+{
+    if (n < XS_YMMH + NXMM * 16)
+        return;
+    const uint64_t xcr0 = (le64(xs + XS_SW) & 0xffffffffu) == XS_SW_MAGIC ? le64(xs + XS_SW_XCR0)
+                                                                        : le64(xs + XS_SW);
+    if (!(xcr0 & XS_AVX))
+        return;
+    if (le64(xs + XS_BV) & XS_AVX)
+        memcpy(u->ymmh, xs + XS_YMMH, sizeof u->ymmh);
+    else
+        memset(u->ymmh, 0, sizeof u->ymmh); /* initial state */
+    u->have_ymm = true;
+}
+
 /* Frame 0 of a core: the general registers and fs_base from the first
  * NT_PRSTATUS (x86-64 elf_prstatus: pr_reg, a user_regs_struct, at byte
  * 112; PR_WORD maps DWARF numbers 0-16 to its words, fs_base is word 21)
@@ -409,8 +451,8 @@ static void core_extra_regs(dwexpr_unw *u)
 {
     uint64_t it = 0;
     dwexpr_elf_note n;
-    bool prs = false, fp = false;
-    while (dwexpr_elf_note_next(u->core_elf, &it, &n) == DWEXPR_OK && !(prs && fp)) {
+    bool prs = false, fp = false, xs = false;
+    while (dwexpr_elf_note_next(u->core_elf, &it, &n) == DWEXPR_OK && !(prs && fp && xs)) {
         if (n.namesz < 4 || memcmp(n.name, "CORE", 4) != 0)
             continue;
         if (n.type == 1 && !prs && n.descsz >= 112 + 27 * 8) {
@@ -424,6 +466,21 @@ static void core_extra_regs(dwexpr_unw *u)
         } else if (n.type == 2 && !fp && n.descsz >= FX_XMM0 + NXMM * 16) {
             fxsave_regs(u, n.desc);
             fp = true;
+        }
+    }
+    /* the first thread's NT_X86_XSTATE (name "LINUX"), after its
+     * NT_PRSTATUS and before the next thread's */
+    it = 0;
+    prs = false;
+    while (dwexpr_elf_note_next(u->core_elf, &it, &n) == DWEXPR_OK && !xs) {
+        if (n.namesz >= 4 && memcmp(n.name, "CORE", 4) == 0 && n.type == 1) {
+            if (prs)
+                break; /* the next thread's */
+            prs = true;
+        } else if (prs && n.namesz >= 5 && memcmp(n.name, "LINUX", 5) == 0 &&
+                   n.type == 0x202) {
+            xstate_regs(u, n.desc, n.descsz);
+            xs = true;
         }
     }
 }
@@ -444,6 +501,10 @@ static void ptrace_extra_regs(dwexpr_unw *u)
                        "user_fpregs_struct is the fxsave image");
         fxsave_regs(u, (const uint8_t *)&fpr);
     }
+    uint8_t xsave[4096]; /* the AVX component ends at 832; AVX-512 at 2688 */
+    struct iovec iov = {xsave, sizeof xsave};
+    if (ptrace(PTRACE_GETREGSET, u->pid, (void *)(uintptr_t)0x202, &iov) == 0)
+        xstate_regs(u, xsave, iov.iov_len);
 }
 
 /* Walk the stack with libunwind once, keeping a cursor per frame. */
@@ -637,6 +698,11 @@ void dwexpr_unw_close(dwexpr_unw *u)
     free(u->maps);
     free(u->frames);
     dwexpr_elf_free(u->core_elf);
+    while (u->sigymm) {
+        struct sigymm *next = u->sigymm->next;
+        free(u->sigymm);
+        u->sigymm = next;
+    }
     free(u);
 }
 
@@ -655,11 +721,12 @@ const dwexpr_unw_mapping *dwexpr_unw_mapping_at(const dwexpr_unw *u, size_t i)
 
 static dwexpr_status t_reg_size(void *user, uint32_t regno, uint32_t *bytes)
 {
-    (void)user;
     if (regno >= ST0 + NST)
         return DWEXPR_E_NOT_FOUND;
-    /* the x86-64 arch's sizes (lib/arch/x86_64.c): st0-7 are 10 bytes */
-    *bytes = regno >= ST0 ? STBYTES : regno >= XMM0 ? 16 : 8;
+    /* the x86-64 arch's sizes (lib/arch/x86_64.c): st0-7 are 10 bytes;
+     * with AVX, DWARF 17-32 are ymm0-15 (xstate_regs) */
+    const dwexpr_unw *u = user;
+    *bytes = regno >= ST0 ? STBYTES : regno >= XMM0 ? (u && u->have_ymm ? 32 : 16) : 8;
     return DWEXPR_OK;
 }
 
@@ -683,9 +750,13 @@ static dwexpr_status t_reg_read(void *user, const dwexpr_regref *r, uint64_t off
         /* the vector registers of the thread (frame 0 only) */
         if (r->frame != 0 || !u->have_xmm)
             return DWEXPR_E_NOT_FOUND;
-        if (off > 16 || len > 16 - off)
+        const uint64_t size = u->have_ymm ? 32 : 16;
+        if (off > size || len > size - off)
             return DWEXPR_E_TARGET;
-        memcpy(buf, u->xmm[r->regno - XMM0] + off, len);
+        uint8_t ymm[32];
+        memcpy(ymm, u->xmm[r->regno - XMM0], 16);
+        memcpy(ymm + 16, u->ymmh[r->regno - XMM0], 16);
+        memcpy(buf, ymm + off, len);
         return DWEXPR_OK;
     }
     if (r->regno >= ST0 && r->regno < ST0 + NST) {
@@ -829,10 +900,53 @@ dwexpr_status dwexpr_unw_sigframe_register(dwexpr_unw *u, uint64_t sp, uint32_t 
         return DWEXPR_OK;
     uint64_t fp = le64(b);
     uint64_t at = FX_XMM0 + 16ull * (regno - XMM0);
-    if (fp == 0 || fp > UINT64_MAX - at - 16)
+    if (fp == 0 || fp > UINT64_MAX - XS_YMMH - 16 * NXMM)
         return DWEXPR_OK;
     out->kind = DWEXPR_LOC_MEMORY;
     out->byte_offset = fp + at;
+    if (!u->have_ymm)
+        return DWEXPR_OK;
+    /* with AVX the register is ymm, 32 bytes (t_reg_size): the saved
+     * state is an XSAVE image when its software bytes say so (the
+     * kernel's magic at 464), its upper half then in the AVX component
+     * (zero when XSTATE_BV says the component is in its initial state);
+     * else that half is not saved */
+    static const uint8_t zeros[16];
+    struct sigymm *y = calloc(1, sizeof *y);
+    if (!y)
+        return DWEXPR_E_NOMEM;
+    y->next = u->sigymm;
+    u->sigymm = y;
+    y->slds[0] = *out;
+    uint8_t sw[4], bv[8];
+    m.address = fp + XS_SW;
+    const bool xsave = t_mem_read(u, &m, sw, sizeof sw) == DWEXPR_OK &&
+                       ((uint32_t)sw[0] | (uint32_t)sw[1] << 8 | (uint32_t)sw[2] << 16 |
+                        (uint32_t)sw[3] << 24) == XS_SW_MAGIC;
+    m.address = fp + XS_BV;
+    if (xsave && t_mem_read(u, &m, bv, sizeof bv) == DWEXPR_OK) {
+        if (le64(bv) & XS_AVX) {
+            y->slds[1].kind = DWEXPR_LOC_MEMORY;
+            y->slds[1].byte_offset = fp + XS_YMMH + 16ull * (regno - XMM0);
+        } else {
+            y->slds[1].kind = DWEXPR_LOC_IMPLICIT;
+            y->slds[1].u.imp.data = zeros;
+            y->slds[1].u.imp.bits = 128;
+        }
+    } /* else undefined */
+    for (int k = 0; k < 2; k++) {
+        y->parts[k].bit_size = 128;
+        y->parts[k].loc.count = 1;
+        y->parts[k].loc.slds = &y->slds[k];
+    }
+    y->comp.count = y->comp.cap = 2;
+    y->comp.complete = true;
+    y->comp.depth = 1;
+    y->comp.bits = 256;
+    y->comp.parts = y->parts;
+    memset(out, 0, sizeof *out);
+    out->kind = DWEXPR_LOC_COMPOSITE;
+    out->u.comp = &y->comp;
     return DWEXPR_OK;
 }
 

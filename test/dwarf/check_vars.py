@@ -759,6 +759,50 @@ def nested_functions(dw, src, work, gdb):
        'inlined inner_sq with sq = 21', '%s y=%s sq=%s' % (names, y, sqs))
 
 
+def avx_vectors(dw, src, work, gdb):
+    """progs/avx.c by gcc -O3 -march=x86-64-v3 (where the CPU has AVX2):
+    probe_v's 32-byte vector parameters a, b, c live in DWARF registers
+    17-19, which with AVX are ymm0-2 (their upper halves from the core's
+    NT_X86_XSTATE), and the 16-byte q in xmm3: the values GDB 13 prints,
+    a = {0, 0.5, ..., 3.5}, b = {4, 2, 3, 4, 5, 6, 7, 646},
+    c = {1.5, 2.5, 646, 4.5}, q = {9, 8, 7, 6}."""
+    try:
+        with open('/proc/cpuinfo') as f:
+            avx2 = ' avx2' in f.read()
+    except OSError:
+        avx2 = False
+    if not avx2:
+        ok(True, 'avx.c # SKIP the CPU has no AVX2')
+        return
+    exe = os.path.join(work, 'avx-O3')
+    bld = run(['gcc', '-g', '-O3', '-march=x86-64-v3', '-o', exe, os.path.join(src, 'avx.c')])
+    ok(bld.returncode == 0, 'build avx.c -O3 -march=x86-64-v3', bld.stderr)
+    if bld.returncode:
+        return
+    core = exe + '.core'
+    if os.path.exists(core):
+        os.unlink(core)
+    g = run([gdb, '-nx', '-batch', '-iex', 'set debuginfod enabled off', '-ex', 'break probe_v',
+             '-ex', 'run', '-ex', 'gcore ' + core, '-ex', 'kill', exe], cwd=work)
+    if not os.path.exists(core):
+        ok(False, 'avx.c: gcore', g.stderr)
+        return
+    r = run(dw + ['vars', '--core', core, '--json', exe])
+    frame = frame_named(json.loads(r.stdout or '{"frames": []}'), 'probe_v')
+    want = {'a': struct.pack('<8f', *[i * 0.5 for i in range(8)]),
+            'b': struct.pack('<8f', 4, 2, 3, 4, 5, 6, 7, 646),
+            'c': struct.pack('<4d', 1.5, 2.5, 646, 4.5),
+            'q': struct.pack('<4f', 9, 8, 7, 6)}
+    bad = []
+    for name, w in want.items():
+        v = var_named(frame, name) or {}
+        if v.get('hex') != w.hex():
+            bad.append('%s = %s, want %s' % (name, v.get('hex', v.get('result')), w.hex()))
+    ok(frame is not None and not bad,
+       'avx.c -O3 -march=x86-64-v3: probe_v\'s ymm vectors a, b, c and xmm q',
+       '\n'.join(bad) or r.stderr[-300:])
+
+
 def split_tls(dw, src, work, gdb):
     """Thread-local variables of a split unit (gcc -gsplit-dwarf, DWARF 5:
     DW_OP_constx N; DW_OP_form_tls_address, GDB 13 cannot evaluate it):
@@ -1000,6 +1044,7 @@ def main():
         core_file(dw, args.src, args.work, args.gdb)
         recursion_entry_values(dw, args.src, args.work, args.gdb)
         nested_functions(dw, args.src, args.work, args.gdb)
+        avx_vectors(dw, args.src, args.work, args.gdb)
     else:
         ok(True, 'core file checks # SKIP gdb not installed')
     print('1..%d' % N)

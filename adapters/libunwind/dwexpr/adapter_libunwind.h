@@ -42,7 +42,9 @@ DWEXPR_API void dwexpr_unw_close(dwexpr_unw *u);
 
 /* The target (user = the dwexpr_unw): registers 0-16 of every libunwind
  * frame (frame 0 = the thread's registers), xmm0-15 (DWARF 17-32, 16
- * bytes) and st0-7 (DWARF 33-40, 10 bytes: ST(0)..ST(7)) of frame 0 (a
+ * bytes; with AVX, as GDB reads them, ymm0-15, 32 bytes, their upper
+ * halves from NT_X86_XSTATE / PTRACE_GETREGSET) and st0-7 (DWARF 33-40,
+ * 10 bytes: ST(0)..ST(7)) of frame 0 (a
  * core's NT_FPREGSET, PTRACE_GETFPREGS), memory of the
  * process, libunwind's answers for cfa / register_location / frame_pc,
  * and DW_OP_form_tls_address for the main executable's thread-local
@@ -65,8 +67,11 @@ DWEXPR_API const dwexpr_target *dwexpr_unw_target(void);
  * whose uc_mcontext.fpregs (byte 224) points at the saved struct
  * _fpstate, an fxsave image with xmm0-15 at byte 160, 16 bytes each.
  * *OUT is that memory, or undefined when the frame has no fpstate (a
- * NULL pointer) or the pointer cannot be read. E_NOT_FOUND for any other
- * register. */
+ * NULL pointer) or the pointer cannot be read. With AVX (ymm0-15, 32
+ * bytes) *OUT is a composite (owned by U): that memory, then the upper
+ * half from the XSAVE image's AVX component at byte 576 (zeros when its
+ * XSTATE_BV bit is clear; undefined when the image is no XSAVE image).
+ * E_NOT_FOUND for any other register. */
 DWEXPR_API dwexpr_status dwexpr_unw_sigframe_register(dwexpr_unw *u, uint64_t sp, uint32_t regno,
                                                       dwexpr_sld *out);
 
