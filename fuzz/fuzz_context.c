@@ -1,6 +1,6 @@
 /* fuzz/fuzz_context.c: libFuzzer harness for the dwexpr CLI's context JSON
  * loader and the whole `dwexpr eval` path, run through examples/dwexpr/
- * main.c itself (compiled with -Dmain=dwexpr_cli_main, fuzz/meson.build). */
+ * main.c itself (dwexpr_cli_main, examples/dwexpr/cli_main.h). */
 
 /* Input: 3 option bytes, the context JSON, a NUL, and the expression (text,
  * or hex as with -x); the CLI runs with an argv built from them:
@@ -18,9 +18,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include <jansson.h>
+#include "cli_main.h"
 #include "fuzz_common.h"
-
-int dwexpr_cli_main(int argc, char **argv);
 
 /* Sanitizer runtimes (when linked): where their reports go. */
 extern void __sanitizer_set_report_fd(void *fd) __attribute__((weak));

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_main.h"
 #include "cmds.h"
 #ifdef DWEXPR_HAVE_LIBDWARF
 #include "cmd_locs.h"
@@ -954,8 +955,8 @@ static int cmd_ops(int argc, char **argv)
     return EXIT_OKAY;
 }
 
-/* Dispatch on the command word. */
-int main(int argc, char **argv)
+/* Dispatch on the command word (cli_main.h; entry.c's main calls it). */
+int dwexpr_cli_main(int argc, char **argv)
 {
     if (argc < 2) {
         if (isatty(0) && isatty(1))
