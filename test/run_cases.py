@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""run_cases.py DWEXPR FILE.cases: run a case file against the dwexpr CLI, print TAP.
+"""run_cases.py [--batch DRIVER] DWEXPR FILE.cases: run a case file against the dwexpr CLI, print TAP.
 
     context g64 = {"arch": "generic64"}     named context (JSON may span lines;
     context m64 = g64 + {"memory": [...]}   BASE + JSON deep-merges objects)
@@ -11,8 +11,16 @@
 A line not starting with a keyword continues the previous one; `#` lines are
 comments. The expression is passed as one argument (negative operands are not
 options). Format reference: test/cases/README.md. Python 3 stdlib only.
+
+Each command line runs as its own dwexpr process; with --batch DRIVER (the
+test-only dwexpr-case-batch, test/case_batch.c) the commands in
+BATCH_COMMANDS run in one long-lived driver process instead (the sanitizer
+trees: a sanitized process start and exit cost about 0.1 s), the others
+(processes, terminals, signals) still in a process of their own. A case
+that kills the driver (crash, sanitizer report, leak, exit()) or times out
+fails with the driver's stderr; the next case starts a new driver.
 """
-import json, os, re, shlex, subprocess, sys, tempfile
+import json, os, re, select, shlex, subprocess, sys, tempfile, time
 
 KEYWORDS = {'context', 'use', 'case', 'ctx', 'eval', 'asm', 'disasm', 'roundtrip', 'spirv', 'run',
             'stdin', 'stdin-hex', 'want'}
@@ -23,6 +31,12 @@ VALUE_OPTS = {'--context', '--result', '--read', '--write', '--lane', '--addr-si
               '--spirv-set'}
 NUM_RE = re.compile(r'^[-+]?(0x[0-9a-f]+|\d+)$', re.I)
 TIMEOUT = 20
+# dwexpr commands --batch runs in-process: those audited for it (no child
+# processes, ptrace, terminal, signal handlers or state kept between calls;
+# test/case_batch.c). frames, vars, locs, repl, run and anything unknown
+# run as a process of their own.
+BATCH_COMMANDS = {'eval', 'asm', 'disasm', 'spirv', 'ops', 'cfi', '--help', '-h', 'help',
+                  '--version'}
 
 
 class CaseError(Exception):
@@ -304,6 +318,7 @@ def check_all(kind, wants, code, out):
 # ---- running ----
 
 def run(argv, stdin=None):
+    """ARGV as a process -> (exit status or why there is none, stdout, stderr)."""
     try:
         if isinstance(stdin, str):
             stdin = stdin.encode()
@@ -314,6 +329,112 @@ def run(argv, stdin=None):
         return 'timeout', '', ''
     except OSError as e:
         return 'cannot run: %s' % e, '', ''
+
+
+class DriverGone(Exception):
+    """The batch driver died or did not answer in time."""
+
+
+class Batch:
+    """dwexpr-case-batch DIR: dwexpr command lines in one process (protocol:
+    test/case_batch.c), started on first use and after each failure."""
+
+    def __init__(self, driver, tmp):
+        self.driver, self.tmp, self.proc, self.buf, self.err = driver, tmp, None, bytearray(), None
+
+    def start(self):
+        """A new driver; its stderr goes to a file (read when it dies)."""
+        self.err = tempfile.TemporaryFile(dir=self.tmp)
+        self.proc = subprocess.Popen([self.driver, self.tmp], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=self.err)
+        self.buf = bytearray()
+
+    def stop(self, kill):
+        """End the driver (KILL: at once, else at end of input) -> (how it
+        ended, its stderr). The next request starts a new one."""
+        proc, self.proc = self.proc, None
+        if kill:
+            proc.kill()
+        try:
+            proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            code = proc.wait(timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            code = proc.wait()
+        proc.stdout.close()
+        self.err.seek(0)
+        err = self.err.read().decode(errors='replace')
+        self.err.close()
+        how = 'killed by signal %d' % -code if code < 0 else 'exit %d' % code
+        return how, err
+
+    def read(self, n, deadline):
+        """N bytes of the response (N None: up to a newline, dropped). The
+        buffer is a bytearray: appending a chunk does not copy what is there
+        (some command lines print 15 MB)."""
+        fd = self.proc.stdout.fileno()
+        while (b'\n' not in self.buf) if n is None else len(self.buf) < n:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                raise DriverGone('timeout')
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                raise DriverGone('died')
+            self.buf += chunk
+        end = self.buf.index(b'\n') + 1 if n is None else n
+        got = bytes(self.buf[:end])
+        del self.buf[:end]
+        return got[:-1] if n is None else got
+
+    def run(self, argv, stdin):
+        """ARGV in the driver -> (exit status, stdout, stderr), or a string
+        saying why there is no status ('timeout', 'batch driver ...') with the
+        driver's stderr."""
+        if self.proc is None:
+            try:
+                self.start()
+            except OSError as e:
+                return 'cannot run: %s' % e, '', ''
+        data = stdin.encode() if isinstance(stdin, str) else stdin or b''
+        args = [a.encode() for a in argv]
+        req = b'run %d %d\n' % (len(args), len(data)) + \
+            b''.join(b'%d\n%s' % (len(a), a) for a in args) + data
+        deadline = time.monotonic() + TIMEOUT
+        try:
+            self.proc.stdin.write(req)
+            self.proc.stdin.flush()
+            head = self.read(None, deadline).split()
+            if len(head) != 4 or head[0] != b'done':
+                raise DriverGone('bad response %r' % b' '.join(head))
+            status, olen, elen = (int(x) for x in head[1:])
+            out, err = self.read(olen, deadline), self.read(elen, deadline)
+            return status, out.decode(errors='replace'), err.decode(errors='replace')
+        except (DriverGone, OSError, ValueError) as e:
+            why = str(e) if isinstance(e, DriverGone) else 'died (%s)' % e
+            how, err = self.stop(kill=True)
+            return ('timeout' if why == 'timeout' else 'batch driver %s: %s' % (why, how)), '', err
+
+    def close(self):
+        """End of the case file -> None, or why the driver failed at exit
+        (LeakSanitizer's exit check, a message) with its stderr."""
+        if self.proc is None:
+            return None
+        how, err = self.stop(kill=False)
+        return None if how == 'exit 0' and not err.strip() else (how, err)
+
+
+BATCH = None   # the Batch of --batch
+
+
+def run_cli(argv, stdin=None):
+    """A dwexpr command line: in the batch driver when there is one and
+    the command is one of BATCH_COMMANDS, else as a process."""
+    if BATCH and len(argv) > 1 and argv[1] in BATCH_COMMANDS:
+        return BATCH.run(argv, stdin)
+    return run(argv, stdin)
 
 
 def run_case(dwexpr, case, tmp):
@@ -357,11 +478,11 @@ def run_case(dwexpr, case, tmp):
         if '--json' in args:
             kind = 'eval'
     else:  # roundtrip: asm of disasm's output must give the same bytes
-        code, out, err = run([dwexpr, 'disasm'] + ctx_opt + [rest])
+        code, out, err = run_cli([dwexpr, 'disasm'] + ctx_opt + [rest])
         if code != 0:
             return False, ['disasm %s: exit %s' % (rest, code), out, err]
         argv, stdin, wants = [dwexpr, 'asm'] + ctx_opt + ['-'], out, wants + [(0, 'bytes ' + rest)]
-    code, out, err = run(argv, stdin)
+    code, out, err = run_cli(argv, stdin)
     diag = ['command: ' + ' '.join(shlex.quote(a) for a in argv)]
     if case['ctx'] is not None:
         diag.append('context: ' + json.dumps(case['ctx']))
@@ -369,15 +490,24 @@ def run_case(dwexpr, case, tmp):
         diag.append('stdin: %r' % stdin)
     elif stdin:
         diag.append('stdin: ' + stdin.strip().replace('\n', ' | '))
-    diag += ['exit: %s' % code, 'stdout: ' + out.strip(), 'stderr: ' + err.strip()[:600]]
+    # no exit status (timeout, a dead batch driver): all of its stderr
+    diag += ['exit: %s' % code, 'stdout: ' + out.strip(),
+             'stderr: ' + err.strip()[:600 if isinstance(code, int) else 20000]]
     fails = check_all(kind, wants, code, out)
+    if not isinstance(code, int):
+        fails.insert(0, 'no exit status: %s' % code)
     return not fails, fails + diag
 
 
 def main():
-    if len(sys.argv) != 3:
-        sys.exit('usage: run_cases.py DWEXPR FILE.cases')
-    dwexpr, path = sys.argv[1], sys.argv[2]
+    global BATCH
+    args = sys.argv[1:]
+    driver = None
+    if args[:1] == ['--batch'] and len(args) > 1:
+        driver, args = args[1], args[2:]
+    if len(args) != 2:
+        sys.exit('usage: run_cases.py [--batch DRIVER] DWEXPR FILE.cases')
+    dwexpr, path = args
     try:
         cases = parse_file(path)
     except (CaseError, OSError) as e:
@@ -386,6 +516,7 @@ def main():
     print('1..%d' % len(cases))
     failed = 0
     with tempfile.TemporaryDirectory(prefix='dwexpr-cases-') as tmp:
+        BATCH = Batch(driver, tmp) if driver else None
         for n, case in enumerate(cases, 1):
             try:
                 ok, diag = run_case(dwexpr, case, tmp)
@@ -400,6 +531,13 @@ def main():
                 for l in str(d).splitlines() or ['']:
                     print('#   ' + l)
             sys.stdout.flush()
+        bad_end = BATCH.close() if BATCH else None
+    if bad_end:
+        # after the last case: no TAP result left to fail, the exit status does
+        print('# dwexpr-case-batch at the end of the file: %s' % bad_end[0])
+        for l in bad_end[1].strip()[:20000].splitlines():
+            print('#   ' + l)
+        failed += 1
     return 1 if failed else 0
 
 
