@@ -6,36 +6,41 @@ frame's locals and arguments (bytes of each value, field by field where
 GDB has no address) with GDB's registers and memory, and compares them
 with dwexpr's reading of the same variables.
 
-Two modes. Without --vars, each GDB frame becomes a context file
-(frames[0] = GDB's registers of that frame, frames[1] = its caller's;
-caller-saved registers undefined in the caller per the x86-64 psABI; the
-stack, the program's data, read-only data included, and the TLS block as
-memory) and `dwexpr locs --pc PC --context FILE --json` evaluates its
-variables. With --vars DWEXPR, GDB writes a core (gcore) at the probe
-and then leaves the process stopped there (detaching with a SIGSTOP
-pending): `DWEXPR vars --core CORE --json BINARY` and `DWEXPR vars --pid
-PID --json BINARY` (contract "dwexpr vars") are both compared frame by
-frame, globals included, and the members of structures, unions and
-arrays apart ("members agree"), and the frames themselves ("frames
-agree": function, GDB's tail call frames, pc, CFA). The --vars set adds
-a DWARF package build (binutils dwp). tailcalls.c has functions that end
-in jumps: GDB's tail call frames. statics.c has static locals of inlined
-functions, a parameter that is an entry value of an entry value through
-15 recursive frames, and const and volatile arrays (their types).
-solib.c (--vars only) reaches its probe through a shared library of its
-own (solib_lib.c), whose frames are read with the library's DWARF; its
-.debugfile build moves both files' DWARF to separate debug files (the
-library's found by build id under the debug directory, the program's by
-.gnu_debuglink in .debug/). dwexpr looks for debug files in the
-variant's own debug directory only (--debug-dir): libc's debug file
-(libc6-dbg) would cost a second a run, for frames past main, which are not
-compared. GDB looks there and in its own debug-file-directory
-(/usr/lib/debug), as before: its entry values in a frame that calls into
-libc depend on libc's DWARF (GDB gives them up when it cannot check that
-the callee has no tail calls back).
+Two comparisons, both from one build and one GDB run per variant. The
+locs comparison: each GDB frame becomes a context file (frames[0] =
+GDB's registers of that frame, frames[1] = its caller's; caller-saved
+registers undefined in the caller per the x86-64 psABI; the stack, the
+program's data, read-only data included, and the TLS block as memory)
+and `dwexpr locs --pc PC --context FILE --json` evaluates its variables.
+The vars comparison (with --vars DWEXPR): after its dump, GDB writes a
+core (gcore) at the probe and then leaves the process stopped there
+(detaching with a SIGSTOP pending; the dump, written first, is the same
+as without --vars): `DWEXPR vars --core CORE --json BINARY` and `DWEXPR
+vars --pid PID --json BINARY` (contract "dwexpr vars") are both compared
+frame by frame, globals included, and the members of structures, unions
+and arrays apart ("members agree"), and the frames themselves ("frames
+agree": function, GDB's tail call frames, pc, CFA). The vars comparison
+alone has a DWARF package build (binutils dwp). tailcalls.c has
+functions that end in jumps: GDB's tail call frames. statics.c has
+static locals of inlined functions, a parameter that is an entry value
+of an entry value through 15 recursive frames, and const and volatile
+arrays (their types). solib.c (vars comparison only) reaches its probe
+through a shared library of its own (solib_lib.c), whose frames are read
+with the library's DWARF; its .debugfile build moves both files' DWARF
+to separate debug files (the library's found by build id under the debug
+directory, the program's by .gnu_debuglink in .debug/). dwexpr looks for
+debug files in the variant's own debug directory only (--debug-dir):
+libc's debug file (libc6-dbg) would cost a second a run, for frames past
+main, which are not compared. GDB looks there and in its own
+debug-file-directory (/usr/lib/debug), as before: its entry values in a
+frame that calls into libc depend on libc's DWARF (GDB gives them up
+when it cannot check that the callee has no tail calls back).
 
-Prints `agree N / M` and each disagreement; with --tap, TAP output (one
-test per build variant, a SKIP when gcc or gdb is missing).
+Prints `TAG MODE: agree N / M` and each disagreement, MODE locs or vars,
+then each comparison's summary (lines starting `locs:` and `vars:`);
+with --tap, TAP output (one test per build variant and comparison, a SKIP
+when gcc or gdb is missing). --no-locs: the vars comparison alone;
+--jobs N: N variants at once (threads; the output keeps the order).
 """
 import argparse
 import json
@@ -508,10 +513,13 @@ def main():
             d = {'name': name, 'error': str(e)}
         gl.append(d)
     res['globals'] = gl
-    if %(core)r:
-        gdb.execute('gcore ' + %(core)r, to_string=True)
+    # everything the comparisons read of GDB, written before the core: the
+    # contexts (--vars or not) do not depend on the --vars steps below,
+    # which come after GDB's values were taken
     with open(OUT, 'w') as fp:
         json.dump(res, fp)
+    if %(core)r:
+        gdb.execute('gcore ' + %(core)r, to_string=True)
     if %(pidcmd)r:
         # the live-process mode: leave the process stopped at the probe
         # (a SIGSTOP pending when GDB detaches) and let dwexpr attach
@@ -814,21 +822,41 @@ def tally_members(where, gms, dms, mcounts, lines, explained, short=None, base=0
                           short, start, excuse)
 
 
-MEMBER_COUNTS = [0, 0, 0]   # agree, total, explained
-# The variables' type spellings ("type" of the contract) against GDB's
-# str(sym.type), in the --vars mode: agree, total, explained; those of the
-# frames' variables and those of the globals (C and C++ globals and
-# statics, Fortran module variables) apart. C and C++ in GDB's C notation,
-# Fortran in GDB's own ("integer(kind=4), allocatable (:)", "PTR TO -> (
-# Type node )", "character*(*)").
-TYPE_COUNTS = [0, 0, 0]
-GLOBAL_TYPE_COUNTS = [0, 0, 0]
+class VarsCounts:
+    """The --vars comparison's counts besides the variables', one per
+    variant (variants may run in parallel), summed for the summary.
+    members: agree, total, explained. types, global_types: the variables'
+    type spellings ("type" of the contract) against GDB's str(sym.type):
+    agree, total, explained; those of the frames' variables and those of
+    the globals (C and C++ globals and statics, Fortran module variables)
+    apart. C and C++ in GDB's C notation, Fortran in GDB's own
+    ("integer(kind=4), allocatable (:)", "PTR TO -> ( Type node )",
+    "character*(*)"). frames: frames whose function, kind, pc and CFA
+    agree; frames compared."""
+
+    def __init__(self):
+        self.members = [0, 0, 0]
+        self.types = [0, 0, 0]
+        self.global_types = [0, 0, 0]
+        self.frames = [0, 0]
+
+    def add(self, other):
+        for k in ('members', 'types', 'global_types', 'frames'):
+            mine = getattr(self, k)
+            for i, n in enumerate(getattr(other, k)):
+                mine[i] += n
+
+    def explained(self):
+        """The explained members and types (counted in a variant's list of
+        explained lines, apart from its variables')."""
+        return self.members[2] + self.types[2] + self.global_types[2]
+
+
 # A type GDB 13 cannot print: a Fortran dimension whose lower bound is
 # computed at run time (w(lo:n) with lo a dummy argument), for which its
 # Fortran printer stops with an error; dwexpr writes ':' there.
 GDB_LOWER_BOUND = ("explained: GDB 13 cannot print the type (%s): a Fortran lower bound "
                    "computed at run time, which dwexpr writes as ':'")
-FRAME_COUNTS = [0, 0]       # --vars: frames whose function, kind, pc and CFA agree; frames compared
 
 
 GDB_SPLIT_TLS = ('explained: GDB takes the .debug_addr entry of a split unit\'s TLS '
@@ -869,14 +897,14 @@ def tally_type(where, gv, dv, tcounts, lines, explained):
                          (where, gv['name'], gv['type_error'], dv['type']))
 
 
-def tally(where, gv, dv, counts, lines, explained, log, tcounts=TYPE_COUNTS):
+def tally(where, gv, dv, counts, lines, explained, log, vc, tcounts):
     """Compare one GDB variable with dwexpr's and count the outcome; its
-    members (structures, unions, arrays) count apart in MEMBER_COUNTS, its
-    type in TCOUNTS."""
+    members (structures, unions, arrays) count apart in VC.members, its
+    type in TCOUNTS (VC.types or VC.global_types)."""
     if dv is not None and gv.get('members') and dv.get('hex') is not None:
         sc = dv.get('short_composite')
         tally_members('%s: %s' % (where, gv['name']), gv['members'], dv.get('members'),
-                      MEMBER_COUNTS, lines, explained, sc['bits'] if sc else None,
+                      vc.members, lines, explained, sc['bits'] if sc else None,
                       excuse=GDB_SPLIT_TLS if split_tls(where, dv) else None)
     tally_type(where, gv, dv, tcounts, lines, explained)
     ok, why = (False, 'dwexpr does not list it') if dv is None else compare_value(gv, dv)
@@ -894,25 +922,26 @@ def tally(where, gv, dv, counts, lines, explained, log, tcounts=TYPE_COUNTS):
         lines.append('%s: %s: %s' % (where, gv['name'], why))
 
 
-def compare_vars(args, tag, binary, dump, core, pid_out, log):
+def compare_vars(args, tag, binary, dump, core, pid_out, log, vc):
     """The --vars mode (issue 6 points 4 and 5): `dwexpr vars --core CORE
     --json BINARY` and `dwexpr vars --pid PID --json BINARY` (the process
     GDB stopped, detached from) against GDB, frame by frame (inline frames
     included, innermost first, as the contract lists them) and the
-    globals; every variable counts once per mode."""
+    globals; every variable counts once per mode. Members, types and
+    frames count in VC."""
     cmd = args.vars.split() + ['vars', '--core', core, '--json', '--debug-dir',
                                debug_dir(os.path.dirname(core)), binary]
     r = run(cmd, timeout=300)
-    a1, t1, l1, e1 = compare_vars_json(tag + ' core', r.stdout, r.stderr, dump, log)
+    a1, t1, l1, e1 = compare_vars_json(tag + ' core', r.stdout, r.stderr, dump, log, vc)
     try:
         text = open(pid_out).read()
     except OSError:
         text = ''
-    a2, t2, l2, e2 = compare_vars_json(tag + ' pid', text, '', dump, log)
+    a2, t2, l2, e2 = compare_vars_json(tag + ' pid', text, '', dump, log, vc)
     return a1 + a2, t1 + t2, l1 + l2, e1 + e2
 
 
-def compare_vars_json(tag, text, err, dump, log):
+def compare_vars_json(tag, text, err, dump, log, vc):
     """One `dwexpr vars --json` answer TEXT against GDB's DUMP."""
     try:
         res = json.loads(text)
@@ -926,7 +955,7 @@ def compare_vars_json(tag, text, err, dump, log):
             break
         where = '%s frame %d %s' % (tag, gf['index'], gf['function'])
         df = dframes[gf['index']] if gf['index'] < len(dframes) else None
-        FRAME_COUNTS[1] += 1
+        vc.frames[1] += 1
         if df is None or df.get('function') != gf['function']:
             lines.append('%s: dwexpr frame %s' % (where, df.get('function') if df else None))
             counts[1] += len(gf['vars'])
@@ -942,10 +971,10 @@ def compare_vars_json(tag, text, err, dump, log):
         elif gf.get('cfa') and df.get('cfa') != gf['cfa']:
             lines.append('%s: cfa: gdb %s, dwexpr %s' % (where, gf['cfa'], df.get('cfa')))
         else:
-            FRAME_COUNTS[0] += 1
+            vc.frames[0] += 1
         modules.add(df.get('module'))
         for gv, dv in match_vars(gf['vars'], df.get('vars', [])):
-            tally(where, gv, dv, counts, lines, explained, log)
+            tally(where, gv, dv, counts, lines, explained, log, vc, vc.types)
     if '.debugfile' in tag:
         # every frame compared was read with the DWARF of a separate debug file
         for m in res.get('modules', []):
@@ -955,7 +984,7 @@ def compare_vars_json(tag, text, err, dump, log):
     dglob = {v['name']: v for v in res.get('globals', [])}
     for gv in dump.get('globals', []):
         tally('%s globals' % tag, gv, dglob.get(gv['name']), counts, lines, explained, log,
-              GLOBAL_TYPE_COUNTS)
+              vc, vc.global_types)
     return counts[0], counts[1], lines, explained
 
 
@@ -1050,13 +1079,31 @@ def probe_location(src, probe):
     raise ValueError('%s: no line holds %s' % (fname, mark))
 
 
-def compare_variant(args, prog, probe, cc, opt, ver, split, log):
-    """Build, dump under GDB, compare. Returns (agree, total, lines, skipped)."""
+class Variant:
+    """One build of a test program, dumped under GDB: TAG, WORK (its
+    directory), BINARY, DUMP (GDB's gdb.json), CORE and PID_OUT (the
+    --vars mode's core and `dwexpr vars --pid` answer), or ERROR (why
+    there is nothing to compare)."""
+
+    def __init__(self, tag, work, binary):
+        self.tag, self.work, self.binary = tag, work, binary
+        self.dump = self.error = None
+        self.core = os.path.join(work, 'core')
+        self.pid_out = os.path.join(work, 'pid.json')
+
+
+def build_and_dump(args, prog, probe, cc, opt, ver, split, with_vars):
+    """Build the variant and run it under GDB to its probe once: the
+    frames, registers, memory and globals GDB gives (gdb.json: all that the
+    locs comparison reads), and with WITH_VARS the core GDB writes and the
+    answer of `dwexpr vars --pid` on the process GDB leaves stopped (both
+    after GDB's values were taken). A Variant."""
     tag = variant_tag(prog, cc, opt, ver, split)
     probe = probe_location(args.src, probe)
     work = os.path.join(args.work, tag)
     os.makedirs(work, exist_ok=True)
     binary = os.path.join(work, tag)
+    v = Variant(tag, work, binary)
     cmd = [cc, '-g', '-gdwarf-%d' % ver, '-' + opt, '-o', binary, os.path.join(args.src, prog)]
     if split is True or split == 'dwp':
         cmd.insert(1, '-gsplit-dwarf')
@@ -1072,45 +1119,59 @@ def compare_variant(args, prog, probe, cc, opt, ver, split, log):
         r = run([cc, '-g', '-gdwarf-%d' % ver, '-' + opt, '-shared', '-fPIC', '-Wl,--build-id',
                  '-o', lib, os.path.join(args.src, LIBRARIES[prog])], cwd=work, timeout=300)
         if r.returncode != 0:
-            return 0, 0, ['library build failed: %s' % r.stderr.strip()[:300]], []
+            v.error = 'library build failed: %s' % r.stderr.strip()[:300]
+            return v
         cmd += ['-Wl,--build-id', '-L' + work, '-l' + name, '-Wl,-rpath,$ORIGIN']
     r = run(cmd, cwd=work, timeout=300)
     if r.returncode != 0:
-        return 0, 0, ['build failed: %s' % r.stderr.strip()[:300]], []
+        v.error = 'build failed: %s' % r.stderr.strip()[:300]
+        return v
     if split == 'dwp':
         why = make_dwp(cc, binary, work)
         if why:
-            return 0, 0, ['packaging failed: %s' % why], []
+            v.error = 'packaging failed: %s' % why
+            return v
     # globals the program defines (from dwexpr's static listing)
     lst = run([args.locs, '--json', binary], timeout=120)
     try:
         listing = json.loads(lst.stdout)
     except ValueError:
-        return 0, 0, ['dwexpr locs failed: %s' % lst.stderr.strip()[:300]], []
-    globals_ = sorted({v['name'] for v in listing['vars'] if v['kind'] == 'global'})
+        v.error = 'dwexpr locs failed: %s' % lst.stderr.strip()[:300]
+        return v
+    globals_ = sorted({x['name'] for x in listing['vars'] if x['kind'] == 'global'})
     if split == 'debugfile':
         why = debug_files(binary, lib, work)
         if why:
-            return 0, 0, ['separate debug files: %s' % why], []
+            v.error = 'separate debug files: %s' % why
+            return v
     out = os.path.join(work, 'gdb.json')
     script = os.path.join(work, 'dump.py')
     with open(script, 'w') as fp:
         fp.write(GDB_SCRIPT % {'out': out, 'probe': probe, 'regs': reg_regs(),
                                'binary': os.path.realpath(binary), 'globals': globals_,
-                               'core': os.path.join(work, 'core') if args.vars else '',
+                               'core': v.core if with_vars else '',
                                'pidcmd': (args.vars.split() + ['vars', '--json', '--debug-dir',
                                                                debug_dir(work)])
-                                         if args.vars else [],
-                               'pidout': os.path.join(work, 'pid.json')})
-    for old in (out, os.path.join(work, 'pid.json'), os.path.join(work, 'core')):
+                                         if with_vars else [],
+                               'pidout': v.pid_out})
+    for old in (out, v.pid_out, v.core):
         if os.path.exists(old):
             os.unlink(old)
     g = run([args.gdb, '-nx', '-batch', '-iex', 'set debuginfod enabled off', '-iex',
              'set debug-file-directory %s:%s' % (debug_dir(work), args.gdb_debug_dirs), '-x', script,
              binary], cwd=work, timeout=120)
     if not os.path.exists(out):
-        return 0, 0, ['gdb produced nothing: %s' % (g.stderr.strip()[-400:])], []
-    dump = json.load(open(out))
+        v.error = 'gdb produced nothing: %s' % (g.stderr.strip()[-400:])
+        return v
+    v.dump = json.load(open(out))
+    return v
+
+
+def compare_locs(args, v, log):
+    """The contexts mode: each GDB frame of V's dump a context file for
+    `dwexpr locs --pc PC --context FILE --json`. Returns (agree, total,
+    lines, explained)."""
+    tag, work, binary, dump = v.tag, v.work, v.binary, v.dump
     first_load, tls = elf_info(binary)
     bias = load_bias(dump['maps'], binary, first_load)
     tls_base = None
@@ -1121,9 +1182,6 @@ def compare_variant(args, prog, probe, cc, opt, ver, split, log):
     agree = total = 0
     lines = []
     explained = []
-    if args.vars:
-        return compare_vars(args, tag, binary, dump, os.path.join(work, 'core'),
-                            os.path.join(work, 'pid.json'), log)
     groups = list(contexts(dump, binary, bias, tls_base))
     globals_done = False
     for gi, (group, caller, ctx) in enumerate(groups):
@@ -1170,7 +1228,7 @@ def compare_variant(args, prog, probe, cc, opt, ver, split, log):
         # lists the globals of the unit holding the pc)
         if not globals_done and (dframes or gi == len(groups) - 1):
             globals_done = True
-            dglob = {v['name']: v for v in res.get('globals', [])}
+            dglob = {x['name']: x for x in res.get('globals', [])}
             for gv in dump.get('globals', []):
                 dv = dglob.get(gv['name'])
                 ok, why = (False, 'dwexpr does not list it') if dv is None else compare_value(gv, dv)
@@ -1187,6 +1245,63 @@ def compare_variant(args, prog, probe, cc, opt, ver, split, log):
     return agree, total, lines, explained
 
 
+class Result:
+    """One comparison of one variant (one TAP result): MODE 'locs' or
+    'vars', agree / total, the disagreements (LINES), the explained
+    differences (EXPLAINED), the skipped variables (LOG), the explained
+    values among EXPLAINED (E) and, for 'vars', its VarsCounts (VC).
+    SKIP: why it did not run."""
+
+    def __init__(self, mode):
+        self.mode = mode
+        self.agree = self.total = self.e = 0
+        self.lines, self.explained, self.log = [], [], []
+        self.vc = VarsCounts() if mode == 'vars' else None
+        self.skip = None
+
+
+def modes_of(args, prog, split):
+    """The comparisons of a variant: 'locs' (contexts of one module: not
+    the package or the library variants) and with --vars 'vars'."""
+    modes = []
+    if not args.no_locs and not (split == 'dwp' or prog in LIBRARIES):
+        modes.append('locs')
+    if args.vars:
+        modes.append('vars')
+    return modes
+
+
+def run_variant(args, job):
+    """Build and dump one variant once, then each of its comparisons: a
+    list of Results, in the order of modes_of."""
+    prog, probe, cc, opt, ver, split, tag, modes = job
+    results = [Result(m) for m in modes]
+    if not shutil.which(cc):
+        for res in results:
+            res.skip = '%s not installed' % cc
+        return results
+    try:
+        v = build_and_dump(args, prog, probe, cc, opt, ver, split, 'vars' in modes)
+    except subprocess.TimeoutExpired:
+        v = Variant(tag, None, None)
+        v.error = 'timeout'
+    for res in results:
+        if v.error:
+            res.lines.append(v.error)
+            continue
+        try:
+            if res.mode == 'locs':
+                res.agree, res.total, res.lines, res.explained = compare_locs(args, v, res.log)
+            else:
+                res.agree, res.total, res.lines, res.explained = compare_vars(
+                    args, tag, v.binary, v.dump, v.core, v.pid_out, res.log, res.vc)
+        except subprocess.TimeoutExpired:
+            res.agree, res.total, res.lines, res.explained = 0, 0, ['timeout'], []
+        # the explained values (members and types count apart)
+        res.e = len(res.explained) - (res.vc.explained() if res.vc else 0)
+    return results
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--locs', required=True, help='dwexpr locs driver (dwexpr-locs or "dwexpr locs")')
@@ -1197,10 +1312,13 @@ def main():
     ap.add_argument('--only', help='substring of variant tags to run')
     ap.add_argument('--verbose', action='store_true')
     ap.add_argument('--vars', help='dwexpr CLI with a `vars` command: compare `dwexpr vars '
-                    '--core` (from gcore) instead of per-frame contexts')
+                    '--core` (from gcore) and `--pid` too, from the same GDB run')
+    ap.add_argument('--no-locs', action='store_true',
+                    help='with --vars: the `dwexpr vars` comparison only (no contexts)')
+    ap.add_argument('--jobs', type=int, default=1, help='variants built and compared at once')
     args = ap.parse_args()
-    if args.locs.endswith(' locs'):
-        args.locs = args.locs  # "dwexpr locs" is split below
+    if args.no_locs and not args.vars:
+        ap.error('--no-locs needs --vars')
     missing = [t for t in ('gcc', args.gdb, 'readelf') if not shutil.which(t)]
     if missing:
         print('1..0 # SKIP missing %s' % ', '.join(missing))
@@ -1225,56 +1343,71 @@ def main():
             tag = variant_tag(prog, cc, opt, ver, split)
             if args.only and args.only not in tag:
                 continue
-            if (split == 'dwp' or prog in LIBRARIES) and not args.vars:
-                continue    # the package and the library are `dwexpr vars` comparisons
-            jobs.append((prog, probe, cc, opt, ver, split, tag))
+            modes = modes_of(args, prog, split)
+            if modes:
+                jobs.append((prog, probe, cc, opt, ver, split, tag, modes))
     if args.tap:
-        print('1..%d' % len(jobs))
-    A = T = E = 0
+        print('1..%d' % sum(len(j[-1]) for j in jobs), flush=True)
+    labels = sorted({m for j in jobs for m in j[-1]})
+    totals = {m: [0, 0, 0] for m in labels}     # agree, total, explained
+    vc = VarsCounts()
     failed = 0
-    for n, (prog, probe, cc, opt, ver, split, tag) in enumerate(jobs, 1):
-        if not shutil.which(cc):
+    n = 0
+    pool = None
+    if args.jobs > 1:
+        import concurrent.futures
+        pool = concurrent.futures.ThreadPoolExecutor(args.jobs)
+        answers = pool.map(lambda j: run_variant(args, j), jobs)
+    else:
+        answers = (run_variant(args, j) for j in jobs)
+    pfx = '# ' if args.tap else ''
+    for job, results in zip(jobs, answers):
+        tag = job[6]
+        for res in results:
+            n += 1
+            name = '%s %s' % (tag, res.mode)
+            if res.skip:
+                if args.tap:
+                    print('ok %d - %s # SKIP %s' % (n, name, res.skip))
+                continue
+            tot = totals[res.mode]
+            tot[0] += res.agree
+            tot[1] += res.total
+            tot[2] += res.e
+            if res.vc:
+                vc.add(res.vc)
+            ok = not res.lines and res.total > 0
+            notes = res.lines + res.explained + (res.log if args.verbose else [])
             if args.tap:
-                print('ok %d - %s # SKIP %s not installed' % (n, tag, cc))
-            continue
-        log = []
-        m_expl = MEMBER_COUNTS[2] + TYPE_COUNTS[2] + GLOBAL_TYPE_COUNTS[2]
-        try:
-            a, t, lines, expl = compare_variant(args, prog, probe, cc, opt, ver, split, log)
-        except subprocess.TimeoutExpired:
-            a, t, lines, expl = 0, 0, ['timeout'], []
-        A += a
-        T += t
-        E += len(expl) - (MEMBER_COUNTS[2] + TYPE_COUNTS[2] + GLOBAL_TYPE_COUNTS[2] - m_expl)
-        ok = not lines and t > 0
-        if args.tap:
-            print('%s %d - %s: agree %d / %d' % ('ok' if ok else 'not ok', n, tag, a, t))
-            for l in lines + expl:
-                print('#   ' + l)
-            if args.verbose:
-                for l in log:
+                print('%s %d - %s: agree %d / %d' % ('ok' if ok else 'not ok', n, name,
+                                                     res.agree, res.total))
+                for l in notes:
                     print('#   ' + l)
-        else:
-            print('%s: agree %d / %d' % (tag, a, t))
-            for l in lines + expl:
-                print('  ' + l)
-            if args.verbose:
-                for l in log:
+            else:
+                print('%s: agree %d / %d' % (name, res.agree, res.total))
+                for l in notes:
                     print('  ' + l)
-        failed += 0 if ok else 1
-    msg = 'agree %d / %d (%d explained, %d unexplained)' % (A, T, E, T - A - E)
-    print(('# ' if args.tap else '') + msg)
-    for what, tc in (('types', TYPE_COUNTS), ('global types', GLOBAL_TYPE_COUNTS)):
-        if tc[1]:
-            print(('# ' if args.tap else '') + '%s agree %d / %d (%d explained, %d unexplained)'
-                  % (what, tc[0], tc[1], tc[2], tc[1] - tc[0] - tc[2]))
-    if FRAME_COUNTS[1]:
-        print(('# ' if args.tap else '') + 'frames agree %d / %d (function, tail call or not, '
-              'pc, cfa)' % tuple(FRAME_COUNTS))
-    if MEMBER_COUNTS[1]:
-        ma, mt, me = MEMBER_COUNTS
-        print(('# ' if args.tap else '') + 'members agree %d / %d (%d explained, %d unexplained)'
-              % (ma, mt, me, mt - ma - me))
+            sys.stdout.flush()
+            failed += 0 if ok else 1
+    if pool:
+        pool.shutdown()
+    # the summary of each comparison, labelled with its mode
+    for mode in labels:
+        A, T, E = totals[mode]
+        print(pfx + '%s: agree %d / %d (%d explained, %d unexplained)' % (mode, A, T, E, T - A - E))
+        if mode != 'vars':
+            continue
+        for what, tc in (('types', vc.types), ('global types', vc.global_types)):
+            if tc[1]:
+                print(pfx + '%s: %s agree %d / %d (%d explained, %d unexplained)'
+                      % (mode, what, tc[0], tc[1], tc[2], tc[1] - tc[0] - tc[2]))
+        if vc.frames[1]:
+            print(pfx + '%s: frames agree %d / %d (function, tail call or not, pc, cfa)'
+                  % (mode, vc.frames[0], vc.frames[1]))
+        if vc.members[1]:
+            ma, mt, me = vc.members
+            print(pfx + '%s: members agree %d / %d (%d explained, %d unexplained)'
+                  % (mode, ma, mt, me, mt - ma - me))
     return 0 if args.tap or failed == 0 else 1
 
 
