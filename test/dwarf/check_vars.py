@@ -51,15 +51,31 @@ def run(cmd, **kw):
                           timeout=120, **kw)
 
 
-def core_at_probe(gdb, exe, cwd):
-    """A core of EXE that GDB writes at probe(): its path (EXE.core) and
+def core_at_probe(gdb, exe, cwd, probe='probe'):
+    """A core of EXE that GDB writes at PROBE(): its path (EXE.core) and
     GDB's run (for its messages)."""
     core = exe + '.core'
     if os.path.exists(core):
         os.unlink(core)
-    g = run([gdb, '-nx', '-batch', '-iex', 'set debuginfod enabled off', '-ex', 'break probe',
+    g = run([gdb, '-nx', '-batch', '-iex', 'set debuginfod enabled off', '-ex', 'break ' + probe,
              '-ex', 'run', '-ex', 'gcore ' + core, '-ex', 'kill', exe], cwd=cwd)
     return core, g
+
+
+def built_core(gdb, src, work, prog, flags, name, probe='probe'):
+    """progs/PROG built by gcc -g FLAGS into WORK/NAME (a check), and a
+    core GDB writes at PROBE(): (executable, core), or None after a
+    failing check."""
+    exe = os.path.join(work, name)
+    bld = run(['gcc', '-g'] + flags + ['-o', exe, os.path.join(src, prog)])
+    ok(bld.returncode == 0, 'build %s %s' % (prog, ' '.join(flags)), bld.stderr)
+    if bld.returncode:
+        return None
+    core, g = core_at_probe(gdb, exe, work, probe)
+    if not os.path.exists(core):
+        ok(False, '%s: gcore' % prog, g.stderr)
+        return None
+    return exe, core
 
 
 def usage_errors(dw, binary):
@@ -699,15 +715,10 @@ def recursion_entry_values(dw, src, work, gdb):
     keeps each frame's entry values for the run; worked out again for
     every question, the call-site values (two entry values each) branch
     at every frame, and the run does not end within the timeout."""
-    exe = os.path.join(work, 'recursion-O2')
-    bld = run(['gcc', '-g', '-O2', '-o', exe, os.path.join(src, 'recursion.c')])
-    ok(bld.returncode == 0, 'build recursion.c -O2', bld.stderr)
-    if bld.returncode:
+    built = built_core(gdb, src, work, 'recursion.c', ['-O2'], 'recursion-O2')
+    if not built:
         return
-    core, g = core_at_probe(gdb, exe, work)
-    if not os.path.exists(core):
-        ok(False, 'recursion.c: gcore', g.stderr)
-        return
+    exe, core = built
     try:
         r = run(dw + ['vars', '--core', core, '--json', '--max', '400', exe])
     except subprocess.TimeoutExpired:
@@ -738,15 +749,10 @@ def nested_functions(dw, src, work, gdb):
     inner_sq is inlined into cmp. The frames and values GDB 13 shows: cmp
     (not the ELF symbol cmp.0) with y = 2, and the inlined inner_sq above
     it with its block's sq = 21."""
-    exe = os.path.join(work, 'nested-O2')
-    bld = run(['gcc', '-g', '-O2', '-o', exe, os.path.join(src, 'nested.c')])
-    ok(bld.returncode == 0, 'build nested.c -O2', bld.stderr)
-    if bld.returncode:
+    built = built_core(gdb, src, work, 'nested.c', ['-O2'], 'nested-O2')
+    if not built:
         return
-    core, g = core_at_probe(gdb, exe, work)
-    if not os.path.exists(core):
-        ok(False, 'nested.c: gcore', g.stderr)
-        return
+    exe, core = built
     r = run(dw + ['vars', '--core', core, '--json', exe])
     res = json.loads(r.stdout or '{"frames": []}')
     names = [f['function'] for f in res['frames']][:4]
@@ -774,19 +780,10 @@ def avx_vectors(dw, src, work, gdb):
     if not avx2:
         ok(True, 'avx.c # SKIP the CPU has no AVX2')
         return
-    exe = os.path.join(work, 'avx-O3')
-    bld = run(['gcc', '-g', '-O3', '-march=x86-64-v3', '-o', exe, os.path.join(src, 'avx.c')])
-    ok(bld.returncode == 0, 'build avx.c -O3 -march=x86-64-v3', bld.stderr)
-    if bld.returncode:
+    built = built_core(gdb, src, work, 'avx.c', ['-O3', '-march=x86-64-v3'], 'avx-O3', 'probe_v')
+    if not built:
         return
-    core = exe + '.core'
-    if os.path.exists(core):
-        os.unlink(core)
-    g = run([gdb, '-nx', '-batch', '-iex', 'set debuginfod enabled off', '-ex', 'break probe_v',
-             '-ex', 'run', '-ex', 'gcore ' + core, '-ex', 'kill', exe], cwd=work)
-    if not os.path.exists(core):
-        ok(False, 'avx.c: gcore', g.stderr)
-        return
+    exe, core = built
     r = run(dw + ['vars', '--core', core, '--json', exe])
     frame = frame_named(json.loads(r.stdout or '{"frames": []}'), 'probe_v')
     want = {'a': struct.pack('<8f', *[i * 0.5 for i in range(8)]),
