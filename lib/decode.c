@@ -748,6 +748,7 @@ static dwexpr_status decode_prog(const uint8_t *bytes, size_t len, const dwexpr_
     prog->len = len;
     prog->heap = false;
     prog->bad_branch = false;
+    prog->tape = NULL;
     prog->count = 0;
     /* the table-driven path serves evaluation-only decodes (no public ops)
      * of little-endian units; everything else is decoded in full */
@@ -973,6 +974,7 @@ static dwexpr_status small_program(const uint8_t *bytes, size_t len, const dwexp
     p->heap = false;
     p->bad_branch = false; /* dwx_decode_small takes no branch */
     p->fold = NULL;
+    p->tape = NULL;
     for (size_t i = 0; i < n; i++) {
         dwexpr_status st;
         if (insns[i].x == DWEXPR_OP_entry_value &&
@@ -1052,6 +1054,7 @@ dwexpr_status dwexpr_program_decode(const uint8_t *bytes, size_t len,
         fold_room fr = {fsz ? mem + head : NULL, &hp->subs};
         dwx_fold(&hp->prog, fold_alloc, &fr);
     }
+    hp->prog.tape = dwx_tape_compile(&hp->prog, chain_alloc, &hp->subs);
     *out = &hp->prog;
     return DWEXPR_OK;
 }

@@ -164,6 +164,7 @@ struct dwexpr_program {
                               path (lib/fast.c) runs: dwx_fast_candidate */
     uint8_t one;           /* fast ONE / ONE_SV: its producer's kind (dwx_fast_one_kind) */
     const dwx_folded *fold; /* its result when it needs no target (lib/fold.c) */
+    const struct dwx_tape *tape; /* compiled for warm evaluation (lib/tape.c), or NULL */
 };
 
 /* Program shapes the evaluator answers without its dispatch loop
@@ -199,6 +200,15 @@ DWX_HIDDEN bool dwx_fast_candidate(const struct dwexpr_program *prog);
 DWX_HIDDEN uint8_t dwx_fast_one_kind(const struct dwexpr_program *prog);
 
 typedef void *(*dwx_alloc_fn)(void *ud, size_t size);
+typedef struct dwx_tape dwx_tape;
+/* PROG (decoded, fast: dwx_fast_candidate; not a lone producer) compiled
+ * into storage from ALLOC, or NULL when the fast loop would decline it
+ * whatever the target answers (a branch, a typed value, an implicit
+ * pointer, a kind it does not model), it is too long, or ALLOC fails. The
+ * tape borrows PROG's bytes. */
+DWX_HIDDEN const dwx_tape *dwx_tape_compile(const struct dwexpr_program *prog,
+                                            dwx_alloc_fn alloc, void *ud);
+
 /* Fold PROG, for which dwx_foldable holds: its result, computed now, in
  * storage from ALLOC (lib/fold.c); prog->fold stays NULL when anything
  * fails (folding is optional). */

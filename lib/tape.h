@@ -1,0 +1,15 @@
+/* lib/tape.h: straight-line programs compiled for warm evaluation
+ * (lib/tape.c). Not installed. */
+#ifndef DWX_TAPE_H
+#define DWX_TAPE_H
+#include "evalint.h"
+
+/* dwx_tape_compile: lib/dwx.h. */
+
+/* dwx_fast_prog of PROG, which has a tape, on CTX set up as for the fast
+ * path: exactly what the fast loop gives, or (when it would decline) the
+ * general path's answer (dwx_eval_other). */
+DWX_HIDDEN dwexpr_status dwx_tape_run(dwexpr_ctx *ctx, const dwexpr_program *prog,
+                                      dwexpr_result *out);
+
+#endif
