@@ -1036,7 +1036,11 @@ dwexpr_status dwexpr_program_decode(const uint8_t *bytes, size_t len,
     const bool foldable = dwx_foldable(&p);
     const size_t fsz = len <= 64 && foldable ? align_up(FOLD_INLINE) : 0;
     const size_t isz = (p.count + 1) * sizeof(dwx_insn);
-    uint8_t *mem = malloc(head + fsz + isz);
+    /* a tape for warm evaluation (lib/tape.c), at the end of the block,
+     * for a program that needs the target (the others have a fold) */
+    union { uint64_t align; uint8_t b[DWX_TAPE_MAX]; } tape;
+    const size_t tsz = foldable ? 0 : dwx_tape_compile(&p, tape.b, sizeof tape.b);
+    uint8_t *mem = malloc(head + fsz + isz + tsz);
     if (!mem) {
         chain_free(subs);
         free(tmp);
@@ -1054,7 +1058,7 @@ dwexpr_status dwexpr_program_decode(const uint8_t *bytes, size_t len,
         fold_room fr = {fsz ? mem + head : NULL, &hp->subs};
         dwx_fold(&hp->prog, fold_alloc, &fr);
     }
-    hp->prog.tape = dwx_tape_compile(&hp->prog, chain_alloc, &hp->subs);
+    hp->prog.tape = tsz ? memcpy(mem + head + fsz + isz, tape.b, tsz) : NULL;
     *out = &hp->prog;
     return DWEXPR_OK;
 }

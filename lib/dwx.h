@@ -202,12 +202,14 @@ DWX_HIDDEN uint8_t dwx_fast_one_kind(const struct dwexpr_program *prog);
 typedef void *(*dwx_alloc_fn)(void *ud, size_t size);
 typedef struct dwx_tape dwx_tape;
 /* PROG (decoded, fast: dwx_fast_candidate; not a lone producer) compiled
- * into storage from ALLOC, or NULL when the fast loop would decline it
- * whatever the target answers (a branch, a typed value, an implicit
- * pointer, a kind it does not model), it is too long, or ALLOC fails. The
- * tape borrows PROG's bytes. */
-DWX_HIDDEN const dwx_tape *dwx_tape_compile(const struct dwexpr_program *prog,
-                                            dwx_alloc_fn alloc, void *ud);
+ * into BUF (CAP bytes, aligned for any object; DWX_TAPE_MAX hold every
+ * tape): the tape's size, or 0 when there is none: the fast loop would
+ * decline PROG whatever the target answers (a kind it does not model, a
+ * stack underflow), it has a branch or an implicit pointer (the fast loop
+ * runs those), or it is too long. The tape borrows PROG's bytes and has no
+ * pointer into itself (it may be copied). */
+enum { DWX_TAPE_MAX = 3072 };
+DWX_HIDDEN size_t dwx_tape_compile(const struct dwexpr_program *prog, void *buf, size_t cap);
 
 /* Fold PROG, for which dwx_foldable holds: its result, computed now, in
  * storage from ALLOC (lib/fold.c); prog->fold stays NULL when anything

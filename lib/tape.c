@@ -39,26 +39,33 @@ enum {
  * operation a constant), T_binary the others (dwx_int_binary of aux). */
 enum tape_code {
     T_CONST, T_BREG, T_FBREG, T_CFA, T_ENTRY, T_ADDRX, T_CONSTX, T_DEREF, T_PLUS_UCONST,
-    T_NOT, T_NEG, T_ABS, T_FITS,
-    T_and, T_plus, T_minus, T_mul, T_or, T_shl, T_shr, T_shra, T_div, T_binary
+    T_NOT, T_NEG, T_ABS, T_FITS, T_CONVERT, T_REINTERPRET, T_TYPED_STACK_VALUE,
+    T_and, T_plus, T_minus, T_mul, T_or, T_shl, T_shr, T_shra, T_div, T_binary, T_CODES
 };
+_Static_assert((int)T_CODES == (int)DWX_TAPE_CODES, "lib/tape.h counts the tape operations");
 
 typedef struct tape_op {
     uint8_t code; /* enum tape_code */
     uint8_t dst;  /* the register written */
-    uint8_t a;    /* a register read (T_ENTRY: the fast loop's stack depth) */
+    uint8_t a;    /* a register read (T_ENTRY: the fast loop's stack depth; T_CONVERT,
+                     T_REINTERPRET: a typed value when b is 1) */
     uint8_t b;    /* a register read, or TAPE_IMM */
     uint32_t aux; /* register number (T_BREG), size (T_DEREF), part (T_FITS), entry
                      (T_ENTRY), operation (T_binary) */
-    uint64_t imm; /* offset, constant, .debug_addr index */
+    uint64_t imm; /* offset, constant, .debug_addr index, base type DIE */
 } tape_op;
 
 /* An entry of the fast loop's stack as the compiler sees it: its kind,
- * and its word either known now (c) or in register reg. */
+ * and its word either known now (c) or in register reg. A typed value
+ * (FK_TVAL, DW_OP_convert / DW_OP_reinterpret) is typed value reg of the
+ * evaluation; the implicit storage DW_OP_stack_value makes of one has
+ * its bits in register reg and their count in the count register reg
+ * (nbits_in_reg: the type's size, which the target tells). */
 typedef struct tape_sym {
-    uint8_t k;      /* FK_VAL, FK_MEM, FK_REG, FK_IMP, FK_UNDEF (parts), FK_COMP */
+    uint8_t k;      /* FK_VAL, FK_MEM, FK_REG, FK_IMP, FK_UNDEF (parts), FK_COMP, FK_TVAL */
     bool known;
     uint8_t reg;
+    bool nbits_in_reg;
     uint32_t nbits; /* FK_IMP: bits of the implicit storage */
     uint64_t c;
 } tape_sym;
@@ -68,17 +75,30 @@ typedef struct tape_part {
     tape_sym e;
 } tape_part;
 
+/* A tape: this header, N operations, NPARTS parts, NENTRIES entry_value
+ * operations (dwx_insn, as fast_loop reads them), one block without
+ * pointers into itself (dwexpr_program_decode copies it into the
+ * program's block). */
 struct dwx_tape {
     uint32_t n;          /* operations */
     uint32_t depth;      /* most entries on the fast loop's stack */
     uint32_t nparts;     /* DW_OP_piece parts */
+    uint32_t nentries;
     uint32_t sp;         /* entries at the end (0: the result is undefined) */
     uint64_t implicit;   /* the longest DW_OP_implicit_value */
     tape_sym top;        /* the result entry (FK_COMP: the composite of parts) */
-    const tape_part *parts;
-    const dwx_insn *entries; /* DW_OP_entry_value operations as fast_loop reads them */
     tape_op ops[];
 };
+
+static inline const tape_part *tape_parts(const dwx_tape *t)
+{
+    return (const tape_part *)(const void *)(t->ops + t->n);
+}
+
+static inline const dwx_insn *tape_entries(const dwx_tape *t)
+{
+    return (const dwx_insn *)(const void *)(tape_parts(t) + t->nparts);
+}
 
 /* The compiler's state: fast_loop's stack and parts, as symbols. */
 typedef struct tape_comp {
@@ -95,6 +115,7 @@ typedef struct tape_comp {
     uint64_t comp_bits;
     dwx_insn entries[TAPE_ENTRIES];
     uint32_t nentries;
+    uint32_t ntyped;
     uint64_t implicit;
 } tape_comp;
 
@@ -146,6 +167,7 @@ static bool computed(tape_comp *tc, tape_sym *s, unsigned k, unsigned code, uint
     s->k = (uint8_t)k;
     s->known = false;
     s->reg = r;
+    s->nbits_in_reg = false;
     s->nbits = 0;
     s->c = 0;
     return true;
@@ -153,7 +175,7 @@ static bool computed(tape_comp *tc, tape_sym *s, unsigned k, unsigned code, uint
 
 static inline tape_sym known_sym(unsigned k, uint64_t c)
 {
-    tape_sym s = {(uint8_t)k, true, 0, 0, c};
+    tape_sym s = {(uint8_t)k, true, 0, false, 0, c};
     return s;
 }
 
@@ -345,11 +367,46 @@ op_entry_value: {
 op_stack_value:
     /* seed "Implicit Location Description Operations": the value's
      * bytes become implicit storage */
-    if (!tc->sp || !valued(t = &tc->st[tc->sp - 1]))
+    if (!tc->sp)
+        return false;
+    t = &tc->st[tc->sp - 1];
+    if (t->k == FK_TVAL) {
+        /* as many bits as its type has, when the run finds it plain */
+        const uint8_t tv = t->reg;
+        if (!computed(tc, t, FK_IMP, T_TYPED_STACK_VALUE, tv, 0, 0, 0))
+            return false;
+        t->nbits_in_reg = true;
+        goto next;
+    }
+    if (!valued(t))
         return false;
     t->k = FK_IMP;
     t->nbits = 8u * asz;
     goto next;
+op_convert: {
+    /* DWARF 5 2.5.1.6: the base type (0: generic) and the conversion at
+     * run time, the target's type answered then */
+    if (!uleb(&pc, end, &a) || !tc->sp || tc->ntyped == FAST_TYPED)
+        return false;
+    t = &tc->st[tc->sp - 1];
+    uint8_t from_typed = 1;
+    if (t->k == FK_TVAL)
+        ra = t->reg;
+    else if (!valued(t) || !reg_of(tc, t, &ra))
+        return false;
+    else
+        from_typed = 0;
+    x = op == DWX_CODE_reinterpret || op == DWX_CODE_GNU_reinterpret ? T_REINTERPRET : T_CONVERT;
+    if (!emit(tc, x, (uint8_t)tc->ntyped, ra, from_typed, 0, a))
+        return false;
+    t->k = FK_TVAL;
+    t->known = false;
+    t->reg = (uint8_t)tc->ntyped++;
+    t->nbits_in_reg = false;
+    t->nbits = 0;
+    t->c = 0;
+    goto next;
+}
 op_piece:
     if (!uleb(&pc, end, &a) || !piece(tc, a))
         return false;
@@ -446,10 +503,9 @@ op_implicit_value: {
         return false;
     goto next;
 }
-op_convert:
 op_branch:
 op_implicit_pointer:
-    return false; /* typed values, branches, implicit pointers: the fast loop */
+    return false; /* branches, implicit pointers: the fast loop */
 #define TAPE_BINARY(name)                                                                   \
     op_bin_##name:                                                                          \
     if (!binary(tc, DWEXPR_OP_##name, T_##name))                                            \
@@ -476,53 +532,68 @@ pushed: /* computed() wrote st[sp] */
     goto next;
 }
 
-/* See lib/tape.h. */
-const dwx_tape *dwx_tape_compile(const dwexpr_program *prog, dwx_alloc_fn alloc, void *ud)
+_Static_assert(sizeof(dwx_tape) + sizeof(tape_op) * TAPE_OPS +
+                   sizeof(tape_part) * FAST_PARTS + sizeof(dwx_insn) * TAPE_ENTRIES <=
+               DWX_TAPE_MAX, "DWX_TAPE_MAX holds the longest tape");
+_Static_assert(sizeof(tape_op) % 8 == 0 && sizeof(tape_part) % 8 == 0 &&
+                   sizeof(dwx_tape) % 8 == 0, "a tape's parts stay aligned");
+
+/* See lib/dwx.h. */
+size_t dwx_tape_compile(const dwexpr_program *prog, void *buf, size_t cap)
 {
     const dwexpr_unit *unit = &prog->unit;
     if (!prog->fast || prog->bad_branch || !prog->bytes || !prog->len || prog->len > 4 * TAPE_OPS ||
         prog->shape == DWX_SHAPE_ONE || prog->shape == DWX_SHAPE_ONE_SV ||
         prog->shape == DWX_SHAPE_REG || !unit->addr_size || !unit->offset_size || !unit->version)
-        return NULL;
+        return 0;
     tape_comp comp, *tc = &comp; /* about 2.5 KiB */
     tc->unit = unit;
     tc->asz = unit->addr_size;
     tc->m = dwx_mask(8u * tc->asz);
     tc->n = tc->nregs = tc->sp = tc->depth = tc->nparts = tc->nentries = 0;
+    tc->ntyped = 0;
     tc->comp_bits = tc->implicit = 0;
-    dwx_tape *t = NULL;
-    if (compile(tc, prog->bytes, prog->len)) {
-        const size_t ops = sizeof(tape_op) * tc->n;
-        const size_t parts = sizeof(tape_part) * tc->nparts;
-        const size_t ents = sizeof(dwx_insn) * tc->nentries;
-        uint8_t *mem = alloc(ud, sizeof(dwx_tape) + ops + parts + ents);
-        if (mem) {
-            t = (dwx_tape *)mem;
-            t->n = tc->n;
-            t->depth = tc->depth;
-            t->nparts = tc->nparts;
-            t->sp = tc->sp;
-            t->implicit = tc->implicit;
-            if (tc->sp)
-                t->top = tc->st[tc->sp - 1];
-            else
-                t->top = known_sym(FK_UNDEF, 0);
-            memcpy(t->ops, tc->ops, ops);
-            tape_part *pp = (tape_part *)(mem + sizeof(dwx_tape) + ops);
-            memcpy(pp, tc->parts, parts);
-            t->parts = pp;
-            dwx_insn *en = (dwx_insn *)((uint8_t *)pp + parts);
-            memcpy(en, tc->entries, ents);
-            t->entries = en;
-        }
-    }
-    return t;
+    if (!compile(tc, prog->bytes, prog->len))
+        return 0;
+    const size_t ops = sizeof(tape_op) * tc->n;
+    const size_t parts = sizeof(tape_part) * tc->nparts;
+    const size_t ents = sizeof(dwx_insn) * tc->nentries;
+    const size_t size = sizeof(dwx_tape) + ops + parts + ents;
+    if (size > cap)
+        return 0;
+    dwx_tape *t = buf;
+    t->n = tc->n;
+    t->depth = tc->depth;
+    t->nparts = tc->nparts;
+    t->nentries = tc->nentries;
+    t->sp = tc->sp;
+    t->implicit = tc->implicit;
+    t->top = tc->sp ? tc->st[tc->sp - 1] : known_sym(FK_UNDEF, 0);
+    memcpy(t->ops, tc->ops, ops);
+    memcpy((uint8_t *)buf + sizeof(dwx_tape) + ops, tc->parts, parts);
+    memcpy((uint8_t *)buf + sizeof(dwx_tape) + ops + parts, tc->entries, ents);
+    return size;
 }
 
-/* The word of S after the tape ran (registers R). */
+/* See lib/tape.h. */
+uint32_t dwx_tape_codes(const dwx_tape *t)
+{
+    uint32_t codes = 0;
+    for (uint32_t i = 0; t && i < t->n; i++)
+        codes |= (uint32_t)1 << t->ops[i].code;
+    return codes;
+}
+
+/* The word of S after the tape ran (registers R; a typed value: its
+ * index), and the bits of its implicit storage (count registers N). */
 static inline uint64_t word(const tape_sym *s, const uint64_t *r)
 {
-    return s->known ? s->c : r[s->reg];
+    return s->k == FK_TVAL ? s->reg : s->known ? s->c : r[s->reg];
+}
+
+static inline uint32_t nbits_of(const tape_sym *s, const uint32_t *n)
+{
+    return s->nbits_in_reg ? n[s->reg] : s->nbits;
 }
 
 /* See lib/tape.h. */
@@ -542,6 +613,10 @@ dwexpr_status dwx_tape_run(dwexpr_ctx *ctx, const dwexpr_program *prog, dwexpr_r
     ctx->addr_size = (uint8_t)asz;
     ctx->steps = prog->len;
     uint64_t r[TAPE_REGS];
+    uint32_t nb[TAPE_REGS];           /* T_TYPED_STACK_VALUE: bits */
+    dwexpr_value typed[FAST_TYPED];   /* T_CONVERT, T_REINTERPRET */
+    dwx_env env;                      /* for dwx_base_type (set_env) */
+    bool have_env = false;
     for (const tape_op *o = t->ops, *const e = o + t->n; o < e; o++) {
         switch (o->code) {
         case T_CONST:
@@ -561,7 +636,7 @@ dwexpr_status dwx_tape_run(dwexpr_ctx *ctx, const dwexpr_program *prog, dwexpr_r
             break;
         case T_ENTRY:
             ctx->sp = o->a;
-            if (!entry_value(ctx, unit, p, &t->entries[o->aux], m, &r[o->dst]))
+            if (!entry_value(ctx, unit, p, &tape_entries(t)[o->aux], m, &r[o->dst]))
                 goto decline;
             break;
         case T_ADDRX:
@@ -589,8 +664,8 @@ dwexpr_status dwx_tape_run(dwexpr_ctx *ctx, const dwexpr_program *prog, dwexpr_r
             r[o->dst] = dwx_sext(r[o->a], 8u * asz) < 0 ? ((uint64_t)0 - r[o->a]) & m : r[o->a];
             break;
         case T_FITS: {
-            const tape_part *pt = &t->parts[o->aux];
-            const fent pe = {word(&pt->e, r), pt->e.k, pt->e.nbits};
+            const tape_part *pt = &tape_parts(t)[o->aux];
+            const fent pe = {word(&pt->e, r), pt->e.k, nbits_of(&pt->e, nb)};
             if (!part_fits(ctx, &pe, pt->bits, asz, m))
                 goto decline;
             break;
@@ -611,6 +686,36 @@ dwexpr_status dwx_tape_run(dwexpr_ctx *ctx, const dwexpr_program *prog, dwexpr_r
         TAPE_RUN_BINARY(shra)
         TAPE_RUN_BINARY(div)
 #undef TAPE_RUN_BINARY
+        case T_CONVERT:
+        case T_REINTERPRET: {
+            /* fast_loop's op_convert: the type, the value converted by
+             * the loop's own code, at most 64 bits */
+            dwexpr_type ty;
+            dwexpr_value in;
+            if (dwx_base_type(ctx, set_env(&env, &have_env, unit, p), o->imm, true, &ty) !=
+                DWEXPR_OK)
+                goto decline;
+            if (o->b)
+                in = typed[o->a];
+            else
+                in = generic_value(unit, r[o->a]);
+            if (dwx_value_convert(ctx, &in, &ty, o->code == T_REINTERPRET, &typed[o->dst]) !=
+                    DWEXPR_OK ||
+                typed[o->dst].wide)
+                goto decline;
+            break;
+        }
+        case T_TYPED_STACK_VALUE: {
+            /* dwx_stack_value's common case: at most 64 bits, stored
+             * little-endian */
+            const dwexpr_value *tv = &typed[o->a];
+            if (tv->wide || tv->is_implicit_pointer || dwx_type_big(unit, &tv->type) ||
+                dwx_value_bits(tv) > 64)
+                goto decline;
+            r[o->dst] = tv->bits;
+            nb[o->dst] = (uint32_t)dwx_value_bits(tv);
+            break;
+        }
         case T_binary:
             if (dwx_int_binary(o->aux, r[o->a], o->b == TAPE_IMM ? o->imm : r[o->b], 8u * asz,
                                true, false, &r[o->dst]) != DWEXPR_OK)
@@ -625,19 +730,20 @@ dwexpr_status dwx_tape_run(dwexpr_ctx *ctx, const dwexpr_program *prog, dwexpr_r
      * on top is completed (fast_loop's hand-out) */
     if (t->top.k == FK_COMP) {
         fpart parts[FAST_PARTS];
+        const tape_part *tp = tape_parts(t);
         for (uint32_t i = 0; i < t->nparts; i++) {
-            const tape_part *pt = &t->parts[i];
+            const tape_part *pt = &tp[i];
             parts[i].bits = pt->bits;
             parts[i].e.v = word(&pt->e, r);
             parts[i].e.k = pt->e.k;
-            parts[i].e.nbits = pt->e.nbits;
+            parts[i].e.nbits = nbits_of(&pt->e, nb);
         }
         dwexpr_sld *slot = ctx->result_slot ? ctx->result_slot : &ctx->result_one;
         if (build_composite(ctx, parts, t->nparts, NULL, slot) && hand_out_place(ctx, slot, out))
             return DWEXPR_OK;
     } else {
-        const fent e = {word(&t->top, r), t->top.k, t->top.nbits};
-        if (hand_out(ctx, &e, NULL, NULL, unit, out))
+        const fent e = {word(&t->top, r), t->top.k, nbits_of(&t->top, nb)};
+        if (hand_out(ctx, &e, typed, NULL, unit, out))
             return DWEXPR_OK;
     }
 decline: /* nothing handed out: the general path runs from the start */

@@ -12,4 +12,9 @@
 DWX_HIDDEN dwexpr_status dwx_tape_run(dwexpr_ctx *ctx, const dwexpr_program *prog,
                                       dwexpr_result *out);
 
+/* The kinds of operation tape T has, as bits (1 << code; for tests:
+ * test/test_fastpath.c checks that its random programs reach every one). */
+enum { DWX_TAPE_CODES = 26 };
+DWX_HIDDEN uint32_t dwx_tape_codes(const dwx_tape *t);
+
 #endif

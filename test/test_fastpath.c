@@ -28,6 +28,7 @@
 #include "dwexpr.h"
 #include "tap.h"
 #include "same_result.h"
+#include "tape.h"
 
 enum { DEFAULT_CASES = 60000, MAX_SHOWN = 20, MAX_EXPR = 160 };
 /* The number of generated cases, and the minimum count of each result
@@ -840,6 +841,8 @@ static void show_stack(const kase *c, const dwexpr_ctx *got, const dwexpr_ctx *w
 /* outcome distribution of the general loop */
 static unsigned long n_nospace, n_ok, n_class[DWEXPR_CLASS_COUNT], n_value, n_loc_kind[8], n_multi,
     n_decode_fail, n_with_params, n_zero_params, n_static;
+/* programs compiled into a tape (lib/tape.c), and by kind of tape operation */
+static unsigned long n_tape, n_tape_code[DWX_TAPE_CODES];
 
 static void tally(dwexpr_status st, const dwexpr_result *r)
 {
@@ -1072,6 +1075,12 @@ static void run_case(kase *c)
     dwexpr_error derr;
     dwexpr_result ra, rb, rc;
     dwexpr_status ds = dwexpr_program_decode(c->g.b, c->g.n, &c->unit, &prog, &derr);
+    if (ds == DWEXPR_OK && prog->tape) {
+        n_tape++;
+        const uint32_t codes = dwx_tape_codes(prog->tape);
+        for (unsigned k = 0; k < DWX_TAPE_CODES; k++)
+            n_tape_code[k] += (codes >> k) & 1;
+    }
     if (ds != DWEXPR_OK) {
         n_decode_fail++;
         tally(ds, NULL);
@@ -1256,24 +1265,34 @@ static void random_case(kase *c, unsigned index)
 static void fixed_cases(void)
 {
     static const struct {
-        uint8_t b[6];
+        uint8_t b[10];
         size_t n;
         unsigned frame_base, entry;
         uint64_t steps;
+        unsigned asz; /* 0: 8 */
     } fx[] = {
-        {{0x91, 0x76, 0x9f}, 3, FB_EXPR, M_PRESENT, 2},       /* fbreg -10; stack_value */
-        {{0x91, 0xf6, 0x01, 0x9f}, 4, FB_EXPR, M_PRESENT, 2}, /* two-byte LEB128 */
-        {{0x91, 0x76, 0x9f}, 3, FB_EXPR, M_PRESENT, 3},       /* enough steps */
-        {{0x91, 0x76, 0x9f}, 3, FB_MEMORY, M_PRESENT, 2},     /* no nested expression */
-        {{0xa3, 0x01, 0x55, 0x9f}, 4, FB_MEMORY, M_NOT_FOUND, 2}, /* entry value in the caller */
-        {{0xa3, 0x02, 0x75, 0x08, 0x9f}, 5, FB_MEMORY, M_NOT_FOUND, 2},
+        {{0x91, 0x76, 0x9f}, 3, FB_EXPR, M_PRESENT, 2, 0},       /* fbreg -10; stack_value */
+        {{0x91, 0xf6, 0x01, 0x9f}, 4, FB_EXPR, M_PRESENT, 2, 0}, /* two-byte LEB128 */
+        {{0x91, 0x76, 0x9f}, 3, FB_EXPR, M_PRESENT, 3, 0},       /* enough steps */
+        {{0x91, 0x76, 0x9f}, 3, FB_MEMORY, M_PRESENT, 2, 0},     /* no nested expression */
+        {{0xa3, 0x01, 0x55, 0x9f}, 4, FB_MEMORY, M_NOT_FOUND, 2, 0}, /* entry value in the caller */
+        {{0xa3, 0x02, 0x75, 0x08, 0x9f}, 5, FB_MEMORY, M_NOT_FOUND, 2, 0},
+        /* tapes (lib/tape.c) of 4-byte addresses: results that leave the
+         * 32 bits before the shift (dwx_int_binary masks its operands, so
+         * the tape's own masks are not seen: the same as the fast loop's) */
+        {{0x70, 0x00, 0x20, 0x34, 0x25}, 5, FB_MEMORY, M_PRESENT, 64, 4}, /* not; lit4; shr */
+        {{0x70, 0x00, 0x1f, 0x34, 0x25}, 5, FB_MEMORY, M_PRESENT, 64, 4}, /* neg; lit4; shr */
+        {{0x70, 0x01, 0x19, 0x34, 0x25}, 5, FB_MEMORY, M_PRESENT, 64, 4}, /* abs; lit4; shr */
+        /* breg0 0; plus_uconst 0xffffffff; lit4; shr */
+        {{0x70, 0x00, 0x23, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x34, 0x25}, 10, FB_MEMORY, M_PRESENT, 64, 4},
     };
     static kase c;
     for (size_t i = 0; i < sizeof fx / sizeof fx[0]; i++) {
         memset(&c, 0, sizeof c);
         c.index = CASES + (unsigned)i;
-        c.unit = (dwexpr_unit){.addr_size = 8, .offset_size = 4, .version = 5};
-        c.g.asz = 8;
+        const unsigned asz = fx[i].asz ? fx[i].asz : 8;
+        c.unit = (dwexpr_unit){.addr_size = (uint8_t)asz, .offset_size = 4, .version = 5};
+        c.g.asz = asz;
         memcpy(c.g.b, fx[i].b, fx[i].n);
         c.g.n = fx[i].n;
         c.lim.steps = fx[i].steps;
@@ -1340,6 +1359,23 @@ int main(void)
            "at least %lu implicit pointer locations (%lu)", MIN_KIND / 10,
            n_loc_kind[DWEXPR_LOC_IMPLICIT_POINTER]);
     TAP_OK(n_ok >= CASES / 4u, "at least a quarter of the cases succeed (%lu)", n_ok);
+    /* the tapes the comparisons ran: every kind of tape operation, in
+     * dozens of programs at least (the default sweep: 7,883 tapes, the
+     * rarest operation, DW_OP_reinterpret's, in 66) */
+    TAP_OK(n_tape >= MIN_KIND, "at least %lu programs compiled into a tape (%lu)", MIN_KIND, n_tape);
+    printf("# tapes: %lu; by code (lib/tape.c enum tape_code):", n_tape);
+    for (unsigned k = 0; k < DWX_TAPE_CODES; k++)
+        printf(" %lu", n_tape_code[k]);
+    printf("\n");
+    unsigned long fewest = ~0ul;
+    unsigned fewest_code = 0;
+    for (unsigned k = 0; k < DWX_TAPE_CODES; k++)
+        if (n_tape_code[k] < fewest) {
+            fewest = n_tape_code[k];
+            fewest_code = k;
+        }
+    TAP_OK(fewest >= MIN_KIND / 25, "every kind of tape operation in at least %lu tapes (fewest: "
+           "code %u in %lu)", MIN_KIND / 25, fewest_code, fewest);
     static const dwexpr_class need[] = {DWEXPR_CLASS_DECODE, DWEXPR_CLASS_ILL_FORMED,
                                         DWEXPR_CLASS_EVALUATION, DWEXPR_CLASS_CONTEXT,
                                         DWEXPR_CLASS_LIMIT, DWEXPR_CLASS_TARGET};
