@@ -1049,7 +1049,10 @@ dwexpr_status dwexpr_program_decode(const uint8_t *bytes, size_t len,
     heap_prog *hp = (heap_prog *)mem;
     hp->subs = subs;
     hp->prog = p;
-    hp->prog.code = memcpy(mem + head + fsz, ti, isz);
+    /* the tape right after the header (a program with a tape has no
+     * fold room): a warm evaluation reads the header and the tape, not
+     * the operations */
+    hp->prog.code = memcpy(mem + head + fsz + tsz, ti, isz);
     hp->prog.heap = true;
     if (tmp)
         free(tmp);
@@ -1058,7 +1061,7 @@ dwexpr_status dwexpr_program_decode(const uint8_t *bytes, size_t len,
         fold_room fr = {fsz ? mem + head : NULL, &hp->subs};
         dwx_fold(&hp->prog, fold_alloc, &fr);
     }
-    hp->prog.tape = tsz ? memcpy(mem + head + fsz + isz, tape.b, tsz) : NULL;
+    hp->prog.tape = tsz ? memcpy(mem + head + fsz, tape.b, tsz) : NULL;
     *out = &hp->prog;
     return DWEXPR_OK;
 }

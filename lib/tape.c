@@ -31,7 +31,6 @@
 enum {
     TAPE_REGS = 32,     /* registers a tape may write (an operation writes one) */
     TAPE_OPS = 96,      /* operations of a tape */
-    TAPE_ENTRIES = 8,   /* DW_OP_entry_value operations */
     TAPE_IMM = 0xff     /* tape_op.b: the right operand is imm */
 };
 
@@ -50,9 +49,10 @@ typedef struct tape_op {
     uint8_t a;    /* a register read (T_ENTRY: the fast loop's stack depth; T_CONVERT,
                      T_REINTERPRET: a typed value when b is 1) */
     uint8_t b;    /* a register read, or TAPE_IMM */
-    uint32_t aux; /* register number (T_BREG), size (T_DEREF), part (T_FITS), entry
-                     (T_ENTRY), operation (T_binary) */
-    uint64_t imm; /* offset, constant, .debug_addr index, base type DIE */
+    uint32_t aux; /* register number (T_BREG), size (T_DEREF), part (T_FITS), operation
+                     (T_ENTRY: its id; T_binary) */
+    uint64_t imm; /* offset, constant, .debug_addr index, base type DIE; T_ENTRY: the
+                     address of its block (in the program's bytes) */
 } tape_op;
 
 /* An entry of the fast loop's stack as the compiler sees it: its kind,
@@ -75,17 +75,16 @@ typedef struct tape_part {
     tape_sym e;
 } tape_part;
 
-/* A tape: this header, N operations, NPARTS parts, NENTRIES entry_value
- * operations (dwx_insn, as fast_loop reads them), one block without
+/* A tape: this header, N operations and NPARTS parts, one block without
  * pointers into itself (dwexpr_program_decode copies it into the
- * program's block). */
+ * program's block, right after the program: a warm evaluation reads the
+ * two, and a short tape is a cache line). */
 struct dwx_tape {
-    uint32_t n;          /* operations */
-    uint32_t depth;      /* most entries on the fast loop's stack */
-    uint32_t nparts;     /* DW_OP_piece parts */
-    uint32_t nentries;
-    uint32_t sp;         /* entries at the end (0: the result is undefined) */
-    uint64_t implicit;   /* the longest DW_OP_implicit_value */
+    uint16_t n;          /* operations (at most TAPE_OPS) */
+    uint8_t depth;       /* most entries on the fast loop's stack (at most FAST_STACK) */
+    uint8_t nparts;      /* DW_OP_piece parts (at most FAST_PARTS) */
+    uint8_t sp;          /* entries at the end (0: the result is undefined) */
+    uint8_t implicit;    /* the longest DW_OP_implicit_value (at most 8 bytes) */
     tape_sym top;        /* the result entry (FK_COMP: the composite of parts) */
     tape_op ops[];
 };
@@ -93,11 +92,6 @@ struct dwx_tape {
 static inline const tape_part *tape_parts(const dwx_tape *t)
 {
     return (const tape_part *)(const void *)(t->ops + t->n);
-}
-
-static inline const dwx_insn *tape_entries(const dwx_tape *t)
-{
-    return (const dwx_insn *)(const void *)(tape_parts(t) + t->nparts);
 }
 
 /* The compiler's state: fast_loop's stack and parts, as symbols. */
@@ -113,8 +107,6 @@ typedef struct tape_comp {
     tape_part parts[FAST_PARTS];
     uint32_t nparts;
     uint64_t comp_bits;
-    dwx_insn entries[TAPE_ENTRIES];
-    uint32_t nentries;
     uint32_t ntyped;
     uint64_t implicit;
 } tape_comp;
@@ -353,15 +345,13 @@ op_cfa:
         return false;
     goto pushed;
 op_entry_value: {
-    /* a block of one DW_OP_reg0..31 byte, read as fast_loop reads it */
-    if (tc->nentries == TAPE_ENTRIES || tc->sp == FAST_STACK)
+    /* a block of one DW_OP_reg0..31 byte, read as fast_loop reads it;
+     * its operation rebuilt at run time (entry_insn) */
+    dwx_insn in;
+    if (tc->sp == FAST_STACK || !entry_of_reg(op, &pc, end, &in) ||
+        !computed(tc, &tc->st[tc->sp], FK_VAL, T_ENTRY, (uint8_t)tc->sp, 0, in.id,
+                  (uint64_t)(uintptr_t)in.blk))
         return false;
-    dwx_insn *in = &tc->entries[tc->nentries];
-    memset(in, 0, sizeof *in);
-    if (!entry_of_reg(op, &pc, end, in) ||
-        !computed(tc, &tc->st[tc->sp], FK_VAL, T_ENTRY, (uint8_t)tc->sp, 0, tc->nentries, 0))
-        return false;
-    tc->nentries++;
     goto pushed;
 }
 op_stack_value:
@@ -532,9 +522,11 @@ pushed: /* computed() wrote st[sp] */
     goto next;
 }
 
-_Static_assert(sizeof(dwx_tape) + sizeof(tape_op) * TAPE_OPS +
-                   sizeof(tape_part) * FAST_PARTS + sizeof(dwx_insn) * TAPE_ENTRIES <=
-               DWX_TAPE_MAX, "DWX_TAPE_MAX holds the longest tape");
+_Static_assert(sizeof(dwx_tape) + sizeof(tape_op) * TAPE_OPS + sizeof(tape_part) * FAST_PARTS <=
+                   DWX_TAPE_MAX,
+               "DWX_TAPE_MAX holds the longest tape");
+_Static_assert(TAPE_OPS <= UINT16_MAX && FAST_STACK <= UINT8_MAX && FAST_PARTS <= UINT8_MAX,
+               "the tape's header holds its counts");
 _Static_assert(sizeof(tape_op) % 8 == 0 && sizeof(tape_part) % 8 == 0 &&
                    sizeof(dwx_tape) % 8 == 0, "a tape's parts stay aligned");
 
@@ -550,28 +542,25 @@ size_t dwx_tape_compile(const dwexpr_program *prog, void *buf, size_t cap)
     tc->unit = unit;
     tc->asz = unit->addr_size;
     tc->m = dwx_mask(8u * tc->asz);
-    tc->n = tc->nregs = tc->sp = tc->depth = tc->nparts = tc->nentries = 0;
+    tc->n = tc->nregs = tc->sp = tc->depth = tc->nparts = 0;
     tc->ntyped = 0;
     tc->comp_bits = tc->implicit = 0;
     if (!compile(tc, prog->bytes, prog->len))
         return 0;
     const size_t ops = sizeof(tape_op) * tc->n;
     const size_t parts = sizeof(tape_part) * tc->nparts;
-    const size_t ents = sizeof(dwx_insn) * tc->nentries;
-    const size_t size = sizeof(dwx_tape) + ops + parts + ents;
+    const size_t size = sizeof(dwx_tape) + ops + parts;
     if (size > cap)
         return 0;
     dwx_tape *t = buf;
-    t->n = tc->n;
-    t->depth = tc->depth;
-    t->nparts = tc->nparts;
-    t->nentries = tc->nentries;
-    t->sp = tc->sp;
-    t->implicit = tc->implicit;
+    t->n = (uint16_t)tc->n;
+    t->depth = (uint8_t)tc->depth;
+    t->nparts = (uint8_t)tc->nparts;
+    t->sp = (uint8_t)tc->sp;
+    t->implicit = (uint8_t)tc->implicit;
     t->top = tc->sp ? tc->st[tc->sp - 1] : known_sym(FK_UNDEF, 0);
     memcpy(t->ops, tc->ops, ops);
     memcpy((uint8_t *)buf + sizeof(dwx_tape) + ops, tc->parts, parts);
-    memcpy((uint8_t *)buf + sizeof(dwx_tape) + ops + parts, tc->entries, ents);
     return size;
 }
 
@@ -634,11 +623,20 @@ dwexpr_status dwx_tape_run(dwexpr_ctx *ctx, const dwexpr_program *prog, dwexpr_r
             if (!cfa(ctx, m, &r[o->dst]))
                 goto decline;
             break;
-        case T_ENTRY:
+        case T_ENTRY: {
+            /* the operation as fast_loop's entry_of_reg makes it */
+            dwx_insn in;
+            memset(&in, 0, sizeof in);
+            in.x = DWEXPR_OP_entry_value;
+            in.id = (uint16_t)o->aux;
+            in.a = 1;
+            in.blk = (const uint8_t *)(uintptr_t)o->imm;
+            in.blen = 1;
             ctx->sp = o->a;
-            if (!entry_value(ctx, unit, p, &tape_entries(t)[o->aux], m, &r[o->dst]))
+            if (!entry_value(ctx, unit, p, &in, m, &r[o->dst]))
                 goto decline;
             break;
+        }
         case T_ADDRX:
         case T_CONSTX: {
             uint64_t v;
