@@ -79,7 +79,11 @@ typedef struct dwexpr_op {
  * result out whenever it is what an evaluation would give (default
  * parameters, a target without address-space facts or whose address space
  * 0 has addresses of the unit's size and is neither per thread nor per
- * lane, every register part inside its register by reg_size). */
+ * lane, every register part inside its register by reg_size). A
+ * straight-line program that does ask the target is compiled here into
+ * the list of its target questions and the arithmetic on their answers,
+ * which later evaluations run instead of reading the bytes again; the
+ * results are the same. */
 DWEXPR_API dwexpr_status dwexpr_program_decode(const uint8_t *bytes, size_t len,
                                                const dwexpr_unit *unit,
                                                dwexpr_program **out, dwexpr_error *err);
