@@ -617,6 +617,19 @@ static json_t *members_json(locs_run *r, size_t unit, uint64_t type, const dwexp
                             const dwexpr_loc *object, const dwexpr_eval_params *where, int depth,
                             uint64_t bytes);
 
+/* Why an object's size (a dynamic type's: bounds, counts) could not be
+ * computed: the error E as eval --json reports one, with the binding's
+ * note when it has one (which DIE, which attribute). */
+static json_t *size_error_json(locs_run *r, const dwexpr_error *e)
+{
+    json_t *j = out_error_from(r->c, e);
+    json_object_set_new(j, "status", json_string(dwexpr_status_name(e->status)));
+    const char *note = dwexpr_libdwarf_binding_message(r->b);
+    if (note && note[0])
+        json_object_set_new(j, "detail", json_string(note));
+    return j;
+}
+
 /* The type of V (through typedefs and qualifiers) when it has
  * DW_AT_data_location, else 0. */
 static uint64_t data_location_type(locs_run *r, const dwexpr_libdwarf_var *v)
@@ -654,8 +667,13 @@ static json_t *read_data(locs_run *r, const dwexpr_libdwarf_var *v, json_t *o, u
         return o;
     }
     json_object_set_new(o, "data_location", out_result_json(NULL, &dr));
-    if (dwexpr_libdwarf_type_size(r->b, r->aux2, v->unit, v->type, desc, where, &bytes, &e) ||
-        bytes == 0) {
+    if (dwexpr_libdwarf_type_size(r->b, r->aux2, v->unit, v->type, desc, where, &bytes, &e)) {
+        /* no bytes, and why: the size (bounds from the descriptor) */
+        json_object_set_new(o, "size_error", size_error_json(r, &e));
+        json_object_set_new(o, "hex", json_null());
+        return o;
+    }
+    if (bytes == 0) {
         json_object_set_new(o, "hex", json_null());
         return o;
     }
@@ -1082,6 +1100,8 @@ static json_t *eval_var_one(locs_eval *r, const dwexpr_libdwarf_var *v, uint32_t
         if (dwexpr_libdwarf_type_size(r->b, r->aux, v->unit, v->type, &res.loc, &where, &bytes,
                                       &e2) == DWEXPR_OK)
             bits = 8 * bytes;
+        else /* no bytes, and why (a bound that cannot be computed here) */
+            json_object_set_new(o, "size_error", size_error_json(r, &e2));
         json_object_set_new(o, "bit_size", json_integer((json_int_t)bits));
     }
     bool single_undef = res.loc.count == 1 && res.loc.slds[0].kind == DWEXPR_LOC_UNDEFINED;
@@ -1316,6 +1336,13 @@ void locs_human_var(const json_t *v, bool evaluated)
     else if (json_object_get(v, "read_error"))
         printf("      unreadable: %s\n",
                json_string_value(json_object_get(json_object_get(v, "read_error"), "message")));
+    else if (json_object_get(v, "size_error")) {
+        /* the object's size (a dynamic type's bounds) could not be computed */
+        const json_t *e = json_object_get(v, "size_error");
+        printf("      size unknown: %s%s%s\n", json_string_value(json_object_get(e, "message")),
+               json_object_get(e, "detail") ? "; " : "",
+               json_object_get(e, "detail") ? json_string_value(json_object_get(e, "detail")) : "");
+    }
     const json_t *lanes = json_object_get(v, "lanes");
     if (json_is_array(lanes)) {
         size_t i;

@@ -765,6 +765,60 @@ def nested_functions(dw, src, work, gdb):
        'inlined inner_sq with sq = 21', '%s y=%s sq=%s' % (names, y, sqs))
 
 
+def says_why(v):
+    """Whether a variable shown without bytes says why: optimized out, an
+    error computing its location, reading it or computing its size, or an
+    implicit pointer (which has no bytes of its own)."""
+    return (v.get('hex') is not None or v.get('optimized_out') or
+            'class' in (v.get('result') or {}) or 'read_error' in v or 'size_error' in v or
+            'implicit_pointer' in v or 'class' in (v.get('data_location') or {}))
+
+
+def fortran_sizes(dw, src, work, gdb):
+    """progs/shapes.f90 by gfortran -O2: the pointer sections p and q of
+    the dummy array a keep their descriptors in pieces of implicit values
+    (no address), and the bounds expressions start with
+    DW_OP_push_object_address DW_OP_plus_uconst: on a composite location
+    that is not a value (seed "Stack Operations"/"Arithmetic and Logical
+    Operations": a location converts to a value only from memory), so the
+    size is unknown, as GDB 13 cannot print them either. dwexpr vars must
+    say so (size_error) rather than show nothing; a's bounds live in
+    variables optimized out. Every variable without bytes says why."""
+    if not shutil.which('gfortran'):
+        ok(False, 'shapes.f90: gfortran is installed (README: apt-get install gfortran)')
+        return
+    exe = os.path.join(os.path.abspath(work), 'shapes-O2')
+    src = os.path.abspath(src)
+    bld = run(['gfortran', '-g', '-O2', '-o', exe, os.path.join(src, 'shapes.f90'),
+               os.path.join(src, 'shapes_probe.f90')], cwd=work)  # its .mod in WORK
+    ok(bld.returncode == 0, 'build shapes.f90 -O2', bld.stderr)
+    if bld.returncode:
+        return
+    core, g = core_at_probe(gdb, exe, work)
+    if not os.path.exists(core):
+        ok(False, 'shapes.f90: gcore', g.stderr)
+        return
+    r = run(dw + ['vars', '--core', core, '--json', exe])
+    res = json.loads(r.stdout or '{"frames": []}')
+    fr = frame_named(res, 'shapes_m::shapes')
+    got = {}
+    for name in ('a', 'n', 'p', 'q'):
+        v = var_named(fr, name) if fr else None
+        got[name] = (v.get('hex'), (v.get('size_error') or {}).get('status'),
+                     (v.get('size_error') or {}).get('op')) if v else None
+    ok(got == {'a': (None, 'E_UNDEFINED_READ', None), 'n': ('04000000', None, None),
+               'p': (None, 'E_NOT_VALUE', 'DW_OP_plus_uconst'),
+               'q': (None, 'E_NOT_VALUE', 'DW_OP_plus_uconst')},
+       'shapes.f90 gfortran -O2: sizes that cannot be computed say why (size_error)', got)
+    silent = ['%s:%s' % (f['function'], v['name']) for f in res['frames'] for v in f['vars']
+              if not says_why(v)]
+    ok(r.returncode == 0 and res['frames'] and not silent,
+       'shapes.f90: every variable without bytes says why', silent)
+    t = run(dw + ['vars', '--core', core, exe])
+    ok('size unknown: a composite location description is not a value' in t.stdout,
+       'shapes.f90: the text output says why p has no bytes', t.stdout[-2000:])
+
+
 def avx_vectors(dw, src, work, gdb):
     """progs/avx.c by gcc -O3 -march=x86-64-v3 (where the CPU has AVX2):
     probe_v's 32-byte vector parameters a, b, c live in DWARF registers
@@ -1042,6 +1096,7 @@ def main():
         recursion_entry_values(dw, args.src, args.work, args.gdb)
         nested_functions(dw, args.src, args.work, args.gdb)
         avx_vectors(dw, args.src, args.work, args.gdb)
+        fortran_sizes(dw, args.src, args.work, args.gdb)
     else:
         ok(True, 'core file checks # SKIP gdb not installed')
     print('1..%d' % N)
