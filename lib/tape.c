@@ -10,8 +10,9 @@
  * and arithmetic on constants are done then, and what is left is a list of
  * the operations that depend on the target or on a value it gave
  * (register, frame base, CFA, entry value, .debug_addr, memory reads,
- * arithmetic on such values, the range check of a part), each writing a
- * register of its own (no register is written twice), with the constant
+ * base type conversions, arithmetic on such values, the range check of a
+ * part), each writing a register (or a typed value) of its own, none
+ * written twice, with the constant
  * operand of a binary operation in the operation. Where the fast loop
  * would decline whatever the target says (a kind it does not model, a
  * stack underflow, an operand it does not read), there is no tape and the
@@ -45,7 +46,7 @@ _Static_assert((int)T_CODES == (int)DWX_TAPE_CODES, "lib/tape.h counts the tape 
 
 typedef struct tape_op {
     uint8_t code; /* enum tape_code */
-    uint8_t dst;  /* the register written */
+    uint8_t dst;  /* the register written (T_CONVERT, T_REINTERPRET: the typed value) */
     uint8_t a;    /* a register read (T_ENTRY: the fast loop's stack depth; T_CONVERT,
                      T_REINTERPRET: a typed value when b is 1) */
     uint8_t b;    /* a register read, or TAPE_IMM */
