@@ -1036,8 +1036,9 @@ dwexpr_status dwexpr_program_decode(const uint8_t *bytes, size_t len,
     const bool foldable = dwx_foldable(&p);
     const size_t fsz = len <= 64 && foldable ? align_up(FOLD_INLINE) : 0;
     const size_t isz = (p.count + 1) * sizeof(dwx_insn);
-    /* a tape for warm evaluation (lib/tape.c), at the end of the block,
-     * for a program that needs the target (the others have a fold) */
+    /* a tape for warm evaluation (lib/tape.c), placed right after the
+     * header below, for a program that needs the target (the others have
+     * a fold) */
     union { uint64_t align; uint8_t b[DWX_TAPE_MAX]; } tape;
     const size_t tsz = foldable ? 0 : dwx_tape_compile(&p, tape.b, sizeof tape.b);
     uint8_t *mem = malloc(head + fsz + isz + tsz);
