@@ -205,8 +205,9 @@ typedef struct dwx_tape dwx_tape;
  * into BUF (CAP bytes, aligned for any object; DWX_TAPE_MAX hold every
  * tape): the tape's size, or 0 when there is none: the fast loop would
  * decline PROG whatever the target answers (a kind it does not model, a
- * stack underflow), it has a branch or an implicit pointer (the fast loop
- * runs those), or it is too long. The tape borrows PROG's bytes and has no
+ * stack underflow), it has an implicit pointer or a branch on a
+ * condition the target decides other than a selection (lib/tape.c: the
+ * fast loop runs those), or it is too long. The tape borrows PROG's bytes and has no
  * pointer into itself (it may be copied). */
 enum { DWX_TAPE_MAX = 3072 };
 DWX_HIDDEN size_t dwx_tape_compile(const struct dwexpr_program *prog, void *buf, size_t cap);

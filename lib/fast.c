@@ -459,9 +459,12 @@ next:
          * address size, or of S bytes zero-extended */
         unsigned n = asz;
         if (op == DWX_CODE_deref_size) {
-            if (pc >= end || *pc == 0 || *pc > asz)
+            /* min(generic bits, 8 * S): a larger S reads the generic
+             * type, as DW_OP_deref (semantics-notes "Dereferencing") */
+            if (pc >= end || *pc == 0)
                 goto decline;
-            n = *pc++;
+            n = *pc < asz ? *pc : asz;
+            pc++;
         }
         if (!sp)
             goto decline;

@@ -5,7 +5,10 @@
  * The fast loop decides most things from the kinds of its stack entries
  * (a value, a memory address, a register, implicit storage, the
  * composite), and in a program without branches those kinds are the same
- * in every evaluation. dwx_tape_compile runs the fast loop's rules on the
+ * in every evaluation. (Branches whose way is known at compile time are
+ * taken then; the selection compilers write, "X Y C DW_OP_bra 1;
+ * DW_OP_swap; DW_OP_drop" of two entries of one kind, is an operation,
+ * T_SELECT; any other branch leaves the program to the fast loop.) dwx_tape_compile runs the fast loop's rules on the
  * kinds alone, once: stack operations, the kind checks, constant operands
  * and arithmetic on constants are done then, and what is left is a list of
  * the operations that depend on the target or on a value it gave
@@ -39,7 +42,7 @@ enum {
  * operation a constant), T_binary the others (dwx_int_binary of aux). */
 enum tape_code {
     T_CONST, T_BREG, T_FBREG, T_CFA, T_ENTRY, T_ADDRX, T_CONSTX, T_DEREF, T_PLUS_UCONST,
-    T_NOT, T_NEG, T_ABS, T_FITS, T_CONVERT, T_REINTERPRET, T_TYPED_STACK_VALUE,
+    T_NOT, T_NEG, T_ABS, T_FITS, T_CONVERT, T_REINTERPRET, T_TYPED_STACK_VALUE, T_SELECT,
     T_and, T_plus, T_minus, T_mul, T_or, T_shl, T_shr, T_shra, T_div, T_binary, T_CODES
 };
 _Static_assert((int)T_CODES == (int)DWX_TAPE_CODES, "lib/tape.h counts the tape operations");
@@ -51,7 +54,7 @@ typedef struct tape_op {
                      T_REINTERPRET: a typed value when b is 1) */
     uint8_t b;    /* a register read, or TAPE_IMM */
     uint32_t aux; /* register number (T_BREG), size (T_DEREF), part (T_FITS), operation
-                     (T_ENTRY: its id; T_binary) */
+                     (T_ENTRY: its id; T_binary), the condition's register (T_SELECT) */
     uint64_t imm; /* offset, constant, .debug_addr index, base type DIE; T_ENTRY: the
                      address of its block (in the program's bytes) */
 } tape_op;
@@ -62,8 +65,15 @@ typedef struct tape_op {
  * evaluation; the implicit storage DW_OP_stack_value makes of one has
  * its bits in register reg and their count in the count register reg
  * (nbits_in_reg: the type's size, which the target tells). */
+/* The compiler's own kind: a value or a memory address, whichever way a
+ * selection (T_SELECT) went. The fast loop treats the two alike (as_value,
+ * a part's place) but as the result, so such an entry may be anything
+ * but the result. */
+enum { TK_VAL_OR_MEM = FK_IPTR + 1 };
+
 typedef struct tape_sym {
-    uint8_t k;      /* FK_VAL, FK_MEM, FK_REG, FK_IMP, FK_UNDEF (parts), FK_COMP, FK_TVAL */
+    uint8_t k;      /* FK_VAL, FK_MEM, FK_REG, FK_IMP, FK_UNDEF (parts), FK_COMP, FK_TVAL,
+                       TK_VAL_OR_MEM */
     bool known;
     uint8_t reg;
     bool nbits_in_reg;
@@ -188,7 +198,7 @@ static bool sym_push(tape_comp *tc, tape_sym s)
  * word as it is: fast_loop keeps both masked). */
 static inline bool valued(const tape_sym *s)
 {
-    return s->k == FK_VAL || s->k == FK_MEM;
+    return s->k == FK_VAL || s->k == FK_MEM || s->k == TK_VAL_OR_MEM;
 }
 
 /* fast_loop's binary operation X on the top two entries. */
@@ -238,7 +248,7 @@ static bool piece(tape_comp *tc, uint64_t a)
             return false;
     } else {
         tape_sym t = tc->st[tc->sp - 1]; /* case 3: the top (a value converts to memory) */
-        if (t.k == FK_VAL)
+        if (t.k == FK_VAL || t.k == TK_VAL_OR_MEM)
             t.k = FK_MEM;
         if (t.k != FK_MEM && t.k != FK_REG && t.k != FK_IMP)
             return false; /* part_fits refuses every other kind */
@@ -257,6 +267,34 @@ static bool piece(tape_comp *tc, uint64_t a)
     tc->nparts++;
     tc->comp_bits += nb;
     return true;
+}
+
+/* "X Y C DW_OP_bra 1; DW_OP_swap; DW_OP_drop" with C (on top) unknown
+ * now: fast_loop pops C; if it is not zero it jumps over the swap and
+ * the drop leaves X, else the swap and the drop leave Y. Compiled when
+ * the fast loop's checks hold on either path (two entries below C, no
+ * composite among them) and X and Y are values or memory addresses, whose
+ * word is all there is to choose: T_SELECT (of two kinds:
+ * TK_VAL_OR_MEM). */
+static bool select(tape_comp *tc)
+{
+    if (tc->sp < 3)
+        return false;
+    const uint8_t rc = tc->st[tc->sp - 1].reg;
+    tape_sym *x = &tc->st[tc->sp - 3], *y = &tc->st[tc->sp - 2];
+    if (!valued(x) || !valued(y))
+        return false;
+    const unsigned k = x->k == y->k ? x->k : TK_VAL_OR_MEM;
+    uint8_t ra, rb;
+    if (x->known && y->known && x->c == y->c) {
+        tc->sp -= 2; /* either way the same word */
+        x->k = (uint8_t)k;
+        return true;
+    }
+    if (!reg_of(tc, x, &ra) || !reg_of(tc, y, &rb))
+        return false;
+    tc->sp -= 2;
+    return computed(tc, x, k, T_SELECT, ra, rb, rc, 0);
 }
 
 /* Compile the LEN bytes at BYTES (fast_loop's reading of them, label by
@@ -468,9 +506,12 @@ op_deref: {
     /* seed "Special Value Operations" */
     unsigned n = asz;
     if (op == DWX_CODE_deref_size) {
-        if (pc >= end || *pc == 0 || *pc > asz)
+        /* min(generic bits, 8 * S): a larger S reads the generic
+         * type, as DW_OP_deref (semantics-notes "Dereferencing") */
+        if (pc >= end || *pc == 0)
             return false;
-        n = *pc++;
+        n = *pc < asz ? *pc : asz;
+        pc++;
     }
     if (!tc->sp || !valued(t = &tc->st[tc->sp - 1]) || !reg_of(tc, t, &ra) ||
         !computed(tc, t, FK_VAL, T_DEREF, ra, 0, n, 0))
@@ -494,9 +535,38 @@ op_implicit_value: {
         return false;
     goto next;
 }
-op_branch:
+op_branch: {
+    /* fast_loop's op_branch (seed "Control Flow Operations"): forward
+     * only, in a program the decoder checked (no bad branch). DW_OP_skip
+     * and a DW_OP_bra whose condition is known now go where they go; an
+     * unknown condition is compiled only in the selection compilers
+     * write, "X Y C DW_OP_bra 1; DW_OP_swap; DW_OP_drop" (C ? X : Y) */
+    if (end - pc < 2 || pc[1] >= 0x80)
+        return false;
+    const size_t off = pc[0] | (size_t)pc[1] << 8;
+    pc += 2;
+    if (op == DWX_CODE_bra) {
+        if (!tc->sp || !valued(t = &tc->st[tc->sp - 1]))
+            return false; /* a typed condition: the fast loop */
+        if (!t->known) {
+            if (off != 1 || end - pc < 2 || pc[0] != DWX_CODE_swap || pc[1] != DWX_CODE_drop)
+                return false;
+            pc += 2;
+            if (!select(tc))
+                return false;
+            goto next;
+        }
+        tc->sp--;
+        if (!t->c)
+            goto next;
+    }
+    if (off > (size_t)(end - pc))
+        return false;
+    pc += off;
+    goto next;
+}
 op_implicit_pointer:
-    return false; /* branches, implicit pointers: the fast loop */
+    return false; /* implicit pointers: the fast loop */
 #define TAPE_BINARY(name)                                                                   \
     op_bin_##name:                                                                          \
     if (!binary(tc, DWEXPR_OP_##name, T_##name))                                            \
@@ -546,8 +616,9 @@ size_t dwx_tape_compile(const dwexpr_program *prog, void *buf, size_t cap)
     tc->n = tc->nregs = tc->sp = tc->depth = tc->nparts = 0;
     tc->ntyped = 0;
     tc->comp_bits = tc->implicit = 0;
-    if (!compile(tc, prog->bytes, prog->len))
-        return 0;
+    if (!compile(tc, prog->bytes, prog->len) ||
+        (tc->sp && tc->st[tc->sp - 1].k == TK_VAL_OR_MEM))
+        return 0; /* a result whose kind the target decides: the fast loop */
     const size_t ops = sizeof(tape_op) * tc->n;
     const size_t parts = sizeof(tape_part) * tc->nparts;
     const size_t size = sizeof(dwx_tape) + ops + parts;
@@ -661,6 +732,9 @@ dwexpr_status dwx_tape_run(dwexpr_ctx *ctx, const dwexpr_program *prog, dwexpr_r
             break;
         case T_ABS:
             r[o->dst] = dwx_sext(r[o->a], 8u * asz) < 0 ? ((uint64_t)0 - r[o->a]) & m : r[o->a];
+            break;
+        case T_SELECT: /* C ? X : Y (select): registers aux, a, b */
+            r[o->dst] = r[o->aux] ? r[o->a] : r[o->b];
             break;
         case T_FITS: {
             const tape_part *pt = &tape_parts(t)[o->aux];

@@ -1,4 +1,4 @@
-/* lib/tape.h: straight-line programs compiled for warm evaluation
+/* lib/tape.h: straight-line programs (and selections) compiled for warm evaluation
  * (lib/tape.c). Not installed. */
 #ifndef DWX_TAPE_H
 #define DWX_TAPE_H
@@ -14,7 +14,7 @@ DWX_HIDDEN dwexpr_status dwx_tape_run(dwexpr_ctx *ctx, const dwexpr_program *pro
 
 /* The kinds of operation tape T has, as bits (1 << code; for tests:
  * test/test_fastpath.c checks that its random programs reach every one). */
-enum { DWX_TAPE_CODES = 26 };
+enum { DWX_TAPE_CODES = 27 };
 DWX_HIDDEN uint32_t dwx_tape_codes(const dwx_tape *t);
 
 #endif

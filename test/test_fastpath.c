@@ -537,6 +537,19 @@ static void emit_operation(gen *g)
         uleb(g, die_ref());
     } else if (k < 91) {
         put1(g, chance(50) ? 0x9b : 0xe0); /* form_tls_address / GNU_push_tls_address */
+    } else if (k < 96 && chance(35)) {
+        /* a selection as compilers write it: X Y C DW_OP_bra 1;
+         * DW_OP_swap; DW_OP_drop, C ? X : Y (the tape's T_SELECT when C
+         * is the target's) */
+        emit_producer(g);
+        emit_producer(g);
+        emit_producer(g);
+        put1(g, 0x28);
+        put1(g, 1);
+        put1(g, 0);
+        put1(g, 0x16);
+        put1(g, 0x13);
+        g->depth -= 2;
     } else if (k < 96) {
         /* skip or bra over the next operation (sometimes a bad target) */
         int bra = chance(50);
