@@ -563,8 +563,12 @@ next:
 #define FAST_BINARY(name)                                                                    \
     op_bin_##name: {                                                                         \
         uint64_t ua, ub;                                                                     \
-        if (sp < 2 || !as_value(&st[sp - 2], m, &ua) || !as_value(&st[sp - 1], m, &ub) ||   \
-            dwx_int_binary(DWEXPR_OP_##name, ua, ub, 8u * asz, true, false, &a) != DWEXPR_OK) \
+        x = DWEXPR_OP_##name;                                                                \
+        if (sp < 2)                                                                          \
+            goto decline;                                                                    \
+        if (!as_value(&st[sp - 2], m, &ua) || !as_value(&st[sp - 1], m, &ub))                \
+            goto typed_binary;                                                               \
+        if (dwx_int_binary(DWEXPR_OP_##name, ua, ub, 8u * asz, true, false, &a) != DWEXPR_OK) \
             goto decline;                                                                    \
         sp--;                                                                                \
         st[sp - 1].k = FK_VAL;                                                               \
@@ -586,13 +590,31 @@ next:
             goto decline;
         /* DWARF 5 2.5.1.4/5 on two generic values */
         uint64_t ua, ub;
-        if (!as_value(&st[sp - 2], m, &ua) || !as_value(&st[sp - 1], m, &ub) ||
-            dwx_int_binary(x, ua, ub, 8u * asz, true, false, &a) != DWEXPR_OK)
+        if (!as_value(&st[sp - 2], m, &ua) || !as_value(&st[sp - 1], m, &ub))
+            goto typed_binary;
+        if (dwx_int_binary(x, ua, ub, 8u * asz, true, false, &a) != DWEXPR_OK)
             goto decline;
         sp--;
         st[sp - 1].k = FK_VAL;
         st[sp - 1].v = a;
         goto next;
+    typed_binary: {
+        /* binary operation X (sp >= 2) with a typed value (DW_OP_convert,
+         * DW_OP_reinterpret) among its operands: the general path's
+         * dwx_value_binary on the two values (a value or a memory
+         * address beside it as the generic value dwx_to_value makes),
+         * its result typed value ntyped; its errors are the loop's */
+        dwexpr_value va, vb;
+        if (ntyped == FAST_TYPED || !typed_operand(&st[sp - 2], typed, unit, m, &va) ||
+            !typed_operand(&st[sp - 1], typed, unit, m, &vb) ||
+            dwx_value_binary(ctx, unit, (int)x, &va, &vb, &typed[ntyped]) != DWEXPR_OK ||
+            typed[ntyped].wide)
+            goto decline;
+        sp--;
+        st[sp - 1].k = FK_TVAL;
+        st[sp - 1].v = ntyped++;
+        goto next;
+    }
 push:
     if (sp >= stack_max)
         goto decline;

@@ -71,6 +71,23 @@ static inline bool as_value(const fent *e, uint64_t m, uint64_t *v)
     return false;
 }
 
+/* The entry as dwx_to_value makes it for an operation on values: a
+ * typed value (TYPED[v]), or a value or memory address as the generic
+ * value (as_value); false for anything else. */
+static inline bool typed_operand(const fent *e, const dwexpr_value *typed,
+                                 const dwexpr_unit *unit, uint64_t m, dwexpr_value *v)
+{
+    uint64_t w;
+    if (e->k == FK_TVAL) {
+        *v = typed[e->v];
+        return true;
+    }
+    if (!as_value(e, m, &w))
+        return false;
+    *v = generic_value(unit, w);
+    return true;
+}
+
 /* The place an entry stands for, as the general path builds it. IMP
  * entries get their 8 bytes here (what dwx_stack_value allocates); IPTR
  * entries name IPTRS[v] (dwx_op_implicit_pointer: the default space). */
