@@ -279,6 +279,46 @@ def live_process(dw, src, work):
             p.wait()
 
 
+def libc_declared_callee(dw, src, work):
+    """glibc's raise(SIGSTOP) read with libc's DWARF (libc6-dbg, glibc
+    2.34 and later): raise's call names the declaration __pthread_kill,
+    whose definition's linkage name is __GI___pthread_kill (the ELF symbol
+    __pthread_kill, a local one, is at its address); __pthread_kill's
+    inlined __pthread_kill_internal jumps to
+    __pthread_kill_implementation. GDB 13 shows that jump as a tail call
+    frame, __pthread_kill_internal (signo = 19), and
+    __pthread_kill_implementation's no_tid (an entry value) as 0, from the
+    jump's call site. Skipped without libc's DWARF or in another shape."""
+    p, exe = build_stopped(work, src, 'stopper.c', ['-O0'], 'stopper-libc')
+    if p is None:
+        return
+    try:
+        r = run(dw + ['vars', '--pid', str(p.pid), '--json', '--debug-dir', '/usr/lib/debug',
+                      exe])
+        res = json.loads(r.stdout or '{"frames": []}')
+        libc = [x for x in res.get('modules', []) if 'libc.so' in (x.get('path') or '')]
+        names = [f['function'] for f in res['frames']]
+        if not (libc and libc[0].get('dwarf')) or names[:1] != ['__pthread_kill_implementation']:
+            ok(True, 'libc raise: tail call frame # SKIP no libc DWARF of that shape (%s)' %
+               names[:3])
+            return
+        frames = [(f['function'], bool(f.get('tail_call'))) for f in res['frames']][:3]
+        ok(frames == [('__pthread_kill_implementation', False),
+                      ('__pthread_kill_internal', True), ('raise', False)],
+           'libc raise: the tail call frame of __pthread_kill_internal, reached through '
+           'the declaration __pthread_kill', frames)
+        sig = var_named(frame_named(res, '__pthread_kill_internal'), 'signo')
+        no_tid = var_named(res['frames'][0], 'no_tid')
+        ok(sig and sig.get('hex') == '13000000' and no_tid and
+           no_tid.get('hex') == '00000000',
+           'libc raise: __pthread_kill_internal signo = 19, and '
+           '__pthread_kill_implementation no_tid = 0 (an entry value from the jump)',
+           '%s; %s' % (describe(sig) if sig else None, describe(no_tid) if no_tid else None))
+    finally:
+        p.kill()
+        p.wait()
+
+
 # A program that stops itself inside progs/solib_lib.c's library (its
 # callback raises SIGSTOP): lib_run(stop, 3) reaches lib_leaf(cb, 42, 102)
 # (-O2: lib_step inlined, lib_leaf's base an entry value).
@@ -776,6 +816,46 @@ def nested_functions(dw, src, work, gdb):
        'inlined inner_sq with sq = 21', '%s y=%s sq=%s' % (names, y, sqs))
 
 
+def declared_callees(dw, src, work, gdb):
+    """progs/decl_[abc].c by gcc -O2: call sites whose DW_AT_call_origin
+    is a declaration of a function of another unit, taken by the
+    declaration's name as GDB takes it (the ELF symbol of that name,
+    global before static): hop's call names jumper, whose definition's
+    linkage name is __GI_jumper (glibc's hidden_proto shape: GDB finds the
+    alias symbol "jumper"); main's call names pick, which decl_b.c also
+    has as a static function, first in the DWARF. The frames and values
+    GDB 13 shows at the probe: leaf z = 25, the tail call frame of jumper
+    (x = 24; GDB names it __GI_jumper), hop h = 14, pick p = 7, each an
+    entry value from its caller's call site."""
+    exe = os.path.join(work, 'decl-O2')
+    b = run(['gcc', '-g', '-O2', '-o', exe] +
+            [os.path.join(src, 'decl_%s.c' % k) for k in 'abc'])
+    ok(b.returncode == 0, 'build decl_[abc].c -O2', b.stderr)
+    if b.returncode:
+        return
+    core, g = core_at_probe(gdb, exe, work)
+    ok(os.path.exists(core), 'decl: gdb writes a core at probe', g.stderr[-500:])
+    if not os.path.exists(core):
+        return
+    r = run(dw + ['vars', '--core', core, '--json', exe])
+    res = json.loads(r.stdout or '{"frames": []}')
+    frames = [(f['function'], bool(f.get('tail_call'))) for f in res['frames']][:6]
+    ok(frames == [('probe', False), ('leaf', False), ('jumper', True), ('hop', False),
+                  ('pick', False), ('main', False)],
+       'decl: the tail call frame of jumper, which hop\'s call names by a declaration '
+       '(its definition\'s linkage name is __GI_jumper)', frames)
+    want = (('leaf', 'z', '19000000'), ('jumper', 'x', '18000000'), ('hop', 'h', '0e000000'),
+            ('pick', 'p', '07000000'))
+    bad = []
+    for fn, name, hx in want:
+        v = var_named(frame_named(res, fn), name) if frame_named(res, fn) else None
+        if not v or v.get('hex') != hx:
+            bad.append('%s %s = %s, want %s' % (fn, name, describe(v) if v else None, hx))
+    ok(not bad, 'decl: the entry values through call sites naming declarations: leaf z = 25, '
+       'jumper x = 24, hop h = 14, pick p = 7 (the global pick, not the static one)',
+       '\n'.join(bad))
+
+
 def fortran_sizes(dw, src, work, gdb):
     """progs/shapes.f90 by gfortran -O2: the pointer sections p and q of
     the dummy array a keep their descriptors in pieces of implicit values
@@ -1087,6 +1167,7 @@ def main():
     if args.attrs:
         attrs_entries(dw, os.path.abspath(args.attrs), args.work)
     live_process(dw, args.src, args.work)
+    libc_declared_callee(dw, args.src, args.work)
     statics_live(dw, args.src, args.work)
     library_frames(dw, args.src, args.work)
     signal_frame_vars(dw, args.src, args.work, shutil.which(args.gdb))
@@ -1095,6 +1176,7 @@ def main():
         core_file(dw, args.src, args.work, args.gdb)
         recursion_entry_values(dw, args.src, args.work, args.gdb)
         nested_functions(dw, args.src, args.work, args.gdb)
+        declared_callees(dw, args.src, args.work, args.gdb)
         avx_vectors(dw, args.src, args.work, args.gdb)
         fortran_sizes(dw, args.src, args.work, args.gdb)
     else:

@@ -1,0 +1,6 @@
+/* test/dwarf/progs/decl_c.c: see decl_a.c. */
+#define NOINLINE __attribute__((noinline, noclone))
+
+extern int hop(int h);
+
+NOINLINE int pick(int p) { int r = hop(p * 2); return r + 1; }
