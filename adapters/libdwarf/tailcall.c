@@ -316,16 +316,13 @@ static bool on_path(const chain *c, const ld_callsite *cs)
     return false;
 }
 
-/* Follow call site CS. False stops the search: ambiguous, or a target
+static bool follow(chain *c, const ld_callsite *cs);
+
+/* Go on from the functions entered at T[0..NT) (what the last call site
+ * on the path calls). False stops the search: ambiguous, or a target
  * that cannot be known (GDB's NO_ENTRY_VALUE_ERROR). */
-static bool follow(chain *c, const ld_callsite *cs)
+static bool follow_targets(chain *c, const uint64_t *t, size_t nt)
 {
-    if (++c->visits > MAX_VISITS)
-        return false;
-    const uint64_t *t;
-    size_t nt;
-    if (ld_callsite_targets(c->ld, cs, &t, &nt) != DWEXPR_OK)
-        return false;
     for (size_t i = 0; i < nt; i++)
         if (t[i] == c->callee)
             return candidate(c);
@@ -349,33 +346,86 @@ static bool follow(chain *c, const ld_callsite *cs)
     return true;
 }
 
+/* Follow call site CS (follow_targets). */
+static bool follow(chain *c, const ld_callsite *cs)
+{
+    if (++c->visits > MAX_VISITS)
+        return false;
+    const uint64_t *t;
+    size_t nt;
+    if (ld_callsite_targets(c->ld, cs, &t, &nt) != DWEXPR_OK)
+        return false;
+    return follow_targets(c, t, nt);
+}
+
+/* The frames of chain C's search (GDB's pretend_pc): the shared callees
+ * (youngest first), then the shared callers; a single path is all of them
+ * once. Their return pcs into PCS[0..CAP); returns how many. */
+static size_t chain_frames(chain *c, uint64_t *pcs, size_t cap)
+{
+    size_t n = 0;
+    if (!c->have || !c->length)
+        return 0;
+    if (c->callers == c->length && c->callees == c->length)
+        c->callers = 0;
+    for (size_t i = 0; i < c->callees; i++, n++)
+        if (n < cap)
+            pcs[n] = c->first[c->length - 1 - i]->return_pc;
+    for (size_t i = c->callers; i-- > 0; n++)
+        if (n < cap)
+            pcs[n] = c->first[i]->return_pc;
+    return n;
+}
+
+/* A new chain search in LD towards the function of CALLEE_PC, or NULL. */
+static chain *chain_new(dwexpr_libdwarf *ld, uint64_t callee_pc)
+{
+    const ld_scope *fn = ld_function_at(ld, callee_pc);
+    if (!fn || !fn->pub.nranges)
+        return NULL;
+    chain *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->ld = ld;
+    c->callee = ld_function_entry(fn);
+    return c;
+}
+
 size_t dwexpr_libdwarf_tail_frames(dwexpr_libdwarf *ld, uint64_t ret, uint64_t callee_pc,
                                    uint64_t *pcs, size_t cap)
 {
     if (!ld)
         return 0;
     const ld_callsite *cs = ld_callsite_at(ld, ret);
-    const ld_scope *fn = ld_function_at(ld, callee_pc);
-    if (!cs || !fn || !fn->pub.nranges)
-        return 0;
-    chain *c = calloc(1, sizeof *c);
+    chain *c = cs ? chain_new(ld, callee_pc) : NULL;
     if (!c)
         return 0;
-    c->ld = ld;
-    c->callee = ld_function_entry(fn);
-    size_t n = 0;
-    if (follow(c, cs) && c->have && c->length) {
-        /* GDB's pretend_pc: the shared callees (youngest first), then the
-         * shared callers; a single path is all of them once */
-        if (c->callers == c->length && c->callees == c->length)
-            c->callers = 0;
-        for (size_t i = 0; i < c->callees; i++, n++)
-            if (n < cap)
-                pcs[n] = c->first[c->length - 1 - i]->return_pc;
-        for (size_t i = c->callers; i-- > 0; n++)
-            if (n < cap)
-                pcs[n] = c->first[i]->return_pc;
-    }
+    size_t n = follow(c, cs) ? chain_frames(c, pcs, cap) : 0;
+    free(c);
+    return n;
+}
+
+size_t dwexpr_libdwarf_tail_frames_across(dwexpr_libdwarf *caller, uint64_t ret,
+                                          dwexpr_libdwarf *ld, uint64_t callee_pc,
+                                          uint64_t *pcs, size_t cap)
+{
+    if (!caller || !ld)
+        return 0;
+    const ld_callsite *cs = ld_callsite_at(caller, ret);
+    const uint64_t *t;
+    size_t nt, count;
+    uint64_t entry;
+    /* a declaration of a function the caller's module does not have,
+     * which LD's symbol of that name is (GDB looks the name up in every
+     * module) */
+    if (!cs || ld_callsite_targets(caller, cs, &t, &nt) != DWEXPR_OK || !cs->outside ||
+        ld_function_named(ld, cs->outside, &entry, &count) != LD_NAME_ONE)
+        return 0;
+    chain *c = chain_new(ld, callee_pc);
+    if (!c)
+        return 0;
+    c->visits = 1;
+    size_t n = follow_targets(c, &entry, 1) ? chain_frames(c, pcs, cap) : 0;
     free(c);
     return n;
 }

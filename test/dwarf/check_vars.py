@@ -370,6 +370,63 @@ def stopped_in_lib(dw, src, d, how, exe_opt='-O0'):
     return res, h.stdout, os.path.realpath(lib)
 
 
+# A library function that ends in a jump to another (jl_jump -> jl_leaf,
+# gcc -O2), which the executable's main calls by a declaration: GDB 13
+# shows the tail call frame jl_jump between jl_leaf and main.
+JUMP_LIB = r'''
+typedef void (*cb_t)(int);
+volatile int jl_sink;
+__attribute__((noinline, noclone)) int jl_leaf(cb_t cb, int v) { cb(v); return jl_sink + 1; }
+__attribute__((noinline, noclone)) int jl_jump(cb_t cb, int v) { jl_sink = v; return jl_leaf(cb, v + 1); }
+'''
+JUMP_MAIN = r'''
+#include <signal.h>
+int jl_jump(void (*cb)(int), int v);
+static void stop(int depth) { (void)depth; raise(SIGSTOP); }
+int main(void) { return jl_jump(stop, 41) == 0; }
+'''
+
+
+def library_tail_call(dw, work):
+    """A tail call frame in a shared library whose caller is in the
+    executable (JUMP_LIB, JUMP_MAIN; gcc -O2): main's call names the
+    declaration jl_jump, a function of the library, which jumps to
+    jl_leaf. At the stop GDB 13 shows jl_leaf (v=v@entry=42), jl_jump [tail
+    call] (cb=cb@entry=<stop>, v=v@entry=41), main: the chain is searched in
+    the library from the function the declaration's name stands for there,
+    and jl_jump's entry values come from main's call site."""
+    d = os.path.join(work, 'jump-lib')
+    os.makedirs(d, exist_ok=True)
+    lib, exe = os.path.join(d, 'libjl.so'), os.path.join(d, 'jl')
+    b = run(['gcc', '-g', '-O2', '-shared', '-fPIC', '-o', lib, '-x', 'c', '-'], input=JUMP_LIB)
+    if b.returncode == 0:
+        b = run(['gcc', '-g', '-O2', '-o', exe, '-x', 'c', '-', '-L' + d, '-ljl',
+                 '-Wl,-rpath,$ORIGIN'], input=JUMP_MAIN)
+    ok(b.returncode == 0, 'build a program calling a library function that jumps', b.stderr)
+    if b.returncode:
+        return
+    p, state = stop_self(exe)
+    ok(p is not None, 'it stops itself', state)
+    if p is None:
+        return
+    try:
+        r = run(dw + ['vars', '--pid', str(p.pid), '--json', exe])
+    finally:
+        p.kill()
+        p.wait()
+    res = json.loads(r.stdout or '{"frames": []}')
+    names = [f['function'] for f in res['frames']]
+    k = names.index('jl_leaf') if 'jl_leaf' in names else 0
+    frames = [(f['function'], bool(f.get('tail_call'))) for f in res['frames'][k:k + 3]]
+    ok(frames == [('jl_leaf', False), ('jl_jump', True), ('main', False)],
+       'library tail call: the frame of jl_jump, which main\'s call names by a declaration '
+       '(another module\'s function)', frames)
+    vs = [var_named(frame_named(res, 'jl_leaf'), 'v'), var_named(frame_named(res, 'jl_jump'), 'v')]
+    ok([v.get('hex') if v else None for v in vs] == ['2a000000', '29000000'],
+       'library tail call: jl_leaf v = 42 (from the jump), jl_jump v = 41 (from main\'s call)',
+       '; '.join(describe(v) if v else 'None' for v in vs))
+
+
 def library_frames(dw, src, work):
     """Frames in a shared library: read with its DWARF (its own, or its
     separate debug file found by build id under --debug-dir), and without
@@ -814,6 +871,29 @@ def nested_functions(dw, src, work, gdb):
        y['hex'] == '02000000' and '15000000' in sqs,
        'nested.c gcc -O2: the nested function cmp inside the abstract outerfn, y = 2, '
        'inlined inner_sq with sq = 21', '%s y=%s sq=%s' % (names, y, sqs))
+    # with libc's DWARF (libc6-dbg): outerfn's call names the declaration
+    # qsort, libc's qsort (its DWARF linkage name __GI_qsort) jumps to
+    # __qsort_r: GDB 13 shows the tail call frame __GI_qsort between
+    # __GI___qsort_r and outerfn, n = 12 in both (entry values: the jump's
+    # call site and outerfn's, another module's)
+    r = run(dw + ['vars', '--core', core, '--json', '--debug-dir', '/usr/lib/debug', exe])
+    res = json.loads(r.stdout or '{"frames": []}')
+    libc = [x for x in res.get('modules', []) if 'libc.so' in (x.get('path') or '')]
+    names = [f['function'] for f in res['frames']]
+    if not (libc and libc[0].get('dwarf')) or '__qsort_r' not in names:
+        ok(True, 'nested.c gcc -O2: qsort\'s tail call frame # SKIP no libc DWARF of that '
+           'shape (%s)' % names)
+        return
+    k = names.index('__qsort_r')
+    frames = [(f['function'], bool(f.get('tail_call'))) for f in res['frames'][k:k + 3]]
+    ok(frames == [('__qsort_r', False), ('qsort', True), ('outerfn', False)],
+       'nested.c gcc -O2 with libc\'s DWARF: the tail call frame of qsort, which outerfn\'s '
+       'call names by a declaration of another module', frames)
+    ns = [var_named(f, 'n') for f in res['frames'][k:k + 2]]
+    ok(all(n and n.get('hex') == '0c00000000000000' for n in ns),
+       'nested.c gcc -O2 with libc\'s DWARF: n = 12 in __qsort_r and in qsort (entry values '
+       'from the jump and from outerfn\'s call)',
+       '; '.join(describe(n) if n else 'None' for n in ns))
 
 
 def declared_callees(dw, src, work, gdb):
@@ -1193,6 +1273,7 @@ def main():
     libc_declared_callee(dw, args.src, args.work)
     statics_live(dw, args.src, args.work)
     library_frames(dw, args.src, args.work)
+    library_tail_call(dw, args.work)
     signal_frame_vars(dw, args.src, args.work, shutil.which(args.gdb))
     lto_globals(dw, args.src, args.work, shutil.which(args.gdb))
     if shutil.which(args.gdb):

@@ -284,7 +284,9 @@ static void tail_calls(const char *path)
               "function at its address");
     tail_case(tl, 0x9011, NULL, 0, "no call site returns there: none");
     TAP_OK(dwexpr_libdwarf_tail_frames(tl, 0x9010, 0x1, NULL, 0) == 0 &&
-               dwexpr_libdwarf_tail_frames(NULL, 0x9010, 0x9450, NULL, 0) == 0,
+               dwexpr_libdwarf_tail_frames(NULL, 0x9010, 0x9450, NULL, 0) == 0 &&
+               dwexpr_libdwarf_tail_frames_across(NULL, 0x9010, tl, 0x9450, NULL, 0) == 0 &&
+               dwexpr_libdwarf_tail_frames_across(tl, 0x9010, NULL, 0x9450, NULL, 0) == 0,
            "tail call frames: a callee pc in no function, or no DWARF: none");
     uint64_t one;
     TAP_OK(dwexpr_libdwarf_tail_frames(tl, 0x9090, 0x9450, &one, 1) == 2 && one == 0x9310,
