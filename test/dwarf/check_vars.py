@@ -957,6 +957,33 @@ def declared_callees(dw, src, work, gdb):
     ok(frames[2] == ('jumper', True) and all(v and v['optimized_out'] for v in gone),
        'decl: then leaf z, jumper x, hop h are optimized out (they follow from p), as in GDB, '
        'and jumper\'s tail call frame stays', '%s %s' % (frames, gone))
+    # clang 14 -O2: declarations too; its jump has no return pc (no tail
+    # call frame, as GDB 13): leaf z = 25, hop h optimized out, pick p = 7
+    # (the global pick)
+    if not shutil.which('clang'):
+        ok(True, 'decl: clang -O2 # SKIP clang not installed')
+        return
+    exe = os.path.join(work, 'decl-clang-O2')
+    b = run(['clang', '-g', '-O2', '-o', exe] +
+            [os.path.join(src, 'decl_%s.c' % k) for k in 'abc'])
+    ok(b.returncode == 0, 'build decl_[abc].c clang -O2', b.stderr)
+    if b.returncode:
+        return
+    core, g = core_at_probe(gdb, exe, work)
+    if not os.path.exists(core):
+        ok(False, 'decl clang: gdb writes a core at probe', g.stderr[-500:])
+        return
+    r = run(dw + ['vars', '--core', core, '--json', exe])
+    res = json.loads(r.stdout or '{"frames": []}')
+    frames = [f['function'] for f in res['frames']][:5]
+    got = [var_named(frame_named(res, fn), name) for fn, name in
+           (('leaf', 'z'), ('hop', 'h'), ('pick', 'p'))]
+    ok(frames == ['probe', 'leaf', 'hop', 'pick', 'main'] and got[0] and
+       got[0]['hex'] == '19000000' and got[1] and got[1]['optimized_out'] and got[2] and
+       got[2]['hex'] == '07000000',
+       'decl clang -O2: leaf z = 25, hop h optimized out, pick p = 7 (main\'s call names the '
+       'declaration pick: the global one), as GDB 13',
+       '%s; %s' % (frames, '; '.join(describe(v) if v else 'None' for v in got)))
 
 
 def fortran_sizes(dw, src, work, gdb):

@@ -17,10 +17,17 @@
  *                                             not decl_b.c's static pick)
  *
  * Every parameter above is an entry value (DW_OP_entry_value) that only
- * the caller's call site gives. */
+ * the caller's call site gives. clang 14 -O2 names the callees by
+ * declarations too; its jump (DW_AT_call_pc, no return pc) makes no tail
+ * call frame: probe (v=25), leaf (z=25), hop (h=<optimized out>),
+ * pick (p=p@entry=7), main. */
 #include <stdio.h>
 
+#if defined(__clang__)
+#define NOINLINE __attribute__((noinline))
+#else
 #define NOINLINE __attribute__((noinline, noclone))
+#endif
 
 extern int pick(int p);
 extern int jumper(int x);

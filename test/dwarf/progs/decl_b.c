@@ -1,5 +1,9 @@
 /* test/dwarf/progs/decl_b.c: see decl_a.c. */
+#if defined(__clang__)
+#define NOINLINE __attribute__((noinline))
+#else
 #define NOINLINE __attribute__((noinline, noclone))
+#endif
 
 extern volatile int sink;
 extern void probe(int v);
