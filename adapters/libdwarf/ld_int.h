@@ -227,6 +227,9 @@ struct dwexpr_libdwarf {
     bool syms_done;              /* symbols.c: the ELF function symbols, read on first use */
     ld_map syms;                 /* (hash of the name, k) -> ld_sym * */
     size_t nsyms;
+    bool fn_names_done;          /* symbols.c: the DWARF's function definitions by name */
+    ld_map fn_by_name[2];        /* (hash of the linkage name [0] / DW_AT_name [1], k) ->
+                                    ld_scope * */
 };
 
 /* Fill ERR with status S and a message; returns S. */

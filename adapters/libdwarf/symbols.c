@@ -115,20 +115,44 @@ static void add_addr(uint64_t *list, size_t *n, uint64_t a)
     (*n)++;
 }
 
+/* The DWARF's function definitions by linkage name (map 0) and by
+ * DW_AT_name (map 1), made on first use. */
+static void dwarf_names(dwexpr_libdwarf *ld)
+{
+    if (ld->fn_names_done)
+        return;
+    ld->fn_names_done = true;
+    ld_scope *const *all = ld->scopes.v;
+    for (size_t i = 0; i < ld->scopes.n; i++) {
+        const ld_scope *sc = all[i];
+        if (sc->pub.kind != DWEXPR_LIBDWARF_SCOPE_FUNCTION || !sc->pub.nranges)
+            continue;
+        for (int by_name = 0; by_name < 2; by_name++) {
+            const char *n = by_name ? sc->pub.name : ld_scope_linkage(ld, sc);
+            if (!n)
+                continue;
+            ld_map *m = &ld->fn_by_name[by_name];
+            uint64_t h = hash_n(n, strlen(n)), k = 0;
+            while (ld_map_get(m, h, k))
+                k++;
+            ld_map_put(m, h, k, (void *)(uintptr_t)sc);
+        }
+    }
+}
+
 /* NAME among the DWARF's function definitions: by linkage name, else by
- * DW_AT_name. */
+ * DW_AT_name. Their entries in LIST (add_addr); returns how many. */
 static size_t dwarf_named(dwexpr_libdwarf *ld, const char *name, uint64_t *list)
 {
     size_t n = 0;
+    dwarf_names(ld);
+    uint64_t h = hash_n(name, strlen(name));
     for (int by_name = 0; by_name < 2 && !n; by_name++) {
-        ld_scope *const *all = ld->scopes.v;
-        for (size_t i = 0; i < ld->scopes.n; i++) {
-            const ld_scope *s = all[i];
-            if (s->pub.kind != DWEXPR_LIBDWARF_SCOPE_FUNCTION || !s->pub.nranges)
-                continue;
-            const char *have = by_name ? s->pub.name : ld_scope_linkage(ld, s);
+        const ld_scope *sc;
+        for (uint64_t k = 0; (sc = ld_map_get(&ld->fn_by_name[by_name], h, k)) != NULL; k++) {
+            const char *have = by_name ? sc->pub.name : ld_scope_linkage(ld, sc);
             if (have && strcmp(have, name) == 0)
-                add_addr(list, &n, ld_function_entry(s));
+                add_addr(list, &n, ld_function_entry(sc));
         }
     }
     return n;
