@@ -263,6 +263,13 @@ static void fuzz_tail_frames(dwexpr_libdwarf *ld)
                 FZ_CHECK(n == m && memcmp(pcs, again, (n < 8 ? n : 8) * sizeof *pcs) == 0,
                          "tail frames 0x%llx -> 0x%llx: %zu, then %zu",
                          (unsigned long long)rets[k], (unsigned long long)callee, n, m);
+                /* the same DWARF as another module's (a declaration's
+                 * name looked up again): it gives an answer, twice the same */
+                n = dwexpr_libdwarf_tail_frames_across(ld, rets[k], ld, callee, pcs, 8);
+                m = dwexpr_libdwarf_tail_frames_across(ld, rets[k], ld, callee, again, 8);
+                FZ_CHECK(n == m && memcmp(pcs, again, (n < 8 ? n : 8) * sizeof *pcs) == 0,
+                         "tail frames across 0x%llx -> 0x%llx: %zu, then %zu",
+                         (unsigned long long)rets[k], (unsigned long long)callee, n, m);
             }
     }
 }

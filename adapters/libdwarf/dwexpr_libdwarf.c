@@ -3197,9 +3197,11 @@ void dwexpr_libdwarf_close(dwexpr_libdwarf *ld)
     ld_map_free(&ld->tnames);
     ld_map_free(&ld->prefixes);
     ld_map_free(&ld->fn_by_die);
-    ld_map_free(&ld->fn_by_name);
     ld_map_free(&ld->selftail);
     ld_map_free(&ld->fn_by_entry);
+    ld_map_free(&ld->syms);
+    ld_map_free(&ld->fn_by_name[0]);
+    ld_map_free(&ld->fn_by_name[1]);
     free(ld->tails);
     ld_map_free(&ld->origins);
     ld_pool_free(&ld->pool);

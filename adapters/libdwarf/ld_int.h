@@ -188,6 +188,7 @@ typedef struct ld_callsite {
     const uint64_t *targets;
     size_t ntargets;
     const char *outside;         /* a declaration's name no function here has (another module's) */
+    const char *ambiguous;       /* a declaration's name several functions here have */
 } ld_callsite;
 
 /* ---- the adapter ---- */
@@ -218,12 +219,17 @@ struct dwexpr_libdwarf {
     const ld_callsite **tails;   /* tail call sites of functions that list all their calls,
                                     ordered by function */
     size_t ntails;
-    bool fn_dies_done, fn_names_done;
+    bool fn_dies_done;
     ld_map fn_by_die;            /* (file, DIE) -> ld_scope *: functions */
-    ld_map fn_by_name;           /* (hash of the linkage or DWARF name, k) -> ld_scope * */
     ld_map selftail;             /* (entry, 0) -> 1 no self tail call, 2 maybe */
     ld_map fn_by_entry;          /* (address, 0) -> the function entered there, or
                                     LD_NO_FUNCTION (ld_function_entered) */
+    bool syms_done;              /* symbols.c: the ELF function symbols, read on first use */
+    ld_map syms;                 /* (hash of the name, k) -> ld_sym * */
+    size_t nsyms;
+    bool fn_names_done;          /* symbols.c: the DWARF's function definitions by name */
+    ld_map fn_by_name[2];        /* (hash of the linkage name [0] / DW_AT_name [1], k) ->
+                                    ld_scope * */
 };
 
 /* Fill ERR with status S and a message; returns S. */
@@ -298,6 +304,15 @@ LD_HIDDEN const char *ld_scope_linkage(dwexpr_libdwarf *ld, const ld_scope *s);
 LD_HIDDEN dwexpr_status ld_callsite_targets(dwexpr_libdwarf *ld, const ld_callsite *cs,
                                             const uint64_t **out, size_t *n);
 #define LD_NO_FUNCTION ((void *)1)
+/* The function NAME stands for in this module (symbols.c; GDB's
+ * lookup_minimal_symbol for a declaration's name): the ELF function
+ * symbols of that name, global or weak first, else local; else the DWARF
+ * definitions of that linkage name, else DW_AT_name. LD_NAME_ONE: *ADDR
+ * (link-time); LD_NAME_AMBIGUOUS: several addresses (*COUNT of them, 2
+ * meaning two or more); LD_NAME_NONE: none. */
+typedef enum { LD_NAME_NONE, LD_NAME_ONE, LD_NAME_AMBIGUOUS } ld_name_answer;
+LD_HIDDEN ld_name_answer ld_function_named(dwexpr_libdwarf *ld, const char *name,
+                                           uint64_t *addr, size_t *count);
 /* GDB's function entry (block entry pc) of function scope S: its one
  * range's start, else the first DW_AT_ranges entry's. */
 LD_HIDDEN uint64_t ld_function_entry(const ld_scope *s);

@@ -598,11 +598,15 @@ static dwexpr_status callee_check(dwexpr_libdwarf_binding *b, const dwexpr_frame
     } else if (st == DWEXPR_OK) {
         /* a call from another module names a declaration: GDB finds the
          * callee by that name (its linkage name, else its name; a minimal
-         * symbol) */
-        const char *have = ld_scope_linkage(b->ld, fn);
-        if (!have)
-            have = fn->pub.name;
-        calls = cs->outside && have && strcmp(cs->outside, have) == 0;
+         * symbol), here in the frame's module (ld_function_named) */
+        uint64_t a;
+        size_t count;
+        calls = cs->outside && ld_function_named(b->ld, cs->outside, &a, &count) == LD_NAME_ONE &&
+                a == entry;
+    } else if (cs->ambiguous) {
+        return note(b, DWEXPR_E_NOT_FOUND,
+                    "the call site at 0x%llx names a declaration of %s, and several functions "
+                    "have that name", (unsigned long long)ret, cs->ambiguous);
     } else {
         return note(b, DWEXPR_E_NOT_FOUND, "the call site at 0x%llx names no known target",
                     (unsigned long long)ret);

@@ -10,9 +10,15 @@
  *   DW_AT_GNU_call_site_target) when present, else DW_AT_call_origin /
  *   DW_AT_abstract_origin. An expression needs the caller's registers
  *   (unknown in a chain of tail calls). A reference to a declaration is
- *   the function of its linkage name (else its name); to a DIE with
- *   DW_AT_ranges, every range's start; else its low pc. A DIE without an
- *   address (an abstract instance) names no target. A declaration whose
+ *   the function of its linkage name (else its name): the address of the
+ *   ELF symbol of that name (ld_function_named: GDB's minimal symbol; a
+ *   definition in another unit, whose DWARF name or linkage name may
+ *   differ, as glibc's __pthread_kill, whose definition's linkage name is
+ *   __GI___pthread_kill); several functions of that name (no global one,
+ *   and static ones in several units) name no target, where GDB takes one
+ *   of them. To a DIE with DW_AT_ranges, every range's start; else its
+ *   low pc. A DIE without an address (an abstract instance) names no
+ *   target. A declaration whose
  *   name none of BINARY's functions has is a shared library's function:
  *   GDB reads the library's DWARF (when its debug info is installed) and
  *   finds no tail calls back into BINARY there; here it is a function
@@ -70,15 +76,6 @@ static const ld_scope *holder(const ld_scope *s)
     return s;
 }
 
-/* FNV-1a of a name. */
-static uint64_t name_hash(const char *s)
-{
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-    return h;
-}
-
 /* The function scopes by DIE, made on first use. */
 static void fn_dies(dwexpr_libdwarf *ld)
 {
@@ -91,61 +88,22 @@ static void fn_dies(dwexpr_libdwarf *ld)
             ld_map_put(&ld->fn_by_die, all[i]->file, all[i]->pub.die, all[i]);
 }
 
-/* The function scopes by linkage name (else DWARF name), made on first
- * use: what GDB's minimal symbols answer for a declaration's name. */
-static void fn_names(dwexpr_libdwarf *ld)
-{
-    if (ld->fn_names_done)
-        return;
-    ld->fn_names_done = true;
-    ld_scope *const *all = ld->scopes.v;
-    for (size_t i = 0; i < ld->scopes.n; i++) {
-        const ld_scope *s = all[i];
-        if (s->pub.kind != DWEXPR_LIBDWARF_SCOPE_FUNCTION || !s->pub.nranges)
-            continue;
-        const char *n = ld_scope_linkage(ld, s);
-        if (!n)
-            n = s->pub.name;
-        if (!n)
-            continue;
-        uint64_t h = name_hash(n), k = 0;
-        while (ld_map_get(&ld->fn_by_name, h, k))
-            k++;
-        ld_map_put(&ld->fn_by_name, h, k, (void *)(uintptr_t)s);
-    }
-}
+/* What a call site's reference names (ref_target's answer). */
+enum { DECL_NO, DECL_HERE, DECL_OUTSIDE, DECL_AMBIGUOUS };
 
-/* The first function called NAME (linkage name, else DWARF name). */
-static const ld_scope *fn_named(dwexpr_libdwarf *ld, const char *name)
-{
-    fn_names(ld);
-    uint64_t h = name_hash(name);
-    const ld_scope *s;
-    for (uint64_t k = 0; (s = ld_map_get(&ld->fn_by_name, h, k)) != NULL; k++) {
-        const char *n = ld_scope_linkage(ld, s);
-        if (!n)
-            n = s->pub.name;
-        if (n && strcmp(n, name) == 0)
-            return s;
-    }
-    return NULL;
-}
-
-/* What a call site's reference names (ref_target's *KIND). */
-enum { DECL_NO, DECL_HERE, DECL_OUTSIDE };
-
-/* The target of CS's reference: the function scope, or NULL. *KIND says
- * whether it is a declaration, and of a function of BINARY or not (a
- * name none of its functions has: a shared library's, *OUTSIDE). */
-static const ld_scope *ref_target(dwexpr_libdwarf *ld, const ld_callsite *cs, int *kind,
-                                  const char **outside)
+/* The target of CS's reference. A definition: its function scope in
+ * *FN. A declaration (DECL_HERE): the address its name has in this module
+ * in *ADDR (ld_function_named); DECL_OUTSIDE: a name no function here has
+ * (a shared library's: cs->outside); DECL_AMBIGUOUS: several have it
+ * (cs->ambiguous). */
+static int ref_target(dwexpr_libdwarf *ld, ld_callsite *cs, const ld_scope **fn, uint64_t *addr)
 {
     size_t file = ld_unit_at(ld, cs->unit)->file;
     Dwarf_Die d;
-    *kind = DECL_NO;
-    *outside = NULL;
+    *fn = NULL;
+    *addr = 0;
     if (ld_offdie(ld, file, cs->target_die, &d, NULL) != DWEXPR_OK)
-        return NULL;
+        return DECL_NO;
     uint64_t spec;
     const char *name = NULL;
     bool decl = false;
@@ -162,13 +120,24 @@ static const ld_scope *ref_target(dwexpr_libdwarf *ld, const ld_callsite *cs, in
     }
     dwarf_dealloc_die(d);
     if (decl) {
-        const ld_scope *fn = name ? fn_named(ld, name) : NULL;
-        *kind = fn ? DECL_HERE : name ? DECL_OUTSIDE : DECL_NO;
-        *outside = fn ? NULL : name;
-        return fn;
+        size_t count;
+        if (!name)
+            return DECL_NO;
+        switch (ld_function_named(ld, name, addr, &count)) {
+        case LD_NAME_ONE:
+            return DECL_HERE;
+        case LD_NAME_AMBIGUOUS:
+            cs->ambiguous = name;
+            return DECL_AMBIGUOUS;
+        case LD_NAME_NONE:
+            break;
+        }
+        cs->outside = name;
+        return DECL_OUTSIDE;
     }
     fn_dies(ld);
-    return ld_map_get(&ld->fn_by_die, file, cs->target_die);
+    *fn = ld_map_get(&ld->fn_by_die, file, cs->target_die);
+    return DECL_NO;
 }
 
 dwexpr_status ld_callsite_targets(dwexpr_libdwarf *ld, const ld_callsite *ccs, const uint64_t **out,
@@ -182,18 +151,27 @@ dwexpr_status ld_callsite_targets(dwexpr_libdwarf *ld, const ld_callsite *ccs, c
         cs->target_status = DWEXPR_E_NOT_FOUND;
         int decl = DECL_NO;
         const ld_scope *fn = NULL;
+        uint64_t addr = 0;
         if (cs->target_expr)
             cs->target_status = DWEXPR_E_UNSUPPORTED;
         else if (cs->target_die)
-            fn = ref_target(ld, cs, &decl, &cs->outside);
+            decl = ref_target(ld, cs, &fn, &addr);
         if (decl == DECL_OUTSIDE) {
             /* a shared library's function: no address here, and no tail
              * calls that could come back into BINARY */
             cs->target_status = DWEXPR_OK;
+        } else if (decl == DECL_HERE) {
+            /* a declaration: the address its name has (the entry) */
+            uint64_t *t = ld_pool_alloc(&ld->pool, sizeof *t);
+            if (t) {
+                t[0] = addr;
+                cs->targets = t;
+                cs->ntargets = 1;
+                cs->target_status = DWEXPR_OK;
+            }
         } else if (fn && fn->pub.nranges) {
-            /* a declaration: the address its name has (the entry); a
-             * definition: each of its ranges' starts */
-            size_t k = decl == DECL_HERE ? 1 : fn->pub.nranges;
+            /* a definition: each of its ranges' starts */
+            size_t k = fn->pub.nranges;
             uint64_t *t = ld_pool_alloc(&ld->pool, k * sizeof *t);
             if (t) {
                 for (size_t i = 0; i < k; i++)
@@ -203,6 +181,7 @@ dwexpr_status ld_callsite_targets(dwexpr_libdwarf *ld, const ld_callsite *ccs, c
                 cs->target_status = DWEXPR_OK;
             }
         }
+        /* DECL_AMBIGUOUS: unknown (E_NOT_FOUND), cs->ambiguous says why */
     }
     *out = cs->targets;
     *n = cs->ntargets;
@@ -337,16 +316,13 @@ static bool on_path(const chain *c, const ld_callsite *cs)
     return false;
 }
 
-/* Follow call site CS. False stops the search: ambiguous, or a target
+static bool follow(chain *c, const ld_callsite *cs);
+
+/* Go on from the functions entered at T[0..NT) (what the last call site
+ * on the path calls). False stops the search: ambiguous, or a target
  * that cannot be known (GDB's NO_ENTRY_VALUE_ERROR). */
-static bool follow(chain *c, const ld_callsite *cs)
+static bool follow_targets(chain *c, const uint64_t *t, size_t nt)
 {
-    if (++c->visits > MAX_VISITS)
-        return false;
-    const uint64_t *t;
-    size_t nt;
-    if (ld_callsite_targets(c->ld, cs, &t, &nt) != DWEXPR_OK)
-        return false;
     for (size_t i = 0; i < nt; i++)
         if (t[i] == c->callee)
             return candidate(c);
@@ -370,33 +346,86 @@ static bool follow(chain *c, const ld_callsite *cs)
     return true;
 }
 
+/* Follow call site CS (follow_targets). */
+static bool follow(chain *c, const ld_callsite *cs)
+{
+    if (++c->visits > MAX_VISITS)
+        return false;
+    const uint64_t *t;
+    size_t nt;
+    if (ld_callsite_targets(c->ld, cs, &t, &nt) != DWEXPR_OK)
+        return false;
+    return follow_targets(c, t, nt);
+}
+
+/* The frames of chain C's search (GDB's pretend_pc): the shared callees
+ * (youngest first), then the shared callers; a single path is all of them
+ * once. Their return pcs into PCS[0..CAP); returns how many. */
+static size_t chain_frames(chain *c, uint64_t *pcs, size_t cap)
+{
+    size_t n = 0;
+    if (!c->have || !c->length)
+        return 0;
+    if (c->callers == c->length && c->callees == c->length)
+        c->callers = 0;
+    for (size_t i = 0; i < c->callees; i++, n++)
+        if (n < cap)
+            pcs[n] = c->first[c->length - 1 - i]->return_pc;
+    for (size_t i = c->callers; i-- > 0; n++)
+        if (n < cap)
+            pcs[n] = c->first[i]->return_pc;
+    return n;
+}
+
+/* A new chain search in LD towards the function of CALLEE_PC, or NULL. */
+static chain *chain_new(dwexpr_libdwarf *ld, uint64_t callee_pc)
+{
+    const ld_scope *fn = ld_function_at(ld, callee_pc);
+    if (!fn || !fn->pub.nranges)
+        return NULL;
+    chain *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->ld = ld;
+    c->callee = ld_function_entry(fn);
+    return c;
+}
+
 size_t dwexpr_libdwarf_tail_frames(dwexpr_libdwarf *ld, uint64_t ret, uint64_t callee_pc,
                                    uint64_t *pcs, size_t cap)
 {
     if (!ld)
         return 0;
     const ld_callsite *cs = ld_callsite_at(ld, ret);
-    const ld_scope *fn = ld_function_at(ld, callee_pc);
-    if (!cs || !fn || !fn->pub.nranges)
-        return 0;
-    chain *c = calloc(1, sizeof *c);
+    chain *c = cs ? chain_new(ld, callee_pc) : NULL;
     if (!c)
         return 0;
-    c->ld = ld;
-    c->callee = ld_function_entry(fn);
-    size_t n = 0;
-    if (follow(c, cs) && c->have && c->length) {
-        /* GDB's pretend_pc: the shared callees (youngest first), then the
-         * shared callers; a single path is all of them once */
-        if (c->callers == c->length && c->callees == c->length)
-            c->callers = 0;
-        for (size_t i = 0; i < c->callees; i++, n++)
-            if (n < cap)
-                pcs[n] = c->first[c->length - 1 - i]->return_pc;
-        for (size_t i = c->callers; i-- > 0; n++)
-            if (n < cap)
-                pcs[n] = c->first[i]->return_pc;
-    }
+    size_t n = follow(c, cs) ? chain_frames(c, pcs, cap) : 0;
+    free(c);
+    return n;
+}
+
+size_t dwexpr_libdwarf_tail_frames_across(dwexpr_libdwarf *caller, uint64_t ret,
+                                          dwexpr_libdwarf *ld, uint64_t callee_pc,
+                                          uint64_t *pcs, size_t cap)
+{
+    if (!caller || !ld)
+        return 0;
+    const ld_callsite *cs = ld_callsite_at(caller, ret);
+    const uint64_t *t;
+    size_t nt, count;
+    uint64_t entry;
+    /* a declaration of a function the caller's module does not have,
+     * which LD's symbol of that name is (GDB looks the name up in every
+     * module) */
+    if (!cs || ld_callsite_targets(caller, cs, &t, &nt) != DWEXPR_OK || !cs->outside ||
+        ld_function_named(ld, cs->outside, &entry, &count) != LD_NAME_ONE)
+        return 0;
+    chain *c = chain_new(ld, callee_pc);
+    if (!c)
+        return 0;
+    c->visits = 1;
+    size_t n = follow_targets(c, &entry, 1) ? chain_frames(c, pcs, cap) : 0;
     free(c);
     return n;
 }

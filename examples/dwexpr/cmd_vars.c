@@ -727,17 +727,24 @@ static int run_vars(const vars_opts *o, dwexpr_unw *u, dwexpr_libdwarf *binary_l
         at[i] = caller && link ? link - 1 : link;
     }
     /* GDB's tail call frames: between machine frame I and its caller
-     * I + 1 of the same module, the functions the caller's call went
-     * through by tail calls before reaching frame I's */
+     * I + 1, the functions the caller's call went through by tail calls
+     * before reaching frame I's: in their module; from a caller of
+     * another module, when its call names a function of frame I's module
+     * by a declaration (the executable's call of a library function that
+     * jumps to another) */
     for (uint32_t i = 0; i < nm; i++) {
         if (vframes_add_machine(r.vf.v, i) < 0)
             break;
-        dwexpr_libdwarf *ld;
-        if (i + 1 >= nm || !fmod[i] || fmod[i] != fmod[i + 1] ||
-            !(ld = module_dwarf(&r, fmod[i])))
+        dwexpr_libdwarf *ld, *cld;
+        if (i + 1 >= nm || !fmod[i] || !fmod[i + 1] || !(ld = module_dwarf(&r, fmod[i])))
             continue;
         uint64_t mb = module_bias(fmod[i]), pcs[64];
-        size_t n = dwexpr_libdwarf_tail_frames(ld, mf[i + 1].pc - mb, at[i], pcs, 64);
+        size_t n = 0;
+        if (fmod[i] == fmod[i + 1])
+            n = dwexpr_libdwarf_tail_frames(ld, mf[i + 1].pc - mb, at[i], pcs, 64);
+        else if ((cld = module_dwarf(&r, fmod[i + 1])) != NULL)
+            n = dwexpr_libdwarf_tail_frames_across(cld, mf[i + 1].pc - module_bias(fmod[i + 1]),
+                                                   ld, at[i], pcs, 64);
         for (size_t k = 0; k < n && k < 64; k++)
             vframes_add_tail(r.vf.v, i + 1, i, pcs[k] + mb);
     }

@@ -261,6 +261,16 @@ DWEXPR_API const char *dwexpr_libdwarf_scope_linkage_name(dwexpr_libdwarf *ld,
  * none. */
 DWEXPR_API size_t dwexpr_libdwarf_tail_frames(dwexpr_libdwarf *ld, uint64_t ret,
                                               uint64_t callee_pc, uint64_t *pcs, size_t cap);
+/* The same between a caller in another module, whose DWARF is CALLER
+ * (its call site returning to RET, link-time in CALLER), and a callee at
+ * CALLEE_PC (link-time in LD): the caller's call site names a declaration
+ * of a function CALLER does not have, which LD has by that name (its ELF
+ * symbol, as GDB finds it in every module: the executable's call of
+ * qsort, which jumps to __qsort_r in libc); the chain of tail calls from
+ * there is searched in LD. PCS get link-time pcs of LD. */
+DWEXPR_API size_t dwexpr_libdwarf_tail_frames_across(dwexpr_libdwarf *caller, uint64_t ret,
+                                                     dwexpr_libdwarf *ld, uint64_t callee_pc,
+                                                     uint64_t *pcs, size_t cap);
 /* Whether variable V is visible from scope INNER: its scope is INNER or
  * an ancestor of it, or it is a global of INNER's unit. */
 DWEXPR_API bool dwexpr_libdwarf_var_visible(const dwexpr_libdwarf_var *v,

@@ -14,6 +14,9 @@
  *   t_self -> t_self, t_self -> t_leaf
  *   t_ext  -> puts (a declaration no function here has: a library's),
  *             t_ext -> t_leaf
+ *   t_dup (two functions of that name, 0x9d00 and 0x9e00) -> t_leaf
+ *   t_other -> t_leaf; the ELF symbol t_sym (no DWARF name) is t_other's
+ *             address
  *
  * t_caller's call sites (return address: what it calls):
  *   0x9010: t_top    paths 0x9110 0x9210 | 0x9110 0x9220 0x9310: the
@@ -29,7 +32,10 @@
  *   0x9090: t_a      one path, 0x9810 0x9310: both, youngest first
  *   0x90a0: t_self   0x9b10 0x9b20 | 0x9b20 (a call site is not taken
  *                    twice on a path): the common end, 0x9b20
- *   0x90b0: t_ext    0x9c20 (puts has no tail calls back): 0x9c20 */
+ *   0x90b0: t_ext    0x9c20 (puts has no tail calls back): 0x9c20
+ *   0x90c0: t_dup, through a declaration of that name: ambiguous, none
+ *   0x90d0: t_sym, through a declaration of that name: the ELF symbol's
+ *                    address, t_other's: 0x9f10 */
 
 #define ULEB .uleb128
 
@@ -40,6 +46,11 @@ main:
         xorl    %eax, %eax
         ret
         .size   main, .-main
+        /* an ELF symbol that no DWARF function is called (a declaration
+         * names it; GDB's minimal symbol) */
+        .globl  t_sym
+        .type   t_sym, @function
+        .set    t_sym, 0x9f00
 
         .section .debug_abbrev,"",@progbits
 .Labbrev:
@@ -135,6 +146,22 @@ main:
         ULEB 7; .asciz "puts"
 .Ldecl_n:
         ULEB 7; .asciz "t_n"
+.Lt_dup1:
+        ULEB 2; .asciz "t_dup"; .8byte 0x9d00; .4byte 0x100
+        ULEB 5; .8byte 0x9d10; .4byte .Lt_leaf - .Lcu
+        .byte 0
+.Lt_dup2:
+        ULEB 2; .asciz "t_dup"; .8byte 0x9e00; .4byte 0x100
+        ULEB 5; .8byte 0x9e10; .4byte .Lt_leaf - .Lcu
+        .byte 0
+.Lt_other:
+        ULEB 2; .asciz "t_other"; .8byte 0x9f00; .4byte 0x100
+        ULEB 5; .8byte 0x9f10; .4byte .Lt_leaf - .Lcu
+        .byte 0
+.Ldecl_dup:
+        ULEB 7; .asciz "t_dup"
+.Ldecl_sym:
+        ULEB 7; .asciz "t_sym"
 .Lt_caller:
         ULEB 2; .asciz "t_caller"; .8byte 0x9000; .4byte 0x100
         ULEB 4; .8byte 0x9010; .4byte .Lt_top - .Lcu
@@ -148,6 +175,8 @@ main:
         ULEB 4; .8byte 0x9090; .4byte .Lt_a - .Lcu
         ULEB 4; .8byte 0x90a0; .4byte .Lt_self - .Lcu
         ULEB 4; .8byte 0x90b0; .4byte .Lt_ext - .Lcu
+        ULEB 4; .8byte 0x90c0; .4byte .Ldecl_dup - .Lcu
+        ULEB 4; .8byte 0x90d0; .4byte .Ldecl_sym - .Lcu
         .byte 0
         .byte 0
 .Lcu_end:

@@ -276,9 +276,17 @@ static void tail_calls(const char *path)
     tail_case(tl, 0x90b0, ext, 1,
               "a jump to a library's function (a declaration of no function here) beside "
               "one to t_leaf: that one");
+    tail_case(tl, 0x90c0, NULL, 0,
+              "the caller names a declaration two functions have the name of: none");
+    static const uint64_t sym[] = {0x9f10};
+    tail_case(tl, 0x90d0, sym, 1,
+              "the caller names a declaration whose name only an ELF symbol has: the "
+              "function at its address");
     tail_case(tl, 0x9011, NULL, 0, "no call site returns there: none");
     TAP_OK(dwexpr_libdwarf_tail_frames(tl, 0x9010, 0x1, NULL, 0) == 0 &&
-               dwexpr_libdwarf_tail_frames(NULL, 0x9010, 0x9450, NULL, 0) == 0,
+               dwexpr_libdwarf_tail_frames(NULL, 0x9010, 0x9450, NULL, 0) == 0 &&
+               dwexpr_libdwarf_tail_frames_across(NULL, 0x9010, tl, 0x9450, NULL, 0) == 0 &&
+               dwexpr_libdwarf_tail_frames_across(tl, 0x9010, NULL, 0x9450, NULL, 0) == 0,
            "tail call frames: a callee pc in no function, or no DWARF: none");
     uint64_t one;
     TAP_OK(dwexpr_libdwarf_tail_frames(tl, 0x9090, 0x9450, &one, 1) == 2 && one == 0x9310,
