@@ -316,6 +316,11 @@ struct dwexpr_arch {
      * stack pointer (GDB's amd64 frameless case). False (and NULL): no
      * such guess; frame 0 then has no caller. */
     bool (*no_cfi_row)(unsigned addr_size, dwexpr_cfi_row *row);
+    /* The format (DWEXPR_FLOAT_*) of a DW_ATE_float base type of BITS
+     * bits named NAME (may be NULL), DWEXPR_FLOAT_DEFAULT when the
+     * architecture does not say. NULL: only dwexpr_arch_float_format's
+     * IEEE binary32 / binary64. */
+    uint8_t (*float_format)(uint32_t bits, const char *name);
 };
 
 #endif

@@ -1,17 +1,31 @@
 /* lib/value.c: typed values: arithmetic, logical and relational operations
  * (DWARF 5 section 2.5.1.4 and 2.5.1.5, kept by the seed), conversions
  * (DWARF 5 section 2.5.1.6) and moving values to and from storage bits. */
+#include <float.h>
+
 #include "evalint.h"
 #include "decimal.h"
+
+/* x87 extended values (DWEXPR_FLOAT_X87) are computed with the host's
+ * long double where it is that very format (x86 hosts: a 64-bit
+ * significand, 15-bit exponent, the 10 bytes first in memory), so each
+ * operation rounds once, as the x87 does and as GDB computes them; on
+ * other hosts their arithmetic is an error, not an approximation. */
+#if (defined(__x86_64__) || defined(__i386__)) && LDBL_MANT_DIG == 64 && LDBL_MAX_EXP == 16384
+#  define DWX_HOST_X87 1
+#endif
 
 /* Operands "must be of the same type, either the same base type or the
  * generic type" (DWARF 5 2.5.1.4). Base types compare by their
  * properties, so two DIEs describing the same type agree. */
+static uint8_t float_format(const dwexpr_type *t);
+
 bool dwx_type_equal(const dwexpr_type *a, const dwexpr_type *b)
 {
     return a->encoding == b->encoding && a->bits == b->bits &&
            (a->lanes ? a->lanes : 1) == (b->lanes ? b->lanes : 1) &&
-           (a->encoding == DWEXPR_ATE_GENERIC || a->endian == b->endian);
+           (a->encoding == DWEXPR_ATE_GENERIC || a->endian == b->endian) &&
+           (a->encoding != DW_ATE_float || float_format(a) == float_format(b));
 }
 
 /* Integral encodings (seed "DWARF Expression Value"). DW_ATE_address is
@@ -39,10 +53,96 @@ static bool is_signed_type(const dwexpr_type *t)
     return t->encoding == DW_ATE_signed || t->encoding == DW_ATE_signed_char;
 }
 
+/* The format of floating-point type T: its own, else what dwexpr took
+ * before types had one (DWEXPR_FLOAT_DEFAULT): IEEE binary32 / binary64
+ * for 32 / 64 bits, any other size unknown. */
+static uint8_t float_format(const dwexpr_type *t)
+{
+    if (t->format != DWEXPR_FLOAT_DEFAULT)
+        return t->format;
+    return t->bits == 32 || t->bits == 64 ? DWEXPR_FLOAT_IEEE : DWEXPR_FLOAT_DEFAULT;
+}
+
+/* IEEE binary32 / binary64: computed with the host's float and double. */
 static bool is_float_type(const dwexpr_type *t)
 {
-    return t->encoding == DW_ATE_float && (t->bits == 32 || t->bits == 64);
+    return t->encoding == DW_ATE_float && (t->bits == 32 || t->bits == 64) &&
+           float_format(t) == DWEXPR_FLOAT_IEEE;
 }
+
+/* An x87 extended type (DWEXPR_FLOAT_X87) of one lane: its 10 bytes and
+ * padding up to 80, 96 or 128 bits (any whole number of bytes from 10 to
+ * 16 is taken). Its values are always wide. */
+static bool x87_type(const dwexpr_type *t)
+{
+    return t->encoding == DW_ATE_float && float_format(t) == DWEXPR_FLOAT_X87 &&
+           (t->lanes ? t->lanes : 1) == 1 && t->bits >= 80 && t->bits <= 128 && t->bits % 8 == 0;
+}
+
+/* The error for arithmetic on floating-point type T that dwexpr does not
+ * compute (its format is unknown or not taken, or the host cannot compute
+ * it exactly). */
+static DWX_COLD dwexpr_status float_unsupported(dwexpr_ctx *ctx, const dwexpr_type *t)
+{
+    if (x87_type(t))
+        return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED,
+                            "x87 80-bit extended floating-point arithmetic is not supported on "
+                            "this host (its long double is not the x87 format)");
+    if (float_format(t) == DWEXPR_FLOAT_IEEE)
+        return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED,
+                            "IEEE %u-bit binary floating-point arithmetic is not supported",
+                            (unsigned)t->bits);
+    return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED,
+                        "%u-bit floating-point arithmetic is not supported%s", (unsigned)t->bits,
+                        float_format(t) == DWEXPR_FLOAT_DEFAULT
+                            ? " (the target does not say its format)" : "");
+}
+
+/* The 10 bytes of x87 value V (little-endian: significand, then sign and
+ * exponent) into OUT. */
+static void x87_bytes(const dwexpr_value *v, uint8_t out[10])
+{
+    for (unsigned i = 0; i < 10; i++)
+        out[i] = v->wide ? v->wide[i] : i < 8 ? (uint8_t)(v->bits >> (8 * i)) : 0;
+}
+
+/* R (its x87 type set) holds the 10 bytes X and zero padding: fresh wide
+ * bytes in the scratch. */
+static dwexpr_status x87_set_bytes(dwexpr_ctx *ctx, dwexpr_value *r, const uint8_t x[10])
+{
+    const size_t n = r->type.bits / 8;
+    uint8_t *w = dwx_alloc(ctx, n);
+    if (!w)
+        return dwx_ctx_fail(ctx, DWEXPR_E_NOSPACE, "out of scratch memory for a %u-bit value",
+                            (unsigned)r->type.bits);
+    memset(w, 0, n);
+    memcpy(w, x, 10);
+    r->bits = 0;
+    for (unsigned i = 0; i < 8; i++)
+        r->bits |= (uint64_t)w[i] << (8 * i);
+    r->wide = w;
+    return DWEXPR_OK;
+}
+
+#if defined(DWX_HOST_X87)
+/* x87 value V as the host's long double (the same format). */
+static long double x87_get(const dwexpr_value *v)
+{
+    uint8_t b[sizeof(long double)] = {0};
+    x87_bytes(v, b);
+    long double x;
+    memcpy(&x, b, sizeof x);
+    return x;
+}
+
+/* R (its x87 type set) holds X. */
+static dwexpr_status x87_set(dwexpr_ctx *ctx, dwexpr_value *r, long double x)
+{
+    uint8_t b[sizeof(long double)];
+    memcpy(b, &x, sizeof b);
+    return x87_set_bytes(ctx, r, b);
+}
+#endif
 
 
 static double as_double(const dwexpr_value *v)
@@ -148,7 +248,11 @@ static dwexpr_status check_scalar(dwexpr_ctx *ctx, const dwexpr_value *v)
         return dwx_ctx_fail(ctx, DWEXPR_E_IMPLICIT_PTR,
                             "an implicit pointer value can only be used as a location or by "
                             "DW_OP_stack_value");
-    if ((v->wide && !int128_value(v) && !decimal_value(v)) || (v->type.lanes > 1))
+    /* a wide float of one lane: the operation says whether it takes it
+     * (after the operands' types are compared) */
+    const bool wide_float = v->type.encoding == DW_ATE_float && v->type.lanes <= 1;
+    if ((v->wide && !int128_value(v) && !decimal_value(v) && !wide_float) ||
+        (v->type.lanes > 1))
         return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED,
                             "arithmetic on %u-bit values (vectors, or wider than the integers "
                             "and floats taken) is not supported",
@@ -211,11 +315,38 @@ dwexpr_status dwx_value_binary(dwexpr_ctx *ctx, const dwexpr_unit *u, int x,
     bool is_cmp = x == DWEXPR_OP_eq || x == DWEXPR_OP_ne || x == DWEXPR_OP_lt ||
                   x == DWEXPR_OP_le || x == DWEXPR_OP_gt || x == DWEXPR_OP_ge;
 
+    if (x87_type(t)) {
+        /* DWARF 5 2.5.1.4: abs, div, minus, mul, neg and plus take
+         * non-integral operands; x87 extended ones as the x87 computes
+         * them (one rounding, to nearest even, 64-bit significand), the
+         * comparisons too (a NaN is unordered) */
+#if defined(DWX_HOST_X87)
+        long double la = x87_get(a), lb = x87_get(b), lr;
+        if (is_cmp) {
+            bool c = x == DWEXPR_OP_eq ? la == lb : x == DWEXPR_OP_ne ? la != lb
+                   : x == DWEXPR_OP_lt ? la < lb : x == DWEXPR_OP_le ? la <= lb
+                   : x == DWEXPR_OP_gt ? la > lb : la >= lb;
+            set_generic_bool(u, r, c);
+            return DWEXPR_OK;
+        }
+        switch (x) {
+        case DWEXPR_OP_plus: lr = la + lb; break;
+        case DWEXPR_OP_minus: lr = la - lb; break;
+        case DWEXPR_OP_mul: lr = la * lb; break;
+        case DWEXPR_OP_div: lr = la / lb; break; /* x/0 is an infinity, as for IEEE */
+        default:
+            return dwx_ctx_fail(ctx, DWEXPR_E_NOT_INTEGRAL,
+                                "operation needs integral operands, not floating point");
+        }
+        *r = *a;
+        return x87_set(ctx, r, lr);
+#else
+        return float_unsupported(ctx, t);
+#endif
+    }
     if (t->encoding == DW_ATE_float) {
         if (!is_float_type(t))
-            return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED,
-                                "%u-bit floating-point arithmetic is not supported",
-                                (unsigned)t->bits);
+            return float_unsupported(ctx, t);
         double da = as_double(a), db = as_double(b), dr;
         if (is_cmp) {
             bool c = x == DWEXPR_OP_eq ? da == db : x == DWEXPR_OP_ne ? da != db
@@ -308,18 +439,21 @@ dwexpr_status dwx_value_unary(dwexpr_ctx *ctx, int x, const dwexpr_value *a, dwe
     const dwexpr_type *t = &a->type;
     *r = *a;
     if (t->encoding == DW_ATE_float) {
-        if (!is_float_type(t))
-            return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED,
-                                "%u-bit floating-point arithmetic is not supported",
-                                (unsigned)t->bits);
-        uint64_t sign = (uint64_t)1 << (t->bits - 1);
-        if (x == DWEXPR_OP_neg)
-            r->bits = a->bits ^ sign;
-        else if (x == DWEXPR_OP_abs)
-            r->bits = a->bits & ~sign;
-        else
+        if (!is_float_type(t) && !x87_type(t))
+            return float_unsupported(ctx, t);
+        if (x != DWEXPR_OP_neg && x != DWEXPR_OP_abs)
             return dwx_ctx_fail(ctx, DWEXPR_E_NOT_INTEGRAL,
                                 "DW_OP_not needs an integral operand, not floating point");
+        if (x87_type(t)) {
+            /* IEEE 754-2008 5.5.1 (the x87's FCHS and FABS): the sign, bit
+             * 79, changes and nothing else; the result's padding is zero */
+            uint8_t b[10];
+            x87_bytes(a, b);
+            b[9] = x == DWEXPR_OP_neg ? (uint8_t)(b[9] ^ 0x80) : (uint8_t)(b[9] & 0x7f);
+            return x87_set_bytes(ctx, r, b);
+        }
+        const uint64_t sign = (uint64_t)1 << (t->bits - 1);
+        r->bits = x == DWEXPR_OP_neg ? a->bits ^ sign : a->bits & ~sign;
         return DWEXPR_OK;
     }
     if (t->encoding == DW_ATE_decimal_float) {
@@ -415,6 +549,73 @@ static DWX_COLD dwexpr_status convert_decimal(dwexpr_ctx *ctx, const dwexpr_valu
                         t_dec ? "decimal floating-point" : "non-decimal");
 }
 
+/* DW_OP_convert from or to an x87 extended type (DWARF 5 2.5.1.6: the
+ * value converted to the type; dwx_value_convert asks only then). R's
+ * type is set. Between x87 types of any padding the 10 bytes are kept;
+ * with a binary32 / binary64 float or an integer of up to 64 bits the
+ * host's long double converts (DWX_HOST_X87): exactly into x87 (each of
+ * them fits its 64-bit significand), rounded to nearest even out of it,
+ * and toward zero into an integer (a C cast), a value the integer type
+ * cannot hold an error, as for binary floats. Anything else, or another
+ * host, is not supported. */
+static DWX_COLD dwexpr_status convert_x87(dwexpr_ctx *ctx, const dwexpr_value *a,
+                                          const dwexpr_type *t, dwexpr_value *r)
+{
+    const dwexpr_type *f = &a->type;
+    const bool f_x87 = x87_type(f), t_x87 = x87_type(t);
+    if (f_x87 && t_x87) {
+        uint8_t b[10];
+        x87_bytes(a, b);
+        return x87_set_bytes(ctx, r, b);
+    }
+    const dwexpr_type *other = f_x87 ? t : f;
+    const bool other_int = dwexpr_type_is_integral(other) && (f_x87 || !a->wide) &&
+                           (other->lanes ? other->lanes : 1) == 1 && other->bits > 0 &&
+                           other->bits <= 64;
+    if (!is_float_type(other) && !other_int)
+        return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED,
+                            "DW_OP_convert between an x87 extended type and a %u-bit %s type "
+                            "is not supported", (unsigned)other->bits,
+                            other->encoding == DW_ATE_float ? "floating-point" : "non-integral");
+#if defined(DWX_HOST_X87)
+    if (t_x87) {
+        long double x;
+        if (is_float_type(f)) {
+            x = as_double(a); /* binary32 widens to double exactly */
+        } else {
+            const uint64_t v = a->bits & dwx_mask(f->bits);
+            x = is_signed_type(f) ? (long double)dwx_sext(v, f->bits) : (long double)v;
+        }
+        return x87_set(ctx, r, x);
+    }
+    const long double x = x87_get(a);
+    if (t->encoding == DW_ATE_float) {
+        if (t->bits == 32) {
+            const float fl = (float)x;
+            uint32_t w;
+            memcpy(&w, &fl, sizeof w);
+            r->bits = w;
+        } else {
+            const double d = (double)x;
+            memcpy(&r->bits, &d, sizeof d);
+        }
+        return DWEXPR_OK;
+    }
+    /* trunc(x) >= lo <=> x > lo - 1 and trunc(x) < hi <=> x < hi, both
+     * bounds exact in the 64-bit significand; NaN fails both */
+    const long double hi = (long double)pow2(t->bits - (is_signed_type(t) ? 1 : 0));
+    const long double lo = is_signed_type(t) ? -hi : 0.0L;
+    if (!(x > lo - 1.0L && x < hi))
+        return dwx_ctx_fail(ctx, DWEXPR_E_EVALUATION,
+                            "floating-point value does not fit the %u-bit integer type",
+                            (unsigned)t->bits);
+    r->bits = (is_signed_type(t) ? (uint64_t)(int64_t)x : (uint64_t)x) & dwx_mask(t->bits);
+    return DWEXPR_OK;
+#else
+    return float_unsupported(ctx, f_x87 ? f : t);
+#endif
+}
+
 dwexpr_status dwx_value_convert(dwexpr_ctx *ctx, const dwexpr_value *a, const dwexpr_type *t,
                                 bool reinterpret, dwexpr_value *r)
 {
@@ -436,6 +637,8 @@ dwexpr_status dwx_value_convert(dwexpr_ctx *ctx, const dwexpr_value *a, const dw
         r->wide = a->wide;
         return DWEXPR_OK;
     }
+    if (x87_type(&a->type) || x87_type(t))
+        return convert_x87(ctx, a, t, r);
     if (a->wide || a->type.lanes > 1 || (t->lanes ? t->lanes : 1) > 1 || to_bits > 64 ||
         to_bits == 0) {
 #if defined(DWX_HAVE_INT128)

@@ -339,6 +339,11 @@ static bool read_base_type(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, uint64
     if (ld_die_udata(ld, file, d, LD_AT_LLVM_vector_size, &v) ||
         ld_die_udata(ld, file, d, LD_AT_LLVM_vector_size_seed, &v))
         t->lanes = v ? (uint16_t)v : 1;
+    /* a float's format is the ELF machine's for its size and name (x86-64:
+     * a 16-byte long double is x87's, __float128 binary128) */
+    if (t->encoding == DW_ATE_float)
+        t->format = dwexpr_arch_float_format(dwexpr_arch_find(ld->arch), t->bits,
+                                             die_string(ld, file, d, DW_AT_name));
     return true;
 }
 

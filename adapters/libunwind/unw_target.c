@@ -22,7 +22,7 @@
 #include <libunwind-ptrace.h>
 #include "dwexpr/adapter_libunwind.h"
 
-enum { NREGS = 17, XMM0 = 17, NXMM = 16, ST0 = 33, NST = 8, STBYTES = 10 };
+enum { NREGS = 17, XMM0 = 17, NXMM = 16, ST0 = 33, NST = 8, STBYTES = 10, STSLOT = 16 };
 
 /* The fxsave image (NT_FPREGSET, struct user_fpregs_struct, a signal
  * frame's _fpstate): st_space at byte 32, ST(0)..ST(7) in 16-byte slots
@@ -723,10 +723,11 @@ static dwexpr_status t_reg_size(void *user, uint32_t regno, uint32_t *bytes)
 {
     if (regno >= ST0 + NST)
         return DWEXPR_E_NOT_FOUND;
-    /* the x86-64 arch's sizes (lib/arch/x86_64.c): st0-7 are 10 bytes;
-     * with AVX, DWARF 17-32 are ymm0-15 (xstate_regs) */
+    /* the x86-64 arch's sizes (lib/arch/x86_64.c), except st0-7: each is
+     * its 16-byte FXSAVE slot (t_reg_read); with AVX, DWARF 17-32 are
+     * ymm0-15 (xstate_regs) */
     const dwexpr_unw *u = user;
-    *bytes = regno >= ST0 ? STBYTES : regno >= XMM0 ? (u && u->have_ymm ? 32 : 16) : 8;
+    *bytes = regno >= ST0 ? STSLOT : regno >= XMM0 ? (u && u->have_ymm ? 32 : 16) : 8;
     return DWEXPR_OK;
 }
 
@@ -760,12 +761,24 @@ static dwexpr_status t_reg_read(void *user, const dwexpr_regref *r, uint64_t off
         return DWEXPR_OK;
     }
     if (r->regno >= ST0 && r->regno < ST0 + NST) {
-        /* the x87 registers of the thread (frame 0 only), 80 bits each */
+        /* the x87 registers of the thread (frame 0 only): the storage of
+         * ST(i) is its 16-byte FXSAVE slot, the 80-bit value and 6 bytes
+         * read as zero (the slot's reserved bytes), not the arch's 10
+         * bytes (which the simulated target keeps, contract). GCC -O2
+         * reads a long double (16 bytes, psABI 3.1.2) kept there with
+         * DW_OP_regval_type 33 <long double>; GDB converts the register to
+         * the type (i387_register_to_value), the same x87 format: the 10
+         * bytes and zero padding, which this gives without an exception
+         * to the seed's rule that a type wider than the register is an
+         * evaluation error (a 17-byte type still is). The one difference:
+         * GDB refuses a non-float type wider than 10 bytes there. */
         if (r->frame != 0 || !u->have_st)
             return DWEXPR_E_NOT_FOUND;
-        if (off > STBYTES || len > STBYTES - off)
+        if (off > STSLOT || len > STSLOT - off)
             return DWEXPR_E_TARGET;
-        memcpy(buf, u->st[r->regno - ST0] + off, len);
+        uint8_t slot[STSLOT] = {0};
+        memcpy(slot, u->st[r->regno - ST0], STBYTES);
+        memcpy(buf, slot + off, len);
         return DWEXPR_OK;
     }
     uint64_t v;

@@ -405,6 +405,11 @@ static json_t *units_json(locs_run *r)
                 json_object_set_new(t, "vector", json_integer(bt[k].type.lanes));
             if (bt[k].type.endian)
                 json_object_set_new(t, "endian", json_integer(bt[k].type.endian));
+            /* a float's format as a context file's base type gives it */
+            if (bt[k].type.format == DWEXPR_FLOAT_IEEE || bt[k].type.format == DWEXPR_FLOAT_X87)
+                json_object_set_new(t, "format",
+                                    json_string(bt[k].type.format == DWEXPR_FLOAT_X87 ? "x87"
+                                                                                      : "ieee"));
             json_array_append_new(ba, t);
         }
         json_object_set_new(o, "base_types", ba);
@@ -945,18 +950,6 @@ static void frame_attrs(locs_run *r, const dwexpr_libdwarf_scope *fn, uint32_t f
     }
 }
 
-/* Whether NAME is one of the 16-byte IEEE quad types GDB tells from
- * x87's long double by name (i386_floatformat_for_type). */
-static bool quad_name(const char *name)
-{
-    static const char *const quad[] = {"__float128", "_Float128", "_Float128x",
-                                       "real(kind=16)", "real*16", "REAL*16", "REAL(16)"};
-    for (size_t i = 0; name && i < sizeof quad / sizeof quad[0]; i++)
-        if (strcmp(name, quad[i]) == 0)
-            return true;
-    return false;
-}
-
 /* The value of V (BITS bits) held in an x87 register (x86-64 DWARF
  * 33-40, st0-7): the register has 10 bytes (the 80-bit extended format),
  * its long double 16 (or 12) with the value in the low 10 and the rest
@@ -979,7 +972,8 @@ static json_t *read_x87(locs_run *r, dwexpr_ctx *ctx, const dwexpr_libdwarf_var 
         return NULL;
     dwexpr_libdwarf_type_info ti;
     if (!strip_type(r, v->unit, v->type, &ti) || ti.tag != 0x24 /* DW_TAG_base_type */ ||
-        ti.encoding != 0x04 /* DW_ATE_float */ || quad_name(ti.name))
+        ti.encoding != 0x04 /* DW_ATE_float */ ||
+        dwexpr_arch_float_format(r->arch, (uint32_t)bits, ti.name) != DWEXPR_FLOAT_X87)
         return NULL;
     dwexpr_error e2;
     dwexpr_status st2;

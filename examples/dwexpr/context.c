@@ -925,7 +925,10 @@ static int ate_by_name(cli_ctx *c, const json_t *j, const char *field, uint16_t 
     return fail(c, "context field %s: unknown base type encoding", field);
 }
 
-/* "base_types": {"0x2a": {"bits", "encoding", "vector", "endian"}}. */
+/* "base_types": {"0x2a": {"bits", "encoding", "vector", "endian",
+ * "format", "name"}}: a float's "format" is "ieee" or "x87", else the
+ * arch's for its size and "name" (dwexpr_arch_float_format: x86_64 takes
+ * a 128-bit float as x87's long double, unless named "__float128"). */
 static int parse_base_types(cli_ctx *c, const json_t *obj)
 {
     const char *key;
@@ -970,6 +973,23 @@ static int parse_base_types(cli_ctx *c, const json_t *obj)
                 bt->t.endian = DW_END_big;
             else if (strcmp(es, "default") != 0)
                 return fail(c, "context field %s.endian: little, big or default", sub);
+        }
+        const json_t *fm = json_object_get(v, "format"), *nm = json_object_get(v, "name");
+        if ((fm && !json_is_string(fm)) || (nm && !json_is_string(nm)))
+            return fail(c, "context field %s: \"format\" and \"name\" are strings", sub);
+        if (bt->t.encoding == DW_ATE_float)
+            bt->t.format = dwexpr_arch_float_format(c->arch, bt->t.bits,
+                                                    nm ? json_string_value(nm) : NULL);
+        if (fm) {
+            const char *fs = json_string_value(fm);
+            if (bt->t.encoding != DW_ATE_float)
+                return fail(c, "context field %s.format: only a float has a format", sub);
+            if (strcmp(fs, "ieee") == 0)
+                bt->t.format = DWEXPR_FLOAT_IEEE;
+            else if (strcmp(fs, "x87") == 0)
+                bt->t.format = DWEXPR_FLOAT_X87;
+            else
+                return fail(c, "context field %s.format: ieee or x87", sub);
         }
         st->nbtypes++;
     }

@@ -249,6 +249,16 @@ DWEXPR_API unsigned dwexpr_arch_addr_size(const dwexpr_arch *arch);
 DWEXPR_API const char *dwexpr_arch_reg_name(const dwexpr_arch *arch, uint32_t regno);
 /* Size of a DWARF register in bytes for ARCH, or 0 if unknown. */
 DWEXPR_API uint32_t dwexpr_arch_reg_size(const dwexpr_arch *arch, uint32_t regno);
+/* The format (DWEXPR_FLOAT_*) of a DW_ATE_float base type of BITS bits
+ * named NAME (its DW_AT_name, may be NULL) on ARCH (may be NULL): what a
+ * target's base_type callback puts in dwexpr_type.format. IEEE 754
+ * binary32 / binary64 for 32 / 64 bits unless the architecture says
+ * otherwise; other sizes as the architecture says (x86_64: 80, 96 and 128
+ * bits are the x87 extended format, a 128-bit type named as IEEE quad
+ * precision, `__float128`, `_Float128`, is binary128);
+ * DWEXPR_FLOAT_DEFAULT when not known. */
+DWEXPR_API uint8_t dwexpr_arch_float_format(const dwexpr_arch *arch, uint32_t bits,
+                                            const char *name);
 
 /* Assemble the text form (contract "dwexpr asm") into OUT (CAP bytes);
  * *LEN gets the size (even when larger than CAP: then E_NOSPACE). ERR's

@@ -39,6 +39,23 @@ extern "C" {
 #define DW_END_big 0x01
 #define DW_END_little 0x02
 
+/* The format of a DW_ATE_float base type (dwexpr_type.format). DWARF
+ * gives only the encoding and the size (DWARF 5 5.1, Table 7.11); which
+ * format a size stands for is the architecture's: on x86-64 a 16-byte
+ * `long double` is the x87 80-bit extended format plus 6 bytes of padding
+ * (System V psABI AMD64 3.1.2, Figure 3.1), a 16-byte `__float128` IEEE
+ * binary128. A target fills it (dwexpr_arch_float_format gives an
+ * architecture's answer); 0 keeps what dwexpr assumed before the field
+ * existed. */
+#define DWEXPR_FLOAT_DEFAULT 0  /* not said: IEEE 754 binary32 / binary64 for 32 / 64 bits,
+                                   any other size is a format dwexpr does not know */
+#define DWEXPR_FLOAT_IEEE 1     /* the IEEE 754-2008 binary interchange format of the size
+                                   (binary16, 32, 64, 128) */
+#define DWEXPR_FLOAT_X87 2      /* Intel x87 double extended precision: 80 bits (64-bit
+                                   significand with its explicit integer bit, 15-bit exponent,
+                                   sign) in the low 10 bytes, little-endian; the rest of an 80-,
+                                   96- or 128-bit type is padding (zero in results) */
+
 /* A base type. The generic type (seed "DWARF Expression Value") has
  * die == 0, encoding DWEXPR_ATE_GENERIC and bits == 8 * address size. */
 typedef struct dwexpr_type {
@@ -47,6 +64,7 @@ typedef struct dwexpr_type {
     uint16_t encoding;  /* DW_ATE_*; DWEXPR_ATE_GENERIC for the generic type */
     uint16_t lanes;     /* DW_AT_LLVM_vector_size: element count, 1 for scalars */
     uint8_t endian;     /* DW_END_* */
+    uint8_t format;     /* DW_ATE_float: DWEXPR_FLOAT_*; 0 for every other encoding */
 } dwexpr_type;
 
 /* True for the integral encodings (seed "DWARF Expression Value"): generic,

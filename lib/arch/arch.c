@@ -44,3 +44,14 @@ uint32_t dwexpr_arch_reg_size(const dwexpr_arch *arch, uint32_t regno)
         return 0;
     return arch->reg_size(regno, arch->addr_size);
 }
+
+/* Format of a DW_ATE_float type of BITS bits named NAME on ARCH: the
+ * architecture's answer, else IEEE 754 binary32 / binary64 for 32 / 64
+ * bits (what every architecture dwexpr knows uses), else not known. */
+uint8_t dwexpr_arch_float_format(const dwexpr_arch *arch, uint32_t bits, const char *name)
+{
+    uint8_t f = arch && arch->float_format ? arch->float_format(bits, name) : DWEXPR_FLOAT_DEFAULT;
+    if (f == DWEXPR_FLOAT_DEFAULT && (bits == 32 || bits == 64))
+        f = DWEXPR_FLOAT_IEEE;
+    return f;
+}

@@ -99,6 +99,29 @@ static bool x86_64_no_cfi_row(unsigned addr_size, dwexpr_cfi_row *row)
     return true;
 }
 
+/* Floating-point formats (System V psABI AMD64 3.1.2, Figure 3.1
+ * "Scalar Types"): float and double are IEEE binary32 / binary64;
+ * `long double` is the x87 80-bit extended format, stored in 16 bytes
+ * (12 on i386, and an 80-bit DW_AT_bit_size names the bare format);
+ * `__float128` is IEEE binary128 in 16 bytes too. DWARF tells the two
+ * 16-byte types apart only by name: these are the names GCC, gfortran
+ * and clang give binary128 (as GDB's x86 float format choice reads them,
+ * i386_floatformat_for_type); any other 128-bit float is long double. */
+static uint8_t x86_64_float_format(uint32_t bits, const char *name)
+{
+    static const char *const quad[] = {"__float128", "_Float128", "_Float128x",
+                                       "real(kind=16)", "real*16", "REAL*16", "REAL(16)"};
+    if (bits == 16 || bits == 32 || bits == 64)
+        return DWEXPR_FLOAT_IEEE; /* _Float16, float, double */
+    if (bits == 128 && name)
+        for (size_t i = 0; i < sizeof quad / sizeof quad[0]; i++)
+            if (strcmp(name, quad[i]) == 0)
+                return DWEXPR_FLOAT_IEEE;
+    if (bits == 80 || bits == 96 || bits == 128)
+        return DWEXPR_FLOAT_X87;
+    return DWEXPR_FLOAT_DEFAULT;
+}
+
 const struct dwexpr_arch dwx_arch_x86_64 = {
     .name = "x86_64",
     .addr_size = 8,
@@ -107,4 +130,5 @@ const struct dwexpr_arch dwx_arch_x86_64 = {
     .reg_size = x86_64_reg_size,
     .cfi_default_rule = x86_64_cfi_default_rule,
     .no_cfi_row = x86_64_no_cfi_row,
+    .float_format = x86_64_float_format,
 };

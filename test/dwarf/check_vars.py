@@ -1064,6 +1064,53 @@ def avx_vectors(dw, src, work, gdb):
        '\n'.join(bad) or r.stderr[-300:])
 
 
+def long_doubles(dw, src, work, gdb):
+    """progs/ldexpr.c by gcc -O2: long double (x87 80-bit extended in 16
+    bytes) variables whose locations compute them: work()'s from its
+    parameters in memory (DW_OP_deref_type 16, DW_OP_const_type, plus,
+    minus, mul, div, neg, DW_OP_convert of an int) at its call of
+    probe(), and ldreg()'s from st0 (DW_OP_regval_type 33 <long double>:
+    the 10-byte register read as the 16-byte type) at the STOP line, one
+    of them an int from a comparison. Each against the bytes GDB 13
+    gives: p/x of a long double is its 80-bit value, the padding zero."""
+    built = built_core(gdb, src, work, 'ldexpr.c', ['-O2'], 'ldexpr-O2')
+    if not built:
+        return
+    exe, core = built
+    os.replace(core, exe + '.probe.core')
+    core = exe + '.probe.core'
+    with open(os.path.join(src, 'ldexpr.c')) as f:
+        stop = [i + 1 for i, line in enumerate(f) if '/* STOP */' in line][0]
+    core2, g2 = core_at_probe(gdb, exe, work, 'ldexpr.c:%d' % stop)
+    cases = [(core, 'work', ['a', 'b', 'sum', 'dif', 'pr', 'qu', 'ng', 'k'], [], 'probe() call'),
+             (core2, 'ldreg', ['u', 'twice', 'half', 'neg'], ['big'], 'STOP line')]
+    for c, fn, lds, ints, where in cases:
+        cmd = [gdb, '-nx', '-batch', '-iex', 'set debuginfod enabled off', '-ex',
+               'frame function ' + fn]
+        for name in lds + ints:
+            cmd += ['-ex', 'output/x %s' % name, '-ex', 'echo \\n']
+        g = run(cmd + [exe, c])
+        vals = [line for line in g.stdout.splitlines() if line.startswith('0x')]
+        if len(vals) != len(lds) + len(ints):
+            ok(False, 'ldexpr.c gcc -O2 %s: GDB prints %s' % (fn, lds + ints), g.stdout + g.stderr)
+            continue
+        want = {}
+        for name, v in zip(lds, vals):
+            want[name] = int(v, 16).to_bytes(10, 'little').hex() + '00' * 6
+        for name, v in zip(ints, vals[len(lds):]):
+            want[name] = int(v, 16).to_bytes(4, 'little').hex()
+        r = run(dw + ['vars', '--core', c, '--json', exe])
+        frame = frame_named(json.loads(r.stdout or '{"frames": []}'), fn)
+        bad = []
+        for name, w in want.items():
+            v = var_named(frame, name) or {}
+            if v.get('hex') != w:
+                bad.append('%s = %s, want %s (GDB)' % (name, v.get('hex', v.get('result')), w))
+        ok(r.returncode == 0 and frame is not None and not bad,
+           'ldexpr.c gcc -O2: %s\'s long doubles at the %s as GDB reads them (%s)'
+           % (fn, where, ', '.join(lds + ints)), '\n'.join(bad) or r.stderr[-300:])
+
+
 def split_tls(dw, src, work, gdb):
     """Thread-local variables of a split unit (gcc -gsplit-dwarf, DWARF 5:
     DW_OP_constx N; DW_OP_form_tls_address, GDB 13 cannot evaluate it):
@@ -1309,6 +1356,7 @@ def main():
         nested_functions(dw, args.src, args.work, args.gdb)
         declared_callees(dw, args.src, args.work, args.gdb)
         avx_vectors(dw, args.src, args.work, args.gdb)
+        long_doubles(dw, args.src, args.work, args.gdb)
         fortran_sizes(dw, args.src, args.work, args.gdb)
     else:
         ok(True, 'core file checks # SKIP gdb not installed')

@@ -44,7 +44,8 @@ DWEXPR_API void dwexpr_unw_close(dwexpr_unw *u);
  * frame (frame 0 = the thread's registers), xmm0-15 (DWARF 17-32, 16
  * bytes; with AVX, as GDB reads them, ymm0-15, 32 bytes, their upper
  * halves from NT_X86_XSTATE / PTRACE_GETREGSET) and st0-7 (DWARF 33-40,
- * 10 bytes: ST(0)..ST(7)) of frame 0 (a
+ * ST(0)..ST(7): 16 bytes each, the FXSAVE slot, the 80-bit value and 6
+ * bytes that read as zero, as GDB reads a long double there) of frame 0 (a
  * core's NT_FPREGSET, PTRACE_GETFPREGS), memory of the
  * process, libunwind's answers for cfa / register_location / frame_pc,
  * and DW_OP_form_tls_address for the main executable's thread-local
