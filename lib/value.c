@@ -637,10 +637,11 @@ dwexpr_status dwx_value_convert(dwexpr_ctx *ctx, const dwexpr_value *a, const dw
         r->wide = a->wide;
         return DWEXPR_OK;
     }
-    if (x87_type(&a->type) || x87_type(t))
-        return convert_x87(ctx, a, t, r);
-    if (a->wide || a->type.lanes > 1 || (t->lanes ? t->lanes : 1) > 1 || to_bits > 64 ||
-        to_bits == 0) {
+    if (a->wide || from_bits > 64 || a->type.lanes > 1 || (t->lanes ? t->lanes : 1) > 1 ||
+        to_bits > 64 || to_bits == 0) {
+        /* an x87 value or type (80 bits or more) is always here */
+        if (x87_type(&a->type) || x87_type(t))
+            return convert_x87(ctx, a, t, r);
 #if defined(DWX_HAVE_INT128)
         /* integers of up to 128 bits (__int128), one lane: extended by the
          * source's signedness, cut to the result's bits, as below (a value
