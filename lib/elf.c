@@ -353,10 +353,15 @@ static bool sym_search(const dwexpr_elf *e, uint32_t type, uint64_t addr, const 
                 continue;
             if (nameoff >= str.size || !memchr(str.data + nameoff, 0, (size_t)(str.size - nameoff)))
                 continue;
-            if (!found || value > best) {
+            /* the nearest symbol below ADDR; of several at one address
+             * (aliases: raise and gsignal), the one whose name sorts last,
+             * as GDB's minimal symbols do (sorted by address, then name;
+             * the last of a run at one address is the one it shows) */
+            const char *nm = (const char *)str.data + nameoff;
+            if (!found || value > best || (value == best && strcmp(nm, *name) > 0)) {
                 found = true;
                 best = value;
-                *name = (const char *)str.data + nameoff;
+                *name = nm;
                 *offset = addr - value;
             }
         }

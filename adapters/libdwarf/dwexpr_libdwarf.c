@@ -795,6 +795,18 @@ static enum ld_lang lang_kind(uint64_t lang)
     }
 }
 
+/* Whether LANG (DW_AT_language) is C. GDB names a C function by its
+ * DW_AT_linkage_name when it has one (an assembler name: glibc's
+ * __GI_raise for raise, `int f(void) __asm__("g")`): the symbol's
+ * linkage name, which no demangler takes apart, is its print name
+ * (dwarf2_physname); C++ ones it demangles (funcname_demangle), Fortran
+ * ones it qualifies by module. */
+static bool lang_is_c(uint64_t lang)
+{
+    return lang == DW_LANG_C89 || lang == DW_LANG_C || lang == DW_LANG_C99 ||
+           lang == 0x1d /* DW_LANG_C11 */ || lang == 0x2c /* DW_LANG_C17 */;
+}
+
 /* PREFIX::NAME in the pool (NAME alone when PREFIX is NULL or empty). */
 static const char *qualify(dwexpr_libdwarf *ld, const char *prefix, const char *name)
 {
@@ -3332,8 +3344,11 @@ static void scope_names(dwexpr_libdwarf *ld, ld_scope *s)
         prefix = ld_map_get(&ld->prefixes, s->file | LD_HOST_KEY, at);
     s->linkage = linkage;
     s->qualified = s->pub.name ? qualify(ld, prefix, s->pub.name) : NULL;
-    if (s->qualified && lang_kind(ld_unit_at(ld, s->pub.unit)->language) == LANG_CPLUS)
+    const uint64_t lang = ld_unit_at(ld, s->pub.unit)->language;
+    if (s->qualified && lang_kind(lang) == LANG_CPLUS)
         s->qualified = cplus_name(ld, s->qualified);
+    else if (linkage && lang_is_c(lang) && strncmp(linkage, "_Z", 2) != 0)
+        s->qualified = linkage; /* GDB's name of a C function with an assembler name */
 }
 
 const char *dwexpr_libdwarf_scope_qualified_name(dwexpr_libdwarf *ld,

@@ -304,7 +304,7 @@ def libc_declared_callee(dw, src, work):
             return
         frames = [(f['function'], bool(f.get('tail_call'))) for f in res['frames']][:3]
         ok(frames == [('__pthread_kill_implementation', False),
-                      ('__pthread_kill_internal', True), ('raise', False)],
+                      ('__pthread_kill_internal', True), ('__GI_raise', False)],
            'libc raise: the tail call frame of __pthread_kill_internal, reached through '
            'the declaration __pthread_kill', frames)
         sig = var_named(frame_named(res, '__pthread_kill_internal'), 'signo')
@@ -317,6 +317,47 @@ def libc_declared_callee(dw, src, work):
     finally:
         p.kill()
         p.wait()
+
+
+def gdb_bt_names(gdb, pid, debug_dir):
+    """The function names of GDB's backtrace of stopped process PID, its
+    separate debug files looked for in DEBUG_DIR only."""
+    g = run([gdb, '-nx', '-batch', '-iex', 'set debuginfod enabled off', '-iex',
+             'set debug-file-directory ' + debug_dir, '-p', str(pid), '-ex', 'bt'])
+    names = []
+    for line in g.stdout.splitlines():
+        m = re.match(r'#\d+\s+(?:0x[0-9a-f]+ in )?(\S+) \(', line)
+        if m:
+            names.append(m.group(1))
+    return names
+
+
+def gdb_frame_names(dw, src, work, gdb):
+    """Frame names as GDB 13's backtrace shows them, on progs/asmname.c
+    stopped inside raise: a C function with an assembler name is named by
+    its DW_AT_linkage_name (work_impl, and libc's raise __GI_raise when
+    libc's DWARF is installed), and a frame named from ELF symbols (libc
+    without its debug file) by the alias whose name sorts last of those at
+    its address (raise, not gsignal), as GDB's minimal symbols. Both with
+    the default debug directory and with none; compared up to main, where
+    GDB stops."""
+    for tag, ddir in (('with /usr/lib/debug', '/usr/lib/debug'),
+                      ('without separate debug files', NO_DEBUG_DIRS)):
+        p, exe = build_stopped(work, src, 'asmname.c', ['-O0'], 'asmname')
+        if p is None:
+            return
+        try:
+            r = run(dw + ['vars', '--pid', str(p.pid), '--json', '--debug-dir', ddir, exe])
+            res = json.loads(r.stdout or '{"frames": []}')
+            ours = [f['function'] for f in res['frames']]
+            theirs = gdb_bt_names(gdb, p.pid, ddir)
+            ok(r.returncode == 0 and 'main' in theirs and 'work_impl' in theirs and
+               ours[:len(theirs)] == theirs,
+               'asmname.c %s: frame names as GDB shows them, %s' % (tag, ' '.join(theirs)),
+               'dwexpr: %s; gdb: %s' % (ours, theirs))
+        finally:
+            p.kill()
+            p.wait()
 
 
 # A program that stops itself inside progs/solib_lib.c's library (its
@@ -905,8 +946,8 @@ def declared_callees(dw, src, work, gdb):
     alias symbol "jumper"); main's call names pick, which decl_b.c also
     has as a static function, first in the DWARF. The frames and values
     GDB 13 shows at the probe: leaf z = 25, the tail call frame of jumper
-    (x = 24; GDB names it __GI_jumper), hop h = 14, pick p = 7, each an
-    entry value from its caller's call site."""
+    (x = 24; named __GI_jumper, its linkage name, as GDB names it), hop
+    h = 14, pick p = 7, each an entry value from its caller's call site."""
     exe = os.path.join(work, 'decl-O2')
     b = run(['gcc', '-g', '-O2', '-o', exe] +
             [os.path.join(src, 'decl_%s.c' % k) for k in 'abc'])
@@ -920,11 +961,11 @@ def declared_callees(dw, src, work, gdb):
     r = run(dw + ['vars', '--core', core, '--json', exe])
     res = json.loads(r.stdout or '{"frames": []}')
     frames = [(f['function'], bool(f.get('tail_call'))) for f in res['frames']][:6]
-    ok(frames == [('probe', False), ('leaf', False), ('jumper', True), ('hop', False),
+    ok(frames == [('probe', False), ('leaf', False), ('__GI_jumper', True), ('hop', False),
                   ('pick', False), ('main', False)],
        'decl: the tail call frame of jumper, which hop\'s call names by a declaration '
        '(its definition\'s linkage name is __GI_jumper)', frames)
-    want = (('leaf', 'z', '19000000'), ('jumper', 'x', '18000000'), ('hop', 'h', '0e000000'),
+    want = (('leaf', 'z', '19000000'), ('__GI_jumper', 'x', '18000000'), ('hop', 'h', '0e000000'),
             ('pick', 'p', '07000000'))
     bad = []
     for fn, name, hx in want:
@@ -953,8 +994,8 @@ def declared_callees(dw, src, work, gdb):
        'pick p is optimized out', describe(p) if p else None)
     frames = [(f['function'], bool(f.get('tail_call'))) for f in res['frames']][:6]
     gone = [var_named(frame_named(res, fn), name) for fn, name in
-            (('leaf', 'z'), ('jumper', 'x'), ('hop', 'h'))]
-    ok(frames[2] == ('jumper', True) and all(v and v['optimized_out'] for v in gone),
+            (('leaf', 'z'), ('__GI_jumper', 'x'), ('hop', 'h'))]
+    ok(frames[2] == ('__GI_jumper', True) and all(v and v['optimized_out'] for v in gone),
        'decl: then leaf z, jumper x, hop h are optimized out (they follow from p), as in GDB, '
        'and jumper\'s tail call frame stays', '%s %s' % (frames, gone))
     # clang 14 -O2: declarations too; its jump has no return pc (no tail
@@ -1355,6 +1396,7 @@ def main():
         recursion_entry_values(dw, args.src, args.work, args.gdb)
         nested_functions(dw, args.src, args.work, args.gdb)
         declared_callees(dw, args.src, args.work, args.gdb)
+        gdb_frame_names(dw, args.src, args.work, args.gdb)
         avx_vectors(dw, args.src, args.work, args.gdb)
         long_doubles(dw, args.src, args.work, args.gdb)
         fortran_sizes(dw, args.src, args.work, args.gdb)
