@@ -62,12 +62,14 @@ def core_at_probe(gdb, exe, cwd, probe='probe'):
     return core, g
 
 
-def built_core(gdb, src, work, prog, flags, name, probe='probe'):
-    """progs/PROG built by gcc -g FLAGS into WORK/NAME (a check), and a
-    core GDB writes at PROBE(): (executable, core), or None after a
-    failing check."""
+def built_core(gdb, src, work, prog, flags, name, probe='probe', sources=None):
+    """progs/PROG (or the progs/ files SOURCES, PROG naming them in the
+    check) built by gcc -g FLAGS into WORK/NAME (a check), and a core GDB
+    writes at PROBE(): (executable, core), or None after a failing
+    check."""
     exe = os.path.join(work, name)
-    bld = run(['gcc', '-g'] + flags + ['-o', exe, os.path.join(src, prog)])
+    files = [os.path.join(src, f) for f in (sources or [prog])]
+    bld = run(['gcc', '-g'] + flags + ['-o', exe] + files)
     ok(bld.returncode == 0, 'build %s %s' % (prog, ' '.join(flags)), bld.stderr)
     if bld.returncode:
         return None
@@ -763,15 +765,10 @@ def signal_frame_vars(dw, src, work, gdb):
 def core_file(dw, src, work, gdb):
     """A core GDB writes at probe() of vars.c (gcc -O2: inlined twice(),
     entry values, pieces, implicit pointers, TLS)."""
-    exe = os.path.join(work, 'vars-O2')
-    b = run(['gcc', '-g', '-O2', '-o', exe, os.path.join(src, 'vars.c')])
-    ok(b.returncode == 0, 'build vars.c -O2', b.stderr)
-    if b.returncode:
+    built = built_core(gdb, src, work, 'vars.c', ['-O2'], 'vars-O2')
+    if not built:
         return
-    core, g = core_at_probe(gdb, exe, work)
-    ok(os.path.exists(core), 'gdb writes a core at probe', g.stderr[-500:])
-    if not os.path.exists(core):
-        return
+    exe, core = built
     r = run(dw + ['vars', '--core', core, '--json', exe])
     res = json.loads(r.stdout)
     ok(r.returncode == 0, 'vars --core exits 0', r.stderr)
@@ -948,16 +945,11 @@ def declared_callees(dw, src, work, gdb):
     GDB 13 shows at the probe: leaf z = 25, the tail call frame of jumper
     (x = 24; named __GI_jumper, its linkage name, as GDB names it), hop
     h = 14, pick p = 7, each an entry value from its caller's call site."""
-    exe = os.path.join(work, 'decl-O2')
-    b = run(['gcc', '-g', '-O2', '-o', exe] +
-            [os.path.join(src, 'decl_%s.c' % k) for k in 'abc'])
-    ok(b.returncode == 0, 'build decl_[abc].c -O2', b.stderr)
-    if b.returncode:
+    built = built_core(gdb, src, work, 'decl_[abc].c', ['-O2'], 'decl-O2',
+                       sources=['decl_%s.c' % k for k in 'abc'])
+    if not built:
         return
-    core, g = core_at_probe(gdb, exe, work)
-    ok(os.path.exists(core), 'decl: gdb writes a core at probe', g.stderr[-500:])
-    if not os.path.exists(core):
-        return
+    exe, core = built
     r = run(dw + ['vars', '--core', core, '--json', exe])
     res = json.loads(r.stdout or '{"frames": []}')
     frames = [(f['function'], bool(f.get('tail_call'))) for f in res['frames']][:6]
