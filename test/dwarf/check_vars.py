@@ -918,13 +918,13 @@ def nested_functions(dw, src, work, gdb):
     res = json.loads(r.stdout or '{"frames": []}')
     libc = [x for x in res.get('modules', []) if 'libc.so' in (x.get('path') or '')]
     names = [f['function'] for f in res['frames']]
-    if not (libc and libc[0].get('dwarf')) or '__qsort_r' not in names:
+    if not (libc and libc[0].get('dwarf')) or '__GI___qsort_r' not in names:
         ok(True, 'nested.c gcc -O2: qsort\'s tail call frame # SKIP no libc DWARF of that '
            'shape (%s)' % names)
         return
-    k = names.index('__qsort_r')
+    k = names.index('__GI___qsort_r')
     frames = [(f['function'], bool(f.get('tail_call'))) for f in res['frames'][k:k + 3]]
-    ok(frames == [('__qsort_r', False), ('qsort', True), ('outerfn', False)],
+    ok(frames == [('__GI___qsort_r', False), ('__GI_qsort', True), ('outerfn', False)],
        'nested.c gcc -O2 with libc\'s DWARF: the tail call frame of qsort, which outerfn\'s '
        'call names by a declaration of another module', frames)
     ns = [var_named(f, 'n') for f in res['frames'][k:k + 2]]
