@@ -46,9 +46,12 @@ rm -f "$log"
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+# findings are kept across runs (each input is named by its content's
+# hash, and the log by the harness and the time), so that a later run
+# does not lose one; the exit status is this run's alone
 findings="$build/fuzz-findings"
-rm -rf "$findings"
 mkdir -p "$findings"
+stamp=$(date +%Y%m%d-%H%M%S)
 status=0
 
 # run_one HARNESS: fuzz it, print its summary line (and, on a finding,
@@ -92,8 +95,8 @@ run_one() {
             cp "$a" "$findings/$h-$(basename "$a")"
             echo "    input: $findings/$h-$(basename "$a")"
         done
-        cp "$work/log" "$findings/$h.log"
-        echo "    log: $findings/$h.log"
+        cp "$work/log" "$findings/$h-$stamp.log"
+        echo "    log: $findings/$h-$stamp.log"
     else
         echo "$h: ok, ${execs:-?} execs, cov ${cov:-?}, ft ${ft:-?}, ${took} s"
     fi
