@@ -7,10 +7,11 @@
  * composite), and in a program without branches those kinds are the same
  * in every evaluation. (Branches whose way is known at compile time are
  * taken then; the selection compilers write, "X Y C DW_OP_bra 1;
- * DW_OP_swap; DW_OP_drop" of two entries of one kind, is an operation,
- * T_SELECT; any other branch leaves the program to the fast loop.) dwx_tape_compile runs the fast loop's rules on the
- * kinds alone, once: stack operations, the kind checks, constant operands
- * and arithmetic on constants are done then, and what is left is a list of
+ * DW_OP_swap; DW_OP_drop" of two values or memory addresses, is an
+ * operation, T_SELECT; any other branch leaves the program to the fast
+ * loop.) dwx_tape_compile runs the fast loop's rules on the kinds alone,
+ * once: stack operations, the kind checks, constant operands and
+ * arithmetic on constants are done then, and what is left is a list of
  * the operations that depend on the target or on a value it gave
  * (register, frame base, CFA, entry value, .debug_addr, memory reads,
  * base type conversions, arithmetic on such values, the range check of a
@@ -59,18 +60,18 @@ typedef struct tape_op {
                      address of its block (in the program's bytes) */
 } tape_op;
 
-/* An entry of the fast loop's stack as the compiler sees it: its kind,
- * and its word either known now (c) or in register reg. A typed value
- * (FK_TVAL, DW_OP_convert / DW_OP_reinterpret) is typed value reg of the
- * evaluation; the implicit storage DW_OP_stack_value makes of one has
- * its bits in register reg and their count in the count register reg
- * (nbits_in_reg: the type's size, which the target tells). */
 /* The compiler's own kind: a value or a memory address, whichever way a
  * selection (T_SELECT) went. The fast loop treats the two alike (as_value,
  * a part's place) but as the result, so such an entry may be anything
  * but the result. */
 enum { TK_VAL_OR_MEM = FK_IPTR + 1 };
 
+/* An entry of the fast loop's stack as the compiler sees it: its kind,
+ * and its word either known now (c) or in register reg. A typed value
+ * (FK_TVAL, DW_OP_convert / DW_OP_reinterpret) is typed value reg of the
+ * evaluation; the implicit storage DW_OP_stack_value makes of one has
+ * its bits in register reg and their count in the count register reg
+ * (nbits_in_reg: the type's size, which the target tells). */
 typedef struct tape_sym {
     uint8_t k;      /* FK_VAL, FK_MEM, FK_REG, FK_IMP, FK_UNDEF (parts), FK_COMP, FK_TVAL,
                        TK_VAL_OR_MEM */
