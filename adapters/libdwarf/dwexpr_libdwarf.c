@@ -20,6 +20,18 @@ static bool get_attr(Dwarf_Debug dbg, Dwarf_Die d, Dwarf_Half at, Dwarf_Attribut
     return r == DW_DLV_OK;
 }
 
+/* Whether D has attribute AT. */
+static bool has_attr(Dwarf_Debug dbg, Dwarf_Die d, Dwarf_Half at)
+{
+    Dwarf_Bool yes = 0;
+    Dwarf_Error e = NULL;
+    if (dwarf_hasattr(d, at, &yes, &e) == DW_DLV_ERROR) {
+        ld_drop(dbg, e);
+        return false;
+    }
+    return yes != 0;
+}
+
 /* The form of A as written (0 on error). */
 static Dwarf_Half form_of(Dwarf_Debug dbg, Dwarf_Attribute a)
 {
@@ -2663,7 +2675,15 @@ static dwexpr_status walk(walker *w, Dwarf_Die parent, const ld_scope *scope, un
             st = scope_die(w, c, DWEXPR_LIBDWARF_SCOPE_INLINED, scope, 0, depth);
             break;
         case DW_TAG_lexical_block:
-            st = scope_die(w, c, DWEXPR_LIBDWARF_SCOPE_BLOCK, scope, blocks, depth);
+            /* a block without pcs (no DW_AT_low_pc, no DW_AT_ranges: GCC
+             * leaves one where it removed the block's code) is no scope
+             * of its own: its variables are the enclosing scope's, as GDB
+             * reads it (read_lexical_block_scope, "process its children
+             * as if there was no wrapping"), at no pc of their own */
+            if (!has_attr(w->dbg, c, DW_AT_low_pc) && !has_attr(w->dbg, c, DW_AT_ranges))
+                st = walk(w, c, scope, blocks, seen, depth + 1);
+            else
+                st = scope_die(w, c, DWEXPR_LIBDWARF_SCOPE_BLOCK, scope, blocks, depth);
             break;
         case DW_TAG_variable:
         case DW_TAG_formal_parameter:

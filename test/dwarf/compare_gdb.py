@@ -475,12 +475,20 @@ def main():
             pass
     sp = int(gdb.newest_frame().read_register('rsp'))
     fs = int(res['fs_base'], 16) if res['fs_base'] else 0
+    prev_end, prev_path = None, ''
     for line in maps:
         parts = line.split()
         lo, hi = [int(x, 16) for x in parts[0].split('-')]
         perms = parts[1]
         path = parts[5] if len(parts) > 5 else ''
+        # the rest of .bss: an anonymous mapping right after the
+        # program's last one (the pages its file does not back)
+        bss = not path and lo == prev_end and prev_path == %(binary)r
+        prev_end, prev_path = hi, path
         if 'r' not in perms:
+            continue
+        if bss and 'w' in perms:
+            dump(lo, min(hi, lo + 0x100000))
             continue
         if 'w' not in perms:
             # the program's read-only data (.rodata, .data.rel.ro once
@@ -1215,7 +1223,7 @@ def compare_locs(args, v, log):
                 if ok is None:
                     log.append('%s: %s: skipped (%s)' % (where, gv['name'], why))
                     continue
-                if ok is False and beyond_context(gv, dv):
+                if ok is False and dv is not None and beyond_context(gv, dv):
                     ok, why = 'explained', '%s (%s)' % (CONTEXT_TWO_FRAMES, why)
                 total += 1
                 if ok is True:

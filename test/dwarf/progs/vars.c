@@ -1,6 +1,6 @@
 /* test/dwarf/progs/vars.c: the GDB-comparison program. main calls through
- * an inlined helper, a loop with lexical blocks and a leaf function into
- * probe(); on the way it leaves variables on the stack, in registers, in
+ * an inlined helper, a loop with lexical blocks (one without pcs at -O1
+ * and above) and a leaf function into probe(); on the way it leaves variables on the stack, in registers, in
  * pieces, as constants, behind implicit pointers, as entry values, in
  * thread-local storage and in globals. */
 #include <stdio.h>
@@ -30,6 +30,7 @@ static __thread struct point t_pt = {11, 22};
 const char *g_str = "text";
 enum color g_color = BLUE;
 volatile int sink;
+int g_scan;
 
 /* The debugger stops here; every caller frame is still live. */
 __attribute__((noinline)) void probe(int depth)
@@ -61,6 +62,13 @@ __attribute__((noinline)) static long middle(int n, const char *name)
 {
     long total = 0;
     unsigned char bytes[3] = {1, 2, 3};
+    /* a block whose code the compiler removes (-O1 and above): GCC keeps
+     * it without pcs, and GDB lists its variables as middle's */
+    for (g_scan = -7; g_scan < 12; g_scan += 3) {
+        int *gone = &g_int;
+        int **gone_p = &gone;
+        *gone_p = gone;
+    }
     for (int i = 0; i < n; i++) {
         int sq = i * i;
         total += sq;
