@@ -2551,8 +2551,11 @@ static dwexpr_status inherit(walker *w, uint64_t origin, const origins *seen,
             if (t == DW_TAG_variable || t == DW_TAG_formal_parameter)
                 st = add_var(w, c, t, scope, blocks, true);
             else if (t == DW_TAG_lexical_block) {
+                /* an abstract block has no pcs: its variables are the
+                 * inheriting scope's (GDB: read_lexical_block_scope of the
+                 * abstract DIE processes its children in place) */
                 origins none = {NULL, 0, 0};
-                st = inherit(w, off, &none, scope, blocks + 1, depth + 1);
+                st = inherit(w, off, &none, scope, blocks, depth + 1);
             }
         }
         r = ld_next_sibling(w->dbg, &c);

@@ -417,6 +417,11 @@ def frame_vars(frame):
                 continue
             if sym.addr_class == gdb.SYMBOL_LOC_TYPEDEF:
                 continue
+            if str(sym.type) == '__CORE_ADDR':
+                # a DW_TAG_label whose code was removed: GDB's info locals
+                # shows it as an optimized-out local; a label is no
+                # variable (contract "dwexpr vars": variables, parameters)
+                continue
             d = {'name': sym.name, 'line': sym.line, 'param': bool(sym.is_argument),
                  'block_depth': nblocks - level}
             try:
@@ -905,6 +910,19 @@ def tally_type(where, gv, dv, tcounts, lines, explained):
                          (where, gv['name'], gv['type_error'], dv['type']))
 
 
+def compare_var(gv, dv):
+    """compare_value of a variable both list, and its lexical block depth
+    (contract "dwexpr vars": block_depth; GDB's blocks between the
+    variable's and its function's)."""
+    if dv is None:
+        return False, 'dwexpr does not list it'
+    ok, why = compare_value(gv, dv)
+    gd, dd = gv.get('block_depth'), dv.get('block_depth')
+    if ok is True and gd is not None and dd is not None and gd != dd:
+        return False, 'block depth: gdb %d, dwexpr %d' % (gd, dd)
+    return ok, why
+
+
 def tally(where, gv, dv, counts, lines, explained, log, vc, tcounts):
     """Compare one GDB variable with dwexpr's and count the outcome; its
     members (structures, unions, arrays) count apart in VC.members, its
@@ -915,7 +933,7 @@ def tally(where, gv, dv, counts, lines, explained, log, vc, tcounts):
                       vc.members, lines, explained, sc['bits'] if sc else None,
                       excuse=GDB_SPLIT_TLS if split_tls(where, dv) else None)
     tally_type(where, gv, dv, tcounts, lines, explained)
-    ok, why = (False, 'dwexpr does not list it') if dv is None else compare_value(gv, dv)
+    ok, why = compare_var(gv, dv)
     if ok is None:
         log.append('%s: %s: skipped (%s)' % (where, gv['name'], why))
         return
@@ -1219,7 +1237,7 @@ def compare_locs(args, v, log):
                 total += len(gf['vars'])
                 continue
             for gv, dv in match_vars(gf['vars'], df['vars']):
-                ok, why = (False, 'dwexpr does not list it') if dv is None else compare_value(gv, dv)
+                ok, why = compare_var(gv, dv)
                 if ok is None:
                     log.append('%s: %s: skipped (%s)' % (where, gv['name'], why))
                     continue
