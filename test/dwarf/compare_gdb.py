@@ -675,7 +675,10 @@ def compare_value(g, d):
             return True, ''
         if set(g['pointee']) <= set('x') and ip.get('hex') is None:
             return True, ''  # the object pointed to is optimized out for both
-        return same_bytes(g['pointee'], ip.get('hex'))
+        ok, why = same_bytes(g['pointee'], ip.get('hex'))
+        if ok is False and ip.get('const_value'):
+            return 'explained', '%s (%s)' % (GDB_SYNTHETIC_CONST, why)
+        return ok, why
     if g.get('optimized_out'):
         if d.get('optimized_out') or d.get('hex') is None and 'class' not in d.get('result', {}):
             return True, ''
@@ -722,6 +725,27 @@ GDB_PARTLY_OPTIMIZED = ('explained: GDB prints <optimized out> for a scalar with
 CONTEXT_TWO_FRAMES = ('explained: a context holds two frames; the caller\'s call-site value '
                       'is itself an entry value, whose call site is in the caller\'s caller '
                       '(GDB reads it; `dwexpr vars` too)')
+
+
+GDB_SYNTHETIC_CONST = ('explained: GDB 13 gives other bytes, different in every build, for '
+                       'the object an implicit pointer points to when that object is a '
+                       'DW_AT_const_value (its p/x may show the constant); dwexpr gives '
+                       'the constant')
+
+
+def mark_const_pointees(dframes, dump):
+    """Mark dwexpr's implicit pointers (of variables and members) to a
+    DIE with DW_AT_const_value (DUMP's const_dies): 'const_value'."""
+    consts = set(dump.get('const_dies', []))
+    def mark(x):
+        ip = x.get('implicit_pointer')
+        if ip and ip.get('die') in consts:
+            ip['const_value'] = True
+        for m in x.get('members') or []:
+            mark(m)
+    for f in dframes:
+        for x in f.get('vars', []):
+            mark(x)
 
 
 def beyond_context(g, d):
@@ -975,6 +999,7 @@ def compare_vars_json(tag, text, err, dump, log, vc):
         return 0, 0, ['%s: dwexpr vars failed: %s' % (tag, err.strip()[:300])], []
     counts, lines, explained = [0, 0], [], []
     dframes = res.get('frames', [])
+    mark_const_pointees(dframes, dump)
     modules = set()
     for gf in dump['frames']:
         if gf.get('past_main'):
@@ -1026,6 +1051,44 @@ def gdb_debug_dirs(gdb):
     r = run([gdb, '-nx', '-batch', '-ex', 'show debug-file-directory'], timeout=60)
     m = re.search(r'searched for is "([^"]*)"', r.stdout)
     return m.group(1) if m else '/usr/lib/debug'
+
+
+# --csmith: random programs (csmith, its runtime headers from libcsmith-dev)
+# at the levels where locations get interesting
+CSMITH_VARIANTS = [('gcc', 'O1', 5, False), ('gcc', 'O2', 5, False), ('gcc', 'Og', 5, False),
+                   ('gcc', 'O2', 4, False), ('clang', 'O2', 5, False)]
+CSMITH_INCLUDE = '/usr/include/csmith'
+CSMITH_PROBE = ('__attribute__((noinline, used)) void dwx_probe(void) '
+                '{ __asm__ volatile("" ::: "memory"); }')
+
+
+def csmith_program(seed, where):
+    """csmith's program of SEED (10 functions, no volatiles) written to
+    WHERE/csmithSEED.c with a call of dwx_probe() before every return
+    of its func_N functions: GDB stops at the first that runs, deep in
+    the call graph. Returns the file's name."""
+    r = run(['csmith', '--seed', str(seed), '--max-funcs', '10', '--no-volatiles'], timeout=60)
+    lines = r.stdout.split('\n')
+    returns = []
+    for i, line in enumerate(lines):
+        if not (re.match(r'^(static )?[\w ]+\**\s*func_\d+\(.*\)\s*$', line) and
+                i + 1 < len(lines) and lines[i + 1].strip().startswith('{')):
+            continue
+        depth = 0
+        for j in range(i + 1, len(lines)):
+            depth += lines[j].count('{') - lines[j].count('}')
+            if re.match(r'^\s*return\b', lines[j]):
+                returns.append(j)
+            if depth == 0:
+                break
+    for j in sorted(returns, reverse=True):
+        lines.insert(j, 'dwx_probe();')
+    last_include = max(i for i, l in enumerate(lines) if l.startswith('#include'))
+    lines.insert(last_include + 1, CSMITH_PROBE)
+    name = 'csmith%d.c' % seed
+    with open(os.path.join(where, name), 'w') as fp:
+        fp.write('\n'.join(lines))
+    return name
 
 
 def variant_tag(prog, cc, opt, ver, split):
@@ -1131,6 +1194,8 @@ def build_and_dump(args, prog, probe, cc, opt, ver, split, with_vars):
     binary = os.path.join(work, tag)
     v = Variant(tag, work, binary)
     cmd = [cc, '-g', '-gdwarf-%d' % ver, '-' + opt, '-o', binary, os.path.join(args.src, prog)]
+    if prog.startswith('csmith'):
+        cmd += ['-I' + CSMITH_INCLUDE, '-w']
     if split is True or split == 'dwp':
         cmd.insert(1, '-gsplit-dwarf')
     if os.path.exists(binary + '.dwp'):
@@ -1190,6 +1255,9 @@ def build_and_dump(args, prog, probe, cc, opt, ver, split, with_vars):
         v.error = 'gdb produced nothing: %s' % (g.stderr.strip()[-400:])
         return v
     v.dump = json.load(open(out))
+    # the DIEs whose value is a DW_AT_const_value (GDB_SYNTHETIC_CONST)
+    v.dump['const_dies'] = sorted({x['die'] for x in listing['vars']
+                                   if x.get('location', {}).get('form') == 'const_value'})
     return v
 
 
@@ -1226,6 +1294,7 @@ def compare_locs(args, v, log):
             total += sum(len(f['vars']) for f in group)
             continue
         dframes = res.get('frames', [])
+        mark_const_pointees(dframes, dump)
         for k, gf in enumerate(group):
             df = dframes[k] if k < len(dframes) else None
             where = '%s frame %d %s' % (tag, gf['index'], gf['function'])
@@ -1342,6 +1411,8 @@ def main():
     ap.add_argument('--no-locs', action='store_true',
                     help='with --vars: the `dwexpr vars` comparison only (no contexts)')
     ap.add_argument('--jobs', type=int, default=1, help='variants built and compared at once')
+    ap.add_argument('--csmith', help='comma-separated csmith seeds: compare those random programs '
+                    '(stopped in dwx_probe, deep in their calls) instead of --src\'s')
     args = ap.parse_args()
     if args.no_locs and not args.vars:
         ap.error('--no-locs needs --vars')
@@ -1361,10 +1432,20 @@ def main():
     if args.vars and os.path.exists(args.vars):
         args.vars = os.path.abspath(args.vars)
     os.makedirs(args.work, exist_ok=True)
+    programs = PROGRAMS
+    if args.csmith:
+        if not shutil.which('csmith') or not os.path.isdir(CSMITH_INCLUDE):
+            print('1..0 # SKIP csmith or its headers (%s) not installed' % CSMITH_INCLUDE)
+            return 0
+        args.src = os.path.join(args.work, 'csmith')
+        os.makedirs(args.src, exist_ok=True)
+        programs = [(csmith_program(int(x), args.src), 'dwx_probe')
+                    for x in args.csmith.split(',')]
     jobs = []
-    for prog, probe in PROGRAMS:
+    for prog, probe in programs:
         for cc, opt, ver, split in (F_VARIANTS if prog.endswith('.f90') else
                                     CXX_VARIANTS if prog.endswith('.cc') else
+                                    CSMITH_VARIANTS if prog.startswith('csmith') else
                                     SOLIB_VARIANTS if prog in LIBRARIES else VARIANTS):
             tag = variant_tag(prog, cc, opt, ver, split)
             if args.only and args.only not in tag:
