@@ -568,6 +568,18 @@ dwexpr_status dwexpr_unw_open_core(const char *core, const char *exe, uint32_t m
      * own lookups and for dwexpr's CFI */
     dwexpr_elf_mapping m;
     const char *first = NULL;
+    /* EXE is no other name of the main executable when it is itself one
+     * of the core's files (a shared library the caller reads) */
+    char *rexe = exe ? realpath(exe, NULL) : NULL;
+    for (size_t i = 0; rexe && dwexpr_elf_core_mapping(u->core_elf, i, &m) == DWEXPR_OK; i++) {
+        char *rp = realpath(m.path, NULL);
+        if (rp && strcmp(rp, rexe) == 0)
+            exe = NULL;
+        free(rp);
+        if (!exe)
+            break;
+    }
+    free(rexe);
     for (size_t i = 0; dwexpr_elf_core_mapping(u->core_elf, i, &m) == DWEXPR_OK; i++) {
         if (!first)
             first = m.path;

@@ -28,7 +28,8 @@ typedef struct dwexpr_unw_frame {
 } dwexpr_unw_frame;
 
 /* Open core file CORE (EXE, may be NULL, is the main executable when the
- * core names it differently). libunwind walks the stack once here (at
+ * core names it differently; not when EXE is itself one of the core's
+ * files, e.g. a shared library). libunwind walks the stack once here (at
  * most MAX_FRAMES, 0 = 256). E_NOT_FOUND / E_TARGET with ERR's message. */
 DWEXPR_API dwexpr_status dwexpr_unw_open_core(const char *core, const char *exe,
                                               uint32_t max_frames, dwexpr_unw **out,
