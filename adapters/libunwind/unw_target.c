@@ -86,6 +86,13 @@ struct dwexpr_unw {
     uint64_t tls_offset;           /* the main executable's TLS block: tp - tls_offset */
     uint64_t tls_vaddr, tls_memsz; /* its PT_TLS */
     bool have_tls;
+    const umod *main_mod;          /* the main executable's module, or NULL */
+    /* glibc's libthread_db layout descriptors (dwexpr_unw_tls_address),
+     * looked for once: 1 found, -1 not */
+    int td_state;
+    uint64_t td_modid, td_tlsoff, td_dtvp, td_dtv_entry, td_val, td_counter;
+    uint64_t td_rtld;              /* the address of ld.so's _rtld_global */
+    uint64_t td_slotlist, td_sl_len, td_sl_next, td_sl_info, td_si_size, td_si_gen, td_si_map;
 };
 
 /* A ymm register a signal frame saved: its xmm half in the fxsave image,
@@ -406,6 +413,7 @@ static void find_main_tls(dwexpr_unw *u, const char *path)
 {
     for (size_t k = 0; path && k < u->nmods; k++)
         if (strcmp(u->mods[k].path, path) == 0) {
+            u->main_mod = &u->mods[k];
             main_tls(u, u->mods[k].elf);
             return;
         }
@@ -568,6 +576,18 @@ dwexpr_status dwexpr_unw_open_core(const char *core, const char *exe, uint32_t m
      * own lookups and for dwexpr's CFI */
     dwexpr_elf_mapping m;
     const char *first = NULL;
+    /* EXE is no other name of the main executable when it is itself one
+     * of the core's files (a shared library the caller reads) */
+    char *rexe = exe ? realpath(exe, NULL) : NULL;
+    for (size_t i = 0; rexe && dwexpr_elf_core_mapping(u->core_elf, i, &m) == DWEXPR_OK; i++) {
+        char *rp = realpath(m.path, NULL);
+        if (rp && strcmp(rp, rexe) == 0)
+            exe = NULL;
+        free(rp);
+        if (!exe)
+            break;
+    }
+    free(rexe);
     for (size_t i = 0; dwexpr_elf_core_mapping(u->core_elf, i, &m) == DWEXPR_OK; i++) {
         if (!first)
             first = m.path;
@@ -887,6 +907,319 @@ static dwexpr_status t_tls_address(void *user, const dwexpr_frameref *f, uint64_
     memset(out, 0, sizeof *out);
     out->kind = DWEXPR_LOC_MEMORY;
     out->byte_offset = u->fs_base - u->tls_offset + ta;
+    return DWEXPR_OK;
+}
+
+/* ---- thread-local storage of any module (glibc's DTV) ---- */
+
+/* Read LEN bytes of the process at ADDR (t_mem_read); false if not. */
+static bool rd(dwexpr_unw *u, uint64_t addr, void *buf, size_t len)
+{
+    dwexpr_memref m;
+    memset(&m, 0, sizeof m);
+    m.address = addr;
+    return t_mem_read(u, &m, buf, len) == DWEXPR_OK;
+}
+
+/* The little-endian 64-bit word of the process at ADDR. */
+static bool rd64(dwexpr_unw *u, uint64_t addr, uint64_t *v)
+{
+    uint8_t b[8];
+    if (!rd(u, addr, b, sizeof b))
+        return false;
+    *v = le64(b);
+    return true;
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* The value of the defined dynamic symbol NAME of ELF (.dynsym, an
+ * Elf64_Sym array of 24-byte entries: st_name at 0, st_shndx at 6,
+ * st_value at 8; names in the string table its sh_link names). */
+static bool dynsym_value(const dwexpr_elf *elf, const char *name, uint64_t *value)
+{
+    const size_t nl = strlen(name);
+    for (size_t i = 0; i < dwexpr_elf_section_count(elf); i++) {
+        dwexpr_elf_section ds, str;
+        if (dwexpr_elf_get_section(elf, i, &ds) || ds.type != 11 /* SHT_DYNSYM */ || !ds.data ||
+            dwexpr_elf_get_section(elf, ds.link, &str) || !str.data)
+            continue;
+        for (uint64_t off = 24; off + 24 <= ds.size; off += 24) {
+            const uint8_t *sym = ds.data + off;
+            uint32_t sn = le32(sym);
+            if ((sym[6] | sym[7]) == 0 || sn >= str.size || str.size - sn <= nl ||
+                memcmp(str.data + sn, name, nl + 1) != 0)
+                continue;
+            *value = le64(sym + 8);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* glibc's libthread_db descriptor NAME (glibc 2.34 and later export them
+ * from libc.so.6 as dynamic symbols _thread_db_NAME; nptl_db/db_info.c:
+ * three uint32_t, the field's size in bits, the number of elements and
+ * its byte offset) from module M's file: *OFFSET, after checking the
+ * size is BITS (or any, BITS 0). */
+static bool td_desc(const umod *m, const char *name, uint32_t bits, uint64_t *offset)
+{
+    char sym[96];
+    uint64_t at;
+    uint8_t d[12];
+    snprintf(sym, sizeof sym, "_thread_db_%s", name);
+    if (!dynsym_value(m->elf, sym, &at) || dwexpr_elf_read_vaddr(m->elf, at, d, sizeof d) ||
+        (bits && le32(d) != bits))
+        return false;
+    *offset = le32(d + 8);
+    return true;
+}
+
+/* The layout libthread_db (so GDB) reads TLS with, from the libc that
+ * defines it, and where the dynamic linker's state is: link_map's
+ * l_tls_modid and l_tls_offset, struct pthread's DTV pointer (x86-64:
+ * tcbhead_t.dtv, at the thread pointer), the DTV's element (union dtv:
+ * counter, pointer.val), _rtld_global's _dl_tls_dtv_slotinfo_list and
+ * that list's len, next and slotinfo array of {gen, map}; _rtld_global
+ * through libc's pointer __nptl_rtld_global (glibc 2.34 and later
+ * nptl_db/td_ta_new.c __td_ta_rtld_global). glibc 2.36 x86-64 has
+ * l_tls_modid at 1152, l_tls_offset at 1144, the DTV pointer at 8,
+ * 16-byte DTV entries; all are read from the descriptors here, none
+ * assumed. */
+static bool td_layout(dwexpr_unw *u)
+{
+    if (u->td_state)
+        return u->td_state > 0;
+    u->td_state = -1;
+    for (size_t k = 0; k < u->nmods; k++) {
+        const umod *m = &u->mods[k];
+        uint64_t dtv_off, rg;
+        if (!td_desc(m, "link_map_l_tls_modid", 64, &u->td_modid))
+            continue;
+        /* the DTV and the slotinfo arrays: elements of 128 bits */
+        if (!td_desc(m, "link_map_l_tls_offset", 64, &u->td_tlsoff) ||
+            !td_desc(m, "pthread_dtvp", 64, &u->td_dtvp) ||
+            !td_desc(m, "dtv_t_pointer_val", 64, &u->td_val) ||
+            !td_desc(m, "dtv_t_counter", 64, &u->td_counter) ||
+            !td_desc(m, "dtv_dtv", 128, &dtv_off) || dtv_off != 0 ||
+            !td_desc(m, "rtld_global__dl_tls_dtv_slotinfo_list", 64, &u->td_slotlist) ||
+            !td_desc(m, "dtv_slotinfo_list_len", 64, &u->td_sl_len) ||
+            !td_desc(m, "dtv_slotinfo_list_next", 64, &u->td_sl_next) ||
+            !td_desc(m, "dtv_slotinfo_list_slotinfo", 128, &u->td_sl_info) ||
+            !td_desc(m, "dtv_slotinfo_gen", 64, &u->td_si_gen) ||
+            !td_desc(m, "dtv_slotinfo_map", 64, &u->td_si_map) ||
+            !dynsym_value(m->elf, "__nptl_rtld_global", &rg) ||
+            !rd64(u, m->bias + rg, &u->td_rtld))
+            return false;
+        u->td_dtv_entry = u->td_si_size = 16;
+        u->td_state = 1;
+        return true;
+    }
+    return false;
+}
+
+/* The PT_TLS and PT_DYNAMIC of ELF (false when it has no PT_TLS). */
+static bool tls_segments(const dwexpr_elf *elf, dwexpr_elf_segment *tls, dwexpr_elf_segment *dyn)
+{
+    bool have = false;
+    memset(dyn, 0, sizeof *dyn);
+    for (size_t i = 0; i < dwexpr_elf_segment_count(elf); i++) {
+        dwexpr_elf_segment sg;
+        if (dwexpr_elf_get_segment(elf, i, &sg))
+            continue;
+        if (sg.type == 7 /* PT_TLS */) {
+            *tls = sg;
+            have = true;
+        } else if (sg.type == 2 /* PT_DYNAMIC */) {
+            *dyn = sg;
+        }
+    }
+    return have;
+}
+
+/* Fill WHY and return S. */
+static dwexpr_status why_fail(char *why, size_t cap, dwexpr_status s, const char *fmt, ...)
+{
+    if (cap) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(why, cap, fmt, ap);
+        va_end(ap);
+    }
+    return s;
+}
+
+/* The dynamic linker's link_map of module M (glibc <link.h>: the main
+ * executable's DT_DEBUG entry, set by ld.so, points at its struct
+ * r_debug, whose r_map (at 8, after the int r_version) heads the chain
+ * of struct link_map {l_addr 0, l_name 8, l_ld 16, l_next 24, l_prev 32};
+ * M's is the one whose l_ld is its PT_DYNAMIC at run time). */
+static dwexpr_status find_link_map(dwexpr_unw *u, const umod *m, const dwexpr_elf_segment *mdyn,
+                                   uint64_t *lm, char *why, size_t cap)
+{
+    const umod *x = u->main_mod;
+    dwexpr_elf_segment tls, dyn;
+    if (!x)
+        return why_fail(why, cap, DWEXPR_E_NOT_FOUND, "the main executable is not known");
+    tls_segments(x->elf, &tls, &dyn);
+    if (dyn.type != 2)
+        return why_fail(why, cap, DWEXPR_E_NOT_FOUND,
+                        "%s has no PT_DYNAMIC (a static executable): no module list", x->path);
+    if (mdyn->type != 2)
+        return why_fail(why, cap, DWEXPR_E_NOT_FOUND, "%s has no PT_DYNAMIC", m->path);
+    uint64_t rdebug = 0;
+    for (uint64_t off = 0; off + 16 <= dyn.memsz; off += 16) {
+        uint64_t tag, val;
+        if (!rd64(u, x->bias + dyn.vaddr + off, &tag) ||
+            !rd64(u, x->bias + dyn.vaddr + off + 8, &val))
+            return why_fail(why, cap, DWEXPR_E_TARGET,
+                            "cannot read the main executable's dynamic section at 0x%llx",
+                            (unsigned long long)(x->bias + dyn.vaddr + off));
+        if (tag == 0) /* DT_NULL */
+            break;
+        if (tag == 21) { /* DT_DEBUG */
+            rdebug = val;
+            break;
+        }
+    }
+    uint64_t l;
+    if (!rdebug)
+        return why_fail(why, cap, DWEXPR_E_NOT_FOUND,
+                        "the main executable's DT_DEBUG is not set: no module list");
+    if (!rd64(u, rdebug + 8, &l))
+        return why_fail(why, cap, DWEXPR_E_TARGET, "cannot read r_debug at 0x%llx",
+                        (unsigned long long)rdebug);
+    const uint64_t want = m->bias + mdyn->vaddr;
+    for (int n = 0; l && n < 65536; n++) {
+        uint64_t ld, next;
+        if (!rd64(u, l + 16, &ld) || !rd64(u, l + 24, &next))
+            return why_fail(why, cap, DWEXPR_E_TARGET, "cannot read the link_map at 0x%llx",
+                            (unsigned long long)l);
+        if (ld == want) {
+            *lm = l;
+            return DWEXPR_OK;
+        }
+        l = next;
+    }
+    return why_fail(why, cap, DWEXPR_E_NOT_FOUND,
+                    "%s is not in the dynamic linker's module list", m->path);
+}
+
+/* The TLS block of module M (link_map LM) in the thread, as libthread_db's
+ * td_thr_tlsbase finds it (glibc 2.36 nptl_db/td_thr_tlsbase.c, what GDB
+ * 13 asks): with module id l_tls_modid, its slotinfo entry (the list
+ * at _rtld_global._dl_tls_dtv_slotinfo_list) gives the DTV generation
+ * the module needs; when the thread's DTV (generation in element 0's
+ * counter) is that recent and its entry's pointer.val is allocated (not
+ * TLS_DTV_UNALLOCATED, (void *) -1: the low bit clear), that is the
+ * block; else the module's static block tp - l_tls_offset (x86-64
+ * TLS_TCB_AT_TP) when it has one (l_tls_offset neither NO_TLS_OFFSET 0
+ * nor FORCED_DYNAMIC_TLS_OFFSET -1), else the thread has not allocated
+ * it (TD_TLSDEFER). */
+static dwexpr_status dtv_block(dwexpr_unw *u, const umod *m, uint64_t lm, uint64_t *base,
+                               char *why, size_t cap)
+{
+    uint64_t modid, slot, len, slbase = 0, map, modgen, dtv, dtvgen, dtvlen, val = 1, off;
+    if (!rd64(u, lm + u->td_modid, &modid))
+        return why_fail(why, cap, DWEXPR_E_TARGET, "cannot read the link_map of %s", m->path);
+    if (modid == 0)
+        return why_fail(why, cap, DWEXPR_E_NOT_FOUND, "%s has no TLS module id", m->path);
+    if (!rd64(u, u->td_rtld + u->td_slotlist, &slot))
+        return why_fail(why, cap, DWEXPR_E_TARGET, "cannot read _rtld_global");
+    for (int n = 0; slot && n < 4096; n++) {
+        if (!rd64(u, slot + u->td_sl_len, &len))
+            return why_fail(why, cap, DWEXPR_E_TARGET, "cannot read the TLS slotinfo list");
+        if (modid - slbase < len)
+            break;
+        slbase += len;
+        if (!rd64(u, slot + u->td_sl_next, &slot))
+            return why_fail(why, cap, DWEXPR_E_TARGET, "cannot read the TLS slotinfo list");
+    }
+    const uint64_t si = slot + u->td_sl_info + (modid - slbase) * u->td_si_size;
+    if (!slot || !rd64(u, si + u->td_si_map, &map) || !rd64(u, si + u->td_si_gen, &modgen) ||
+        !map)
+        return why_fail(why, cap, DWEXPR_E_NOT_FOUND,
+                        "TLS module id %llu (%s) is not in the dynamic linker's slotinfo list",
+                        (unsigned long long)modid, m->path);
+    /* glibc 2.36 elf/dl-tls.c allocate_dtv: the thread's pointer is to
+     * element 1 of its allocation, whose element 0 holds the length;
+     * element 0 of the DTV is the generation, module id M at M */
+    if (!rd64(u, u->fs_base + u->td_dtvp, &dtv) ||
+        !rd64(u, dtv + u->td_counter, &dtvgen) ||
+        !rd64(u, dtv - u->td_dtv_entry + u->td_counter, &dtvlen))
+        return why_fail(why, cap, DWEXPR_E_TARGET, "cannot read the thread's DTV");
+    if (dtvgen >= modgen && modid <= dtvlen &&
+        !rd64(u, dtv + modid * u->td_dtv_entry + u->td_val, &val))
+        return why_fail(why, cap, DWEXPR_E_TARGET, "cannot read the thread's DTV");
+    if (dtvgen >= modgen && !(val & 1)) {
+        *base = val;
+        return DWEXPR_OK;
+    }
+    if (!rd64(u, map + u->td_tlsoff, &off))
+        return why_fail(why, cap, DWEXPR_E_TARGET, "cannot read the link_map of %s", m->path);
+    if (off == 0 || off == UINT64_MAX)
+        return why_fail(why, cap, DWEXPR_E_NOT_FOUND,
+                        "the thread has not allocated the TLS block of %s (module id %llu) "
+                        "yet: it has not used that module's thread-local variables",
+                        m->path, (unsigned long long)modid);
+    *base = u->fs_base - off;
+    return DWEXPR_OK;
+}
+
+dwexpr_status dwexpr_unw_tls_address(dwexpr_unw *u, uint64_t bias, uint64_t ta,
+                                     dwexpr_sld *out, char *why, size_t cap)
+{
+    if (!u || !out)
+        return DWEXPR_E_USAGE;
+    if (cap)
+        why[0] = 0;
+    if (!u->have_fs)
+        return why_fail(why, cap, DWEXPR_E_NOT_FOUND, "the thread pointer is not known");
+    const umod *m = NULL;
+    for (size_t k = 0; k < u->nmods && !m; k++)
+        if (u->mods[k].bias == bias)
+            m = &u->mods[k];
+    if (!m)
+        return why_fail(why, cap, DWEXPR_E_NOT_FOUND, "no module is loaded with bias 0x%llx",
+                        (unsigned long long)bias);
+    dwexpr_elf_segment tls, dyn;
+    if (!tls_segments(m->elf, &tls, &dyn))
+        return why_fail(why, cap, DWEXPR_E_NOT_FOUND, "%s has no PT_TLS", m->path);
+    /* the split DWARF .debug_addr quirk of t_tls_address, for any module */
+    if (ta >= tls.memsz && ta >= tls.vaddr && ta - tls.vaddr < tls.memsz)
+        ta -= tls.vaddr;
+    uint64_t base = 0, lm = 0;
+    dwexpr_status s;
+    char lwhy[300];
+    if (!td_layout(u))
+        s = why_fail(lwhy, sizeof lwhy, DWEXPR_E_NOT_FOUND,
+                     "no libc with glibc's libthread_db descriptors "
+                     "(_thread_db_link_map_l_tls_modid) is loaded");
+    else if (!(s = find_link_map(u, m, &dyn, &lm, lwhy, sizeof lwhy)))
+        s = dtv_block(u, m, lm, &base, lwhy, sizeof lwhy);
+    if (m == u->main_mod && u->have_tls) {
+        /* the main executable: its static block as before (a static
+         * executable has no module list), which the DTV must agree with */
+        const uint64_t fixed = u->fs_base - u->tls_offset;
+        if (!s && base != fixed)
+            return why_fail(why, cap, DWEXPR_E_TARGET,
+                            "the main executable's TLS block: 0x%llx by the DTV, 0x%llx by "
+                            "its static offset",
+                            (unsigned long long)base, (unsigned long long)fixed);
+        base = fixed;
+        s = DWEXPR_OK;
+    }
+    if (s) {
+        if (cap)
+            snprintf(why, cap, "%s", lwhy);
+        return s;
+    }
+    memset(out, 0, sizeof *out);
+    out->kind = DWEXPR_LOC_MEMORY;
+    out->byte_offset = base + ta;
     return DWEXPR_OK;
 }
 

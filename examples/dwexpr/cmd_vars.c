@@ -54,9 +54,12 @@ static const char usage_vars[] =
     "id is the number given (the main thread for a process id; give another\n"
     "thread's id, from /proc/PID/task, for that thread).\n"
     "\n"
-    "Thread-local variables of BINARY (the main executable) are found in its\n"
-    "static TLS block below the thread pointer (x86-64 fs_base); those of shared\n"
-    "libraries are not located (an error).\n"
+    "Thread-local variables are found as GDB finds them (x86-64 glibc): a\n"
+    "module's TLS block is entry l_tls_modid of the thread's DTV (at the thread\n"
+    "pointer, fs_base), its link_map found through the executable's DT_DEBUG;\n"
+    "the main executable's is its static block below the thread pointer. A\n"
+    "block the thread has not allocated (a dlopen'ed library's it never used)\n"
+    "is an error, said on stderr.\n"
     "\n"
     "exit status: 0 ok, 1 some location could not be evaluated or unwinding\n"
     "failed, 2 bad usage or unreadable input\n";
@@ -253,7 +256,10 @@ typedef struct vars_module {
     bool borrowed;               /* ld is BINARY's, closed by cmd_vars */
     char *debug_file;            /* the separate debug file read, or NULL */
     char why[600];
-    bool tls;                    /* its TLS block is the one the target locates */
+    const dwexpr_target *vt;     /* the frames' target (vframes_target) and its user, */
+    void *vu;                    /* which machine forwards to (module_machine) */
+    dwexpr_target machine;
+    bool tls_said;               /* why its TLS is not located was said (stderr) */
     dwexpr_target t;             /* the binding's target */
     dwexpr_libdwarf_binding *b;  /* NULL until module_bind */
 } vars_module;
@@ -314,21 +320,114 @@ static dwexpr_libdwarf *module_dwarf(vars_run *r, vars_module *vm)
 
 static dwexpr_libdwarf_binding *module_peer(void *user, uint64_t pc);
 
+static dwexpr_unw *vars_unw;
+
+/* The machine target of a module's binding (module_machine): the
+ * frames' target with the module as user, each callback forwarded to
+ * the frames' own (MV), but DW_OP_form_tls_address in the module's own
+ * TLS block (mv_tls_address). */
+#define MV(name, params, ...)                                                                 \
+    static dwexpr_status mv_##name params                                                     \
+    {                                                                                         \
+        const vars_module *vm_ = user;                                                        \
+        return vm_->vt->name(vm_->vu, __VA_ARGS__);                                           \
+    }
+MV(reg_size, (void *user, uint32_t regno, uint32_t *bytes), regno, bytes)
+MV(reg_read, (void *user, const dwexpr_regref *r, uint64_t off, void *buf, size_t len), r, off,
+   buf, len)
+MV(reg_write, (void *user, const dwexpr_regref *r, uint64_t off, const void *buf, size_t len),
+   r, off, buf, len)
+MV(mem_read, (void *user, const dwexpr_memref *m, void *buf, size_t len), m, buf, len)
+MV(mem_write, (void *user, const dwexpr_memref *m, const void *buf, size_t len), m, buf, len)
+MV(aspace_info, (void *user, uint32_t as, dwexpr_aspace_info *out), as, out)
+MV(cfa, (void *user, const dwexpr_frameref *f, dwexpr_sld *out), f, out)
+MV(register_location, (void *user, const dwexpr_frameref *f, uint32_t regno, dwexpr_sld *out),
+   f, regno, out)
+MV(entry_value,
+   (void *user, const dwexpr_frameref *f, const uint8_t *block, size_t len, dwexpr_value *out),
+   f, block, len, out)
+MV(base_type, (void *user, const dwexpr_unit *unit, uint64_t die, dwexpr_type *out), unit, die,
+   out)
+MV(die, (void *user, const dwexpr_unit *unit, uint64_t off, bool sr, dwexpr_die *out), unit,
+   off, sr, out)
+MV(debug_addr, (void *user, const dwexpr_unit *unit, uint64_t index, uint64_t *out), unit,
+   index, out)
+MV(frame_base, (void *user, const dwexpr_frameref *f, dwexpr_frame_base *out), f, out)
+MV(frame_pc, (void *user, const dwexpr_frameref *f, uint64_t *pc), f, pc)
+MV(parameter_ref,
+   (void *user, const dwexpr_frameref *f, const dwexpr_unit *unit, uint64_t die,
+    dwexpr_value *out),
+   f, unit, die, out)
+#undef MV
+
+/* DW_OP_form_tls_address in module USER's TLS block of the thread
+ * (dwexpr_unw_tls_address, by its load bias); why it cannot be located
+ * is said on stderr, once per module. */
+static dwexpr_status mv_tls_address(void *user, const dwexpr_frameref *f, uint64_t ta,
+                                    dwexpr_sld *out)
+{
+    vars_module *vm = user;
+    char why[400];
+    (void)f;
+    dwexpr_status st = dwexpr_unw_tls_address(vars_unw, vm->m->bias, ta, out, why, sizeof why);
+    if (st && !vm->tls_said) {
+        fprintf(stderr, "dwexpr vars: %s: thread-local storage: %s\n", vm->path, why);
+        vm->tls_said = true;
+    }
+    return st;
+}
+
+/* VM's machine target (user VM): the frames' target T (user U) with
+ * DW_OP_form_tls_address in VM's own TLS block; what T lacks stays
+ * missing. */
+static const dwexpr_target *module_machine(vars_module *vm, const dwexpr_target *t, void *u)
+{
+    dwexpr_target *m = &vm->machine;
+    vm->vt = t;
+    vm->vu = u;
+    memset(m, 0, sizeof *m);
+    m->size = sizeof *m;
+#define W(name) m->name = t->name ? mv_##name : NULL
+    W(reg_size);
+    W(reg_read);
+    W(reg_write);
+    W(mem_read);
+    W(mem_write);
+    W(aspace_info);
+    W(cfa);
+    W(register_location);
+    W(entry_value);
+    W(base_type);
+    W(die);
+    W(debug_addr);
+    W(frame_base);
+    W(frame_pc);
+    W(parameter_ref);
+#undef W
+    m->tls_address = mv_tls_address;
+    return m;
+}
+
 /* VM's binding to the frames, made on first use (the frame list is
  * complete by then): it sees every frame, but takes a pc only from the
  * module's own (dwexpr_libdwarf_set_address_range), reaches the other
  * modules' bindings through module_peer (a call site in another module),
- * and a module whose TLS block the target does not locate has no
- * DW_OP_form_tls_address. NULL when VM has no DWARF or binding fails. */
+ * and locates thread-local storage in the module's own TLS block
+ * (module_machine; BINARY when it is not mapped: the target's, the main
+ * executable's static block). NULL when VM has no DWARF or binding
+ * fails. */
 static dwexpr_libdwarf_binding *module_binding(vars_run *r, vars_module *vm)
 {
     if (!vm->ld)
         return NULL;
     if (!vm->b) {
-        dwexpr_target machine = *vframes_target(r->vf.v);
-        if (!vm->tls)
-            machine.tls_address = NULL;
-        if (dwexpr_libdwarf_target(vm->ld, &machine, r->vf.v, &vm->t, &vm->b) != DWEXPR_OK) {
+        const dwexpr_target *machine = vframes_target(r->vf.v);
+        void *mu = r->vf.v;
+        if (vm->m) {
+            machine = module_machine(vm, machine, mu);
+            mu = vm;
+        }
+        if (dwexpr_libdwarf_target(vm->ld, machine, mu, &vm->t, &vm->b) != DWEXPR_OK) {
             vm->b = NULL;
             return NULL;
         }
@@ -436,7 +535,6 @@ static json_t *modules_json(const vars_run *r)
  * not describe is read from the signal frame's saved state (xmm0-15 from
  * its fpstate) or is undefined, never the handler's register. */
 static dwexpr_target vars_machine;
-static dwexpr_unw *vars_unw;
 
 /* The stack pointer of signal frame F (the trampoline's rsp: where the
  * kernel put the ucontext); false if it cannot be read. */
@@ -693,7 +791,7 @@ static int run_vars(const vars_opts *o, dwexpr_unw *u, dwexpr_libdwarf *binary_l
                 o->binary);
     r.binary = bm ? &r.mods[bm - r.ms.m] : &r.unmapped;
     r.binary->path = bm ? bm->path : o->binary;
-    r.binary->tried = r.binary->borrowed = r.binary->tls = true;
+    r.binary->tried = r.binary->borrowed = true;
     r.binary->ld = binary_ld;
     r.binary->debug_file = binary_debug ? strdup(binary_debug) : NULL;
     uint64_t bias = module_bias(r.binary);

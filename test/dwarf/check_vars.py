@@ -6,7 +6,10 @@ core GDB writes at the probe of progs/vars.c: the contract's JSON shape,
 inline frames, known values (parameters, entry values, TLS, globals,
 bit-fields as members) and the human output; and a process stopped in a
 shared library of its own, read with the library's DWARF, its separate
-debug file, or none when that cannot be opened. TAP output."""
+debug file, or none when that cannot be opened; thread-local variables
+of the executable and of two shared libraries (cores and stopped
+processes, two threads) against GDB's, and a dlopen'ed library's that
+the thread has not allocated. TAP output."""
 import argparse
 import json
 import os
@@ -1352,6 +1355,234 @@ def lto_globals(dw, src, work, gdb):
        'lto: the inlined c_work\'s cw = 110 (a local through its abstract origin)', cw)
 
 
+# progs/tls.c and its two libraries: each module's thread-local
+# variables, as (the function whose frame has it, or None for a global of
+# that file, the variable). BINARY is each file in turn: a library's
+# globals are listed when it is BINARY.
+TLS_FILES = {'tls': [('run', 'm_local'), (None, 'm_g'), (None, 'm_bss')],
+             'libtls_lib.so': [('tls_lib_run', 'l1_local'), (None, 'l1_g'), (None, 'l1_h'),
+                               (None, 'l1_bss')],
+             'libtls_lib2.so': [('tls_lib2_work', 'l2_local'), (None, 'l2_g'),
+                                (None, 'l2_bss')]}
+
+
+def build_tls(cc, opt, d, src):
+    """progs/tls.c with libtls_lib.so and libtls_lib2.so by CC OPT in
+    directory D: the executable, or None after a failed check."""
+    os.makedirs(d, exist_ok=True)
+    lib2, lib, exe = [os.path.join(d, f) for f in ('libtls_lib2.so', 'libtls_lib.so', 'tls')]
+    steps = [[cc, '-g', opt, '-shared', '-fPIC', '-o', lib2, os.path.join(src, 'tls_lib2.c')],
+             [cc, '-g', opt, '-shared', '-fPIC', '-o', lib, os.path.join(src, 'tls_lib.c'),
+              '-L' + d, '-ltls_lib2', '-Wl,-rpath,$ORIGIN'],
+             [cc, '-g', opt, '-pthread', '-o', exe, os.path.join(src, 'tls.c'), '-L' + d,
+              '-ltls_lib', '-ltls_lib2', '-Wl,-rpath,$ORIGIN']]
+    for s in steps:
+        b = run(s)
+        if b.returncode:
+            break
+    ok(b.returncode == 0, 'build tls.c and its two libraries, %s %s' % (cc, opt), b.stderr)
+    return exe if b.returncode == 0 else None
+
+
+def gdb_tls(gdb, target, lwp=None, frames=True):
+    """GDB's p/x of every TLS_FILES variable (TARGET: GDB's arguments for
+    a core or a process; LWP: the thread selected first; FRAMES false:
+    the globals only): name -> the value, where GDB gives one."""
+    cmd = [gdb, '-nx', '-batch', '-iex', 'set debuginfod enabled off', '-iex',
+           'set debug-file-directory ' + NO_DEBUG_DIRS]
+    if lwp:
+        cmd += ['-ex', 'python [t.switch() for t in gdb.selected_inferior().threads() '
+                'if t.ptid[1] == %d]' % lwp]
+    for items in TLS_FILES.values():
+        for fn, name in items:
+            if fn and not frames:
+                continue
+            if fn:
+                cmd += ['-ex', 'frame function ' + fn]
+            cmd += ['-ex', 'echo @@%s=' % name, '-ex', 'output/x ' + name, '-ex', 'echo \\n']
+    g = run(cmd + target)
+    got = {}
+    for line in g.stdout.splitlines():
+        m = re.match(r'@@(\w+)=(0x[0-9a-f]+)$', line)
+        if m:
+            got[m.group(1)] = int(m.group(2), 16)
+    return got, g
+
+
+def dwexpr_tls(dw, target, d, frames=True):
+    """`dwexpr vars --json` of TARGET (--core CORE or --pid TID) with each
+    of TLS_FILES as BINARY: name -> (hex, the variable) (FRAMES false: of
+    the globals only), and the failures (exit status, stderr)."""
+    got, bad = {}, []
+    for f, items in TLS_FILES.items():
+        r = run(dw + ['vars', '--json'] + target + [os.path.join(d, f)])
+        try:
+            res = json.loads(r.stdout)
+        except ValueError:
+            res = {'frames': []}
+        if r.returncode != 0 or 'thread-local' in r.stderr:
+            bad.append('%s: rc %d %s' % (f, r.returncode, r.stderr[-400:]))
+        for fn, name in items:
+            if fn and not frames:
+                continue
+            v = var_named(frame_named(res, fn), name) if fn else glob(res, name)
+            got[name] = (v.get('hex') if v else None, v)
+    return got, bad
+
+
+def compare_tls(tag, dw, gdb, dtarget, gtarget, d, lwp=None, want=None, frames=True):
+    """One check: the TLS_FILES variables by dwexpr (DTARGET) and by GDB
+    (GTARGET) agree, and have the values WANT gives (name -> int)."""
+    theirs, g = gdb_tls(gdb, gtarget, lwp, frames)
+    ours, bad = dwexpr_tls(dw, dtarget, d, frames)
+    for name, (hx, v) in sorted(ours.items()):
+        size = (v or {}).get('bit_size', 0) // 8
+        if name not in theirs or not size:
+            bad.append('%s: GDB %s, dwexpr %s' % (name, theirs.get(name), describe(v or {})))
+            continue
+        w = theirs[name].to_bytes(size, 'little').hex()
+        if hx != w:
+            bad.append('%s = %s, GDB %s (%s)' % (name, hx, w, describe(v)))
+        if want and name in want and want[name].to_bytes(size, 'little').hex() != hx:
+            bad.append('%s = %s, want %#x' % (name, hx, want[name]))
+    n = sum(1 for items in TLS_FILES.values() for fn, _ in items if frames or not fn)
+    ok(not bad and len(theirs) == len(ours) == n,
+       '%s: thread-local variables of the executable and both libraries as GDB reads them (%s)'
+       % (tag, ', '.join(sorted(ours))), '\n'.join(bad) or g.stderr[-600:])
+
+
+def library_tls(dw, src, work, gdb):
+    """Thread-local variables of shared libraries loaded at startup
+    (progs/tls.c, tls_lib.c, tls_lib2.c): globals (initialized and not) and
+    function-static ones, of the executable and of both libraries, read
+    through each module's TLS block where the process stops itself in the
+    second library (raise(SIGSTOP)): in a core GDB writes there and in the
+    stopped process (--pid), against GDB 13's p/x; and with a second
+    thread making the call (values of its own), that thread (--pid TID, and
+    the core GDB writes with it selected) and the main thread waiting for
+    it. gcc -O0, -O2 and clang -O2 (when installed)."""
+    for cc, opt in (('gcc', '-O0'), ('gcc', '-O2'), ('clang', '-O2')):
+        tag = 'tls.c %s %s' % (cc, opt)
+        if not shutil.which(cc):
+            ok(True, '%s # SKIP %s not installed' % (tag, cc))
+            continue
+        d = os.path.join(work, 'tls-%s%s' % (cc, opt))
+        exe = build_tls(cc, opt, d, src)
+        if not exe:
+            continue
+        for args, what in (([], 'one thread'), (['2'], 'second thread')):
+            core = os.path.join(d, 'tls%s.core' % ''.join(args))
+            if os.path.exists(core):
+                os.unlink(core)
+            g = run([gdb, '-nx', '-batch', '-iex', 'set debuginfod enabled off', '-iex',
+                     'set debug-file-directory ' + NO_DEBUG_DIRS, '-ex', 'run', '-ex',
+                     'gcore ' + core, '-ex', 'kill', '--args', exe] + args, cwd=d)
+            if not os.path.exists(core):
+                ok(False, '%s %s: gcore at the stop' % (tag, what), g.stderr[-500:])
+                continue
+            # the worker's m_g: 0x3333 + 20 * 16; the main thread's 0x5555
+            want = {'m_g': 0x3473} if args else {'m_g': 0x5555 + 16}
+            compare_tls('%s %s, core' % (tag, what), dw, gdb, ['--core', core], [exe, core], d,
+                        want=want)
+            p = subprocess.Popen([exe] + args)
+            try:
+                for _ in range(200):
+                    state = open('/proc/%d/stat' % p.pid).read().split(')')[-1].split()[0]
+                    if state == 'T':
+                        break
+                    time.sleep(0.02)
+                if state != 'T':
+                    ok(False, '%s %s: stops itself' % (tag, what), state)
+                    continue
+                tids = sorted(int(t) for t in os.listdir('/proc/%d/task' % p.pid))
+                if not args:
+                    compare_tls('%s %s, --pid' % (tag, what), dw, gdb, ['--pid', str(p.pid)],
+                                ['-p', str(p.pid)], d, want=want)
+                    continue
+                other = [t for t in tids if t != p.pid]
+                ok(len(other) == 1, '%s: two threads' % tag, tids)
+                if len(other) != 1:
+                    continue
+                compare_tls('%s %s, --pid TID' % (tag, what), dw, gdb, ['--pid', str(other[0])],
+                            ['-p', str(p.pid)], d, lwp=other[0], want=want)
+                compare_tls('%s %s, --pid of the main thread' % (tag, what), dw, gdb,
+                            ['--pid', str(p.pid)], ['-p', str(p.pid)], d, lwp=p.pid,
+                            want={'m_g': 0x5555, 'l1_g': 0x1111}, frames=False)
+            finally:
+                p.kill()
+                p.wait()
+
+
+# A library the program dlopens (DLOPEN_LIB), stopped in its function
+# before that touches its thread-local variables: the thread has not
+# allocated the library's TLS block.
+DLOPEN_LIB = r'''
+__thread int dl_g = 0x77;
+int dl_fn(void (*cb)(void))
+{
+    static __thread int dl_local = 9;
+    cb();
+    return dl_local + dl_g;
+}
+'''
+DLOPEN_MAIN = r'''
+#include <dlfcn.h>
+#include <signal.h>
+static void stop(void) { raise(SIGSTOP); }
+int main(int argc, char **argv)
+{
+    (void)argc;
+    void *h = dlopen(argv[1], RTLD_NOW);
+    int (*f)(void (*)(void)) = h ? (int (*)(void (*)(void)))dlsym(h, "dl_fn") : 0;
+    return f ? f(stop) == 0 : 2;
+}
+'''
+
+
+def dlopen_tls(dw, work, gdb):
+    """A dlopen'ed library's thread-local variable (DLOPEN_LIB's dl_local,
+    the frame of dl_fn, and its global dl_g) before the thread has used
+    its TLS: no block to read (GDB 13: "The inferior has not yet allocated
+    storage for thread-local variables"), an error that says so, not an
+    address."""
+    d = os.path.join(work, 'tls-dlopen')
+    os.makedirs(d, exist_ok=True)
+    lib, exe = os.path.join(d, 'libdl.so'), os.path.join(d, 'dl')
+    b = run(['gcc', '-g', '-O0', '-shared', '-fPIC', '-o', lib, '-x', 'c', '-'], input=DLOPEN_LIB)
+    if b.returncode == 0:
+        b = run(['gcc', '-g', '-O0', '-o', exe, '-x', 'c', '-', '-ldl'], input=DLOPEN_MAIN)
+    ok(b.returncode == 0, 'build a program that dlopens a library with TLS', b.stderr)
+    if b.returncode:
+        return
+    p = subprocess.Popen([exe, lib])
+    try:
+        for _ in range(200):
+            state = open('/proc/%d/stat' % p.pid).read().split(')')[-1].split()[0]
+            if state == 'T':
+                break
+            time.sleep(0.02)
+        g = run([gdb, '-nx', '-batch', '-iex', 'set debuginfod enabled off', '-iex',
+                 'set debug-file-directory ' + NO_DEBUG_DIRS, '-p', str(p.pid), '-ex',
+                 'frame function dl_fn', '-ex', 'output dl_local'])
+        r = run(dw + ['vars', '--pid', str(p.pid), '--json', exe])
+        rl = run(dw + ['vars', '--pid', str(p.pid), '--json', lib])
+    finally:
+        p.kill()
+        p.wait()
+    try:
+        v = var_named(frame_named(json.loads(r.stdout), 'dl_fn'), 'dl_local')
+        gv = glob(json.loads(rl.stdout), 'dl_g')
+    except ValueError:
+        v = gv = None
+    ok('not yet allocated storage' in g.stdout + g.stderr,
+       'dlopen: GDB has no block for dl_local either', g.stdout + g.stderr)
+    for what, x, res in (('dl_local (its frame)', v, r), ('dl_g (the library as BINARY)', gv, rl)):
+        ok(x is not None and x['hex'] is None and x['result'].get('class') == 'context' and
+           'has not allocated the TLS block of ' + os.path.realpath(lib) in res.stderr,
+           'dlopen: %s is an error: the thread has not allocated the library\'s TLS block'
+           % what, '%s\n%s' % (x, res.stderr))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--dwexpr', required=True)
@@ -1392,6 +1623,8 @@ def main():
         avx_vectors(dw, args.src, args.work, args.gdb)
         long_doubles(dw, args.src, args.work, args.gdb)
         fortran_sizes(dw, args.src, args.work, args.gdb)
+        library_tls(dw, args.src, args.work, args.gdb)
+        dlopen_tls(dw, args.work, args.gdb)
     else:
         ok(True, 'core file checks # SKIP gdb not installed')
     print('1..%d' % N)

@@ -28,7 +28,8 @@ typedef struct dwexpr_unw_frame {
 } dwexpr_unw_frame;
 
 /* Open core file CORE (EXE, may be NULL, is the main executable when the
- * core names it differently). libunwind walks the stack once here (at
+ * core names it differently; not when EXE is itself one of the core's
+ * files, e.g. a shared library). libunwind walks the stack once here (at
  * most MAX_FRAMES, 0 = 256). E_NOT_FOUND / E_TARGET with ERR's message. */
 DWEXPR_API dwexpr_status dwexpr_unw_open_core(const char *core, const char *exe,
                                               uint32_t max_frames, dwexpr_unw **out,
@@ -57,8 +58,28 @@ DWEXPR_API void dwexpr_unw_close(dwexpr_unw *u);
  * An offset past the block that lies in PT_TLS's link-time address range
  * is taken as that address (binutils ld resolves split DWARF's .debug_addr
  * TLS entries to addresses) and made an offset again.
- * Shared libraries' TLS (reached through the DTV) is not supported. */
+ * Other modules' TLS: dwexpr_unw_tls_address. */
 DWEXPR_API const dwexpr_target *dwexpr_unw_target(void);
+
+/* DW_OP_form_tls_address in the module (main executable or shared
+ * library loaded at startup, x86-64 glibc) whose load bias is BIAS: TA in
+ * that module's TLS block of the thread. The block is found as glibc's
+ * libthread_db (and so GDB) finds it: the module's struct link_map in the
+ * dynamic linker's list (the main executable's DT_DEBUG -> r_debug.r_map,
+ * matched by l_ld, its PT_DYNAMIC at run time), its l_tls_modid, and
+ * entry l_tls_modid of the thread's DTV (tcbhead_t.dtv at the thread
+ * pointer); a DTV older than the module (its slotinfo generation) or an
+ * unallocated entry is the module's static block (tp - l_tls_offset)
+ * when it has one, else an error. The offsets of the
+ * private fields are read from libc's _thread_db_* descriptors, not
+ * assumed. For the main executable the block is its static one
+ * (dwexpr_unw_target's, which works without a module list), checked
+ * against the DTV's when that is readable. TA past the block inside
+ * PT_TLS's link-time range is made an offset, as there. *OUT is a memory
+ * location; on failure E_NOT_FOUND / E_TARGET and WHY (CAP bytes) says
+ * why. */
+DWEXPR_API dwexpr_status dwexpr_unw_tls_address(dwexpr_unw *u, uint64_t bias, uint64_t ta,
+                                                dwexpr_sld *out, char *why, size_t cap);
 
 /* Where the code a signal interrupted saved register REGNO, for the
  * registers the signal trampoline's CFI does not describe (glibc's
