@@ -417,7 +417,11 @@ def frame_vars(frame):
                 continue
             if sym.addr_class == gdb.SYMBOL_LOC_TYPEDEF:
                 continue
-            if str(sym.type) == '__CORE_ADDR':
+            try:
+                label = str(sym.type) == '__CORE_ADDR'
+            except gdb.error:
+                label = False   # a type GDB cannot print (a Fortran bound)
+            if label:
                 # a DW_TAG_label whose code was removed: GDB's info locals
                 # shows it as an optimized-out local; a label is no
                 # variable (contract "dwexpr vars": variables, parameters)
