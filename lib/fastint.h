@@ -245,10 +245,12 @@ static inline bool cfa(dwexpr_ctx *ctx, uint64_t m, uint64_t *addr)
  * arguments, a zeroed value, an unset type or lane count read as generic
  * and 1), which must give a plain generic value. A target without the
  * callback evaluates the block in the caller frame: dwx_entry_value does
- * that (ENV). False sends the evaluation to the loop. */
-static inline bool entry_value(dwexpr_ctx *ctx, const dwexpr_unit *unit,
-                               const dwexpr_eval_params *p, const dwx_insn *in, uint64_t m,
-                               uint64_t *out)
+ * that (ENV). False sends the evaluation to the loop. Inlined into each
+ * caller (one_entry, the loop, the tape): the call and its 64-byte value's
+ * frame cost an entry-value evaluation 25 instructions. */
+static DWX_ALWAYS_INLINE bool entry_value(dwexpr_ctx *ctx, const dwexpr_unit *unit,
+                                          const dwexpr_eval_params *p, const dwx_insn *in,
+                                          uint64_t m, uint64_t *out)
 {
     const unsigned asz = unit->addr_size;
     dwexpr_value v;
