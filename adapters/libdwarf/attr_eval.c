@@ -243,6 +243,14 @@ dwexpr_status dwexpr_libdwarf_eval_location(dwexpr_libdwarf_binding *b, dwexpr_c
 {
     if (!b || !ctx || !out)
         return ld_fail(err, DWEXPR_E_USAGE, "missing binding, context or output");
+    /* a DIE with neither attribute: the one its declaration or abstract
+     * origin has (ld_value_die, as GDB) */
+    size_t vu = unit;
+    uint64_t vd = die;
+    if (unit_of(b, unit) && ld_value_die(b->ld, &vu, &vd) == DWEXPR_OK && unit_of(b, vu)) {
+        unit = vu;
+        die = vd;
+    }
     dwexpr_libdwarf_attr a;
     dwexpr_status st = fetch(b, unit, die, DW_AT_location, &a, err);
     spec s = {DWEXPR_RESULT_LOCATION, NULL, NULL, NULL, 0};

@@ -252,6 +252,39 @@ ld_unit *ld_unit_at(const dwexpr_libdwarf *ld, size_t i)
     return i < ld->units.n ? (ld_unit *)ld->units.v + i : NULL;
 }
 
+/* See ld_int.h. */
+dwexpr_status ld_value_die(dwexpr_libdwarf *ld, size_t *unit, uint64_t *die)
+{
+    const ld_unit *u = ld_unit_at(ld, *unit);
+    if (!u)
+        return DWEXPR_E_NOT_FOUND;
+    const size_t file = u->file;
+    uint64_t at = *die;
+    size_t au = *unit;
+    for (int hop = 0; hop < 8; hop++) {
+        Dwarf_Die x;
+        dwexpr_libdwarf_attr a;
+        if (au == SIZE_MAX || ld_offdie(ld, file, at, &x, NULL) != DWEXPR_OK)
+            return DWEXPR_E_NOT_FOUND;
+        if (dwexpr_libdwarf_attr_get(ld, au, at, DW_AT_location, &a, NULL) == DWEXPR_OK ||
+            dwexpr_libdwarf_attr_get(ld, au, at, DW_AT_const_value, &a, NULL) == DWEXPR_OK) {
+            dwarf_dealloc_die(x);
+            *unit = au;
+            *die = at;
+            return DWEXPR_OK;
+        }
+        uint64_t o;
+        const bool more = ld_die_ref(ld, file, x, DW_AT_specification, &o) ||
+                          ld_die_ref(ld, file, x, DW_AT_abstract_origin, &o);
+        dwarf_dealloc_die(x);
+        if (!more || o == at)
+            return DWEXPR_E_NOT_FOUND;
+        at = o;
+        au = ld_unit_of(ld, file, at);
+    }
+    return DWEXPR_E_NOT_FOUND;
+}
+
 /* Linear search over the unit table (units are few). */
 size_t ld_unit_of(const dwexpr_libdwarf *ld, size_t file, uint64_t off)
 {
@@ -2359,6 +2392,13 @@ static dwexpr_status add_var(walker *w, Dwarf_Die d, Dwarf_Half tag, const ld_sc
     dwexpr_status st = dwexpr_libdwarf_attr_get(w->ld, w->unit, v->die, DW_AT_location, &v->loc, &e);
     if (st == DWEXPR_E_NOT_FOUND)
         st = dwexpr_libdwarf_attr_get(w->ld, w->unit, v->die, DW_AT_const_value, &v->loc, &e);
+    size_t vu = w->unit;
+    uint64_t vd = v->die;
+    if (st == DWEXPR_E_NOT_FOUND && ld_value_die(w->ld, &vu, &vd) == DWEXPR_OK) {
+        st = dwexpr_libdwarf_attr_get(w->ld, vu, vd, DW_AT_location, &v->loc, &e);
+        if (st == DWEXPR_E_NOT_FOUND)
+            st = dwexpr_libdwarf_attr_get(w->ld, vu, vd, DW_AT_const_value, &v->loc, &e);
+    }
     if (st == DWEXPR_E_NOT_FOUND) {
         v->loc.kind = DWEXPR_LIBDWARF_ATTR_NONE;
         st = DWEXPR_OK;

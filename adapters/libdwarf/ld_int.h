@@ -244,6 +244,14 @@ LD_HIDDEN void ld_drop(Dwarf_Debug dbg, Dwarf_Error e);
 LD_HIDDEN ld_unit *ld_unit_at(const dwexpr_libdwarf *ld, size_t i);
 /* The unit of file FILE that holds .debug_info offset OFF, or SIZE_MAX. */
 LD_HIDDEN size_t ld_unit_of(const dwexpr_libdwarf *ld, size_t file, uint64_t off);
+/* The DIE whose DW_AT_location, else DW_AT_const_value, is the value of
+ * variable or parameter DIE of UNIT (*UNIT, *DIE; both updated): DIE
+ * itself when it has one, else the first along its DW_AT_specification /
+ * DW_AT_abstract_origin chain that has one, as GDB reads a variable
+ * (dwarf2_attr follows both): a C++ constant whose definition names the
+ * declaration holding its DW_AT_const_value (libstdc++'s
+ * __gnu_cxx::__default_lock_policy). E_NOT_FOUND when none has either. */
+LD_HIDDEN dwexpr_status ld_value_die(dwexpr_libdwarf *ld, size_t *unit, uint64_t *die);
 /* Entry INDEX of .debug_addr for unit U (DW_AT_addr_base). */
 LD_HIDDEN dwexpr_status ld_debug_addr(const dwexpr_libdwarf *ld, const ld_unit *u,
                                       uint64_t index, uint64_t *out, dwexpr_error *err);

@@ -414,7 +414,11 @@ DWEXPR_API const char *dwexpr_libdwarf_binding_message(const dwexpr_libdwarf_bin
  * the attribute's rule. ERR may be NULL. */
 
 /* DW_AT_location: result kind location, empty stack. A DIE with only
- * DW_AT_const_value gives an implicit location holding the constant. */
+ * DW_AT_const_value gives an implicit location holding the constant. A
+ * DIE with neither gives those of the first DIE along its
+ * DW_AT_specification / DW_AT_abstract_origin chain that has one, as
+ * GDB reads a variable (a C++ constant's definition naming the
+ * declaration that holds its DW_AT_const_value). */
 DWEXPR_API dwexpr_status dwexpr_libdwarf_eval_location(dwexpr_libdwarf_binding *b,
                                                        dwexpr_ctx *ctx, size_t unit,
                                                        uint64_t die,

@@ -96,6 +96,20 @@ static __attribute__((noinline)) int local_class(int a)
     return l.m(a) + 10;
 }
 
+// a namespace-scope constant used only as a template's default argument:
+// its definition DIE names (DW_AT_specification) the declaration that
+// holds its DW_AT_const_value, which GDB reads through it (a global
+// "cfg::default_mode = cfg::Atomic", as libstdc++'s
+// __gnu_cxx::__default_lock_policy)
+namespace cfg {
+enum Mode { Slow, Fast, Atomic };
+static const Mode default_mode = Atomic;
+} // namespace cfg
+template <cfg::Mode M = cfg::default_mode> struct Policy {
+    int m = M;
+};
+Policy<> g_policy;
+
 // an operator's '<' is no template argument list (a frame "Less::operator<")
 struct Less {
     int k;
@@ -108,5 +122,5 @@ int main(int argc, char **argv)
     auto f = [argc](int q) __attribute__((noinline)) { return (Less{q + argc} < Less{q}) + 11; };
     outer::inner::Box b(argc);
     return f(20) == 0 && b.*g_pm == 0 && (b.*g_pmf)(1) == 0 && g_tmpl_cp.t[0] == 's' &&
-           !g_tmpl_q.t && !g_tmpl_fp.t && g_tmpl_arr.t[2] == 3;
+           !g_tmpl_q.t && !g_tmpl_fp.t && g_tmpl_arr.t[2] == 3 && g_policy.m == 2;
 }
