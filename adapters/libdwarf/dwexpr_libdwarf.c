@@ -1107,7 +1107,8 @@ static void canon_name(const char *s, size_t len, cbuf *o)
 
 /* C++ name N with GCC's spellings of integer types in its template
  * arguments as GDB's canonical names print them ("Tmpl<long int>" is
- * "Tmpl<long>"; gdb_base_name's table) and clang's spellings of
+ * "Tmpl<long>"; gdb_base_name's table), integer suffixes in lower case
+ * ("4UL" is "4ul"), and clang's spellings of
  * qualified and pointer arguments canonicalized as GDB does (canon_arg),
  * in the pool; N when there is nothing to change. */
 static const char *cplus_name(dwexpr_libdwarf *ld, const char *n)
@@ -1138,6 +1139,24 @@ static const char *cplus_name(dwexpr_libdwarf *ld, const char *n)
                 p += k;
                 done = true;
                 break;
+            }
+        }
+        if (!done && (start || (p > n && p[-1] == '-')) && *p >= '0' && *p <= '9') {
+            /* an integer argument's suffix as GDB's canonical names print
+             * it, lower case (clang's "std::array<int, 4UL>" is GDB's
+             * "std::array<int, 4ul>"; the demangler's literal printer) */
+            size_t d = 0, x = 0;
+            while (p[d] >= '0' && p[d] <= '9')
+                d++;
+            while (x < 3 && strchr("uUlL", p[d + x] ? p[d + x] : '-'))
+                x++;
+            if (x && strchr(">,) ", p[d + x] ? p[d + x] : '>') && o + d + x < sizeof buf) {
+                memcpy(buf + o, p, d);
+                for (size_t i = 0; i < x; i++)
+                    buf[o + d + i] = (char)(p[d + i] | 0x20); /* ASCII lower case */
+                o += d + x;
+                p += d + x;
+                done = true;
             }
         }
         if (!done)

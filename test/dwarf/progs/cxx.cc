@@ -110,6 +110,17 @@ template <cfg::Mode M = cfg::default_mode> struct Policy {
 };
 Policy<> g_policy;
 
+// integer template arguments: clang names them with suffixes ("Buf<4UL>",
+// "Pair2<-3LL, 7U>"), GDB's canonical names in lower case ("Buf<4ul>")
+template <unsigned long N> struct Buf {
+    char b[N];
+};
+template <long long N, unsigned U> struct Pair2 {
+    int v = (int)N + (int)U;
+};
+Buf<4> g_buf;
+Pair2<-3, 7> g_pair2;
+
 // an operator's '<' is no template argument list (a frame "Less::operator<")
 struct Less {
     int k;
@@ -122,5 +133,6 @@ int main(int argc, char **argv)
     auto f = [argc](int q) __attribute__((noinline)) { return (Less{q + argc} < Less{q}) + 11; };
     outer::inner::Box b(argc);
     return f(20) == 0 && b.*g_pm == 0 && (b.*g_pmf)(1) == 0 && g_tmpl_cp.t[0] == 's' &&
-           !g_tmpl_q.t && !g_tmpl_fp.t && g_tmpl_arr.t[2] == 3 && g_policy.m == 2;
+           !g_tmpl_q.t && !g_tmpl_fp.t && g_tmpl_arr.t[2] == 3 && g_policy.m == 2 &&
+           g_buf.b[0] == 0 && g_pair2.v == 4;
 }
