@@ -152,7 +152,27 @@ def value_bytes(v, out, base, size):
             return
         except Exception:
             pass
-    if t.code in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION):
+    if t.code == gdb.TYPE_CODE_UNION:
+        # members overlap: a byte some member gives wins over one another
+        # member has optimized out (a union of int16_t f0 = -8 and an
+        # optimized-out uint32_t f1 is f8ff then two unknown bytes)
+        for f in t.fields():
+            if f.bitsize or not hasattr(f, 'bitpos'):
+                continue
+            try:
+                fv = v[f]
+            except Exception:
+                continue
+            fsize = min(f.type.strip_typedefs().sizeof, size)
+            mine = [None] * fsize
+            value_bytes(fv, mine, 0, fsize)
+            for i, c in enumerate(mine):
+                cur = out[base + i]
+                known = isinstance(c, str) and c not in ('xx', 'sp', 'ip')
+                if c is not None and (known or cur is None):
+                    out[base + i] = c
+        return
+    if t.code == gdb.TYPE_CODE_STRUCT:
         for f in t.fields():
             if f.is_base_class or not hasattr(f, 'bitpos'):
                 continue
