@@ -622,10 +622,10 @@ def describe(v):
     return '%s: %s' % (v.get('name'), r.get('detail') or r.get('message') or r)
 
 
-def stop_self(exe):
-    """Start EXE and wait until it has stopped itself (SIGSTOP): the
-    process, or None with the state it reached."""
-    p = subprocess.Popen([exe])
+def stop_self(exe, args=()):
+    """Start EXE with ARGS and wait until it has stopped itself (SIGSTOP):
+    the process, or None with the state it reached."""
+    p = subprocess.Popen([exe] + list(args))
     state = ''
     for _ in range(200):
         try:
@@ -1484,16 +1484,11 @@ def library_tls(dw, src, work, gdb):
             want = {'m_g': 0x3473} if args else {'m_g': 0x5555 + 16}
             compare_tls('%s %s, core' % (tag, what), dw, gdb, ['--core', core], [exe, core], d,
                         want=want)
-            p = subprocess.Popen([exe] + args)
+            p, state = stop_self(exe, args)
+            if p is None:
+                ok(False, '%s %s: stops itself' % (tag, what), state)
+                continue
             try:
-                for _ in range(200):
-                    state = open('/proc/%d/stat' % p.pid).read().split(')')[-1].split()[0]
-                    if state == 'T':
-                        break
-                    time.sleep(0.02)
-                if state != 'T':
-                    ok(False, '%s %s: stops itself' % (tag, what), state)
-                    continue
                 tids = sorted(int(t) for t in os.listdir('/proc/%d/task' % p.pid))
                 if not args:
                     compare_tls('%s %s, --pid' % (tag, what), dw, gdb, ['--pid', str(p.pid)],
@@ -1554,13 +1549,11 @@ def dlopen_tls(dw, work, gdb):
     ok(b.returncode == 0, 'build a program that dlopens a library with TLS', b.stderr)
     if b.returncode:
         return
-    p = subprocess.Popen([exe, lib])
+    p, state = stop_self(exe, [lib])
+    ok(p is not None, 'dlopen: the program stops itself in the library', state)
+    if p is None:
+        return
     try:
-        for _ in range(200):
-            state = open('/proc/%d/stat' % p.pid).read().split(')')[-1].split()[0]
-            if state == 'T':
-                break
-            time.sleep(0.02)
         g = run([gdb, '-nx', '-batch', '-iex', 'set debuginfod enabled off', '-iex',
                  'set debug-file-directory ' + NO_DEBUG_DIRS, '-p', str(p.pid), '-ex',
                  'frame function dl_fn', '-ex', 'output dl_local'])
