@@ -3385,6 +3385,41 @@ const dwexpr_libdwarf_scope *dwexpr_libdwarf_scope_function(const dwexpr_libdwar
  * own tag). The linkage name is the first
  * DW_AT_linkage_name (DW_AT_MIPS_linkage_name) along DW_AT_specification
  * and DW_AT_abstract_origin. */
+/* NAME followed by the parameter types of function scope S as GDB's
+ * c_type_print_args writes a computed physname (dwarf2_compute_name):
+ * "(T1, T2)", artificial parameters left out, "(void)" for none, each
+ * type as variables' types are named (tinfo); in the pool (NAME when
+ * out of memory or S's DIE unreadable). */
+static const char *with_param_types(dwexpr_libdwarf *ld, const ld_scope *s, const char *name)
+{
+    Dwarf_Die d, c;
+    if (ld_offdie(ld, s->file, s->pub.die, &d, NULL) != DWEXPR_OK)
+        return name;
+    char buf[1024];
+    size_t n = (size_t)snprintf(buf, sizeof buf, "%s(", name);
+    bool any = false;
+    int r = ld_first_child(ld->files[s->file].dbg, d, &c);
+    while (r == DW_DLV_OK && n < sizeof buf) {
+        if (die_tag(ld->files[s->file].dbg, c) == DW_TAG_formal_parameter &&
+            !ld_die_flag(ld, s->file, c, DW_AT_artificial)) {
+            const ld_tinfo *ti = tinfo(ld, s->pub.unit, die_type(ld, s->file, c));
+            n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", any ? ", " : "",
+                                  ti && ti->name ? ti->name : "?");
+            any = true;
+        }
+        r = ld_next_sibling(ld->files[s->file].dbg, &c);
+    }
+    if (r == DW_DLV_OK)
+        dwarf_dealloc_die(c);
+    dwarf_dealloc_die(d);
+    if (n < sizeof buf)
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s)", any ? "" : "void");
+    if (n >= sizeof buf)
+        return name;
+    const char *q = ld_pool_strdup(&ld->pool, buf);
+    return q ? q : name;
+}
+
 static void scope_names(dwexpr_libdwarf *ld, ld_scope *s)
 {
     if (s->names_done)
@@ -3427,9 +3462,18 @@ static void scope_names(dwexpr_libdwarf *ld, ld_scope *s)
     s->linkage = linkage;
     s->qualified = s->pub.name ? qualify(ld, prefix, s->pub.name) : NULL;
     const uint64_t lang = ld_unit_at(ld, s->pub.unit)->language;
-    if (s->qualified && lang_kind(lang) == LANG_CPLUS)
+    if (s->qualified && lang_kind(lang) == LANG_CPLUS && strstr(s->qualified, "<lambda(")) {
+        /* GCC's name of a lambda's closure type in a template argument,
+         * which GDB's C++ name parser does not read: GDB keeps the name
+         * as written (dwarf2_canonicalize_name fails), and without a
+         * linkage name its computed physname, DW_AT_name and the
+         * parameter types, is the name it shows whole (cp_remove_params
+         * fails too): "apply<f()::<lambda(int)> >(struct {...}, int)" */
+        if (!linkage)
+            s->qualified = with_param_types(ld, s, s->qualified);
+    } else if (s->qualified && lang_kind(lang) == LANG_CPLUS) {
         s->qualified = cplus_name(ld, s->qualified);
-    else if (linkage && lang_is_c(lang) && strncmp(linkage, "_Z", 2) != 0)
+    } else if (linkage && lang_is_c(lang) && strncmp(linkage, "_Z", 2) != 0)
         s->qualified = linkage; /* GDB's name of a C function with an assembler name */
 }
 

@@ -61,8 +61,11 @@ static bool local_name(const char *d)
 
 void funcname_strip(char *d)
 {
-    if (local_name(d))
-        return;
+    /* a function-local name keeps its parameters; a template one loses
+     * its return type still (the demangler's DMGL_RET_DROP, before
+     * cp_remove_params: clang's "int apply<f()::$_0>(f()::$_0, int)" is
+     * GDB's "apply<f()::$_0>(f()::$_0, int)") */
+    const bool local = local_name(d);
     size_t n = strlen(d);
     /* the function's qualifiers after its parameters */
     for (;;) {
@@ -93,7 +96,8 @@ void funcname_strip(char *d)
     if (depth != 0 || i == 0)
         return;
     n = i;
-    d[n] = 0;
+    if (!local)
+        d[n] = 0;
     /* a template function's return type: text before the name, up to a
      * space outside brackets that is not part of an operator's name */
     if (d[n - 1] != '>')
@@ -110,7 +114,7 @@ void funcname_strip(char *d)
         } else if (c == ' ' && depth == 0) {
             const size_t op = operator_start(d, i - 1);
             if (op == SIZE_MAX) {
-                memmove(d, d + i, n - i + 1);
+                memmove(d, d + i, strlen(d + i) + 1);
                 return;
             }
             i = op + 1; /* on before "operator" */

@@ -18,7 +18,9 @@ bool funcname_demangle(const char *name, char *buf, size_t cap);
 /* The function part of demangled name D in place: "ns::f<int>" of
  * "int ns::f<int>(int) const" (GDB's cp_remove_params with the demangler's
  * DMGL_RET_DROP). D is left as it is where its shape is not that, and
- * a function-local name ("f(int)::L::m(int)") whole, as GDB shows it. */
+ * a function-local name ("f(int)::L::m(int)") whole, as GDB shows it,
+ * but for a template function's return type ("int g<f()::$_0>(f()::$_0)"
+ * is "g<f()::$_0>(f()::$_0)"). */
 void funcname_strip(char *d);
 
 #endif

@@ -127,12 +127,32 @@ struct Less {
     __attribute__((noinline)) bool operator<(const Less &o) const { return local_class(k) < o.k; }
 };
 
+// a function template instantiated with a lambda's closure type: GCC
+// gives it no linkage name, and GDB shows its DW_AT_name, which GDB's
+// name parser does not read, with the parameter types
+// ("apply_fn<via(int)::<lambda(int)> >(struct {...}, int)"); clang's
+// demangled name is function-local: GDB keeps its parameters and drops
+// its return type
+template <typename F> __attribute__((noinline)) int apply_fn(F fn, int v)
+{
+    int r = fn(v);
+    return r + 1;
+}
+
+// the lambda of a function with parameters: clang's name of apply_fn is
+// "apply_fn<via(int)::$_0>(via(int)::$_0, int)" in GDB
+__attribute__((noinline)) int via(int argc)
+{
+    auto f = [argc](int q) __attribute__((noinline)) { return (Less{q + argc} < Less{q}) + 11; };
+    int r = apply_fn(f, 20);
+    return r + 1;
+}
+
 int main(int argc, char **argv)
 {
     (void)argv;
-    auto f = [argc](int q) __attribute__((noinline)) { return (Less{q + argc} < Less{q}) + 11; };
     outer::inner::Box b(argc);
-    return f(20) == 0 && b.*g_pm == 0 && (b.*g_pmf)(1) == 0 && g_tmpl_cp.t[0] == 's' &&
+    return via(argc) == 0 && b.*g_pm == 0 && (b.*g_pmf)(1) == 0 && g_tmpl_cp.t[0] == 's' &&
            !g_tmpl_q.t && !g_tmpl_fp.t && g_tmpl_arr.t[2] == 3 && g_policy.m == 2 &&
            g_buf.b[0] == 0 && g_pair2.v == 4;
 }
