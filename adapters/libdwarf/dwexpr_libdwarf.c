@@ -3,6 +3,7 @@
  * that collects scopes, variables, base types and call sites, attribute
  * values (constants, expressions, location lists, references) and type
  * names (C's notation; Fortran's as GDB prints it) and sizes. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -733,7 +734,7 @@ static uint64_t die_type(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d)
 
 /* A growable string for type spelling. */
 typedef struct sbuf {
-    char b[512];
+    char b[2048]; /* libstdc++'s class names run to several hundred bytes */
 } sbuf;
 
 /* DST = A B C D, truncated to CAP bytes. */
@@ -1111,6 +1112,30 @@ static void canon_name(const char *s, size_t len, cbuf *o)
  * ("4UL" is "4ul"), and clang's spellings of
  * qualified and pointer arguments canonicalized as GDB does (canon_arg),
  * in the pool; N when there is nothing to change. */
+/* Whether GDB 13's C++ name parser fails on N, so that GDB keeps the
+ * name as the compiler wrote it (dwarf2_canonicalize_name gives up):
+ * GCC's lambda closure types ("f()::<lambda(int)>") and function types
+ * in template arguments ("std::function<int(int)>": a parameter list
+ * right after a type, not a pointer or reference declarator's "(*)",
+ * nor the one after it, nor a cast "(char)97"). */
+static bool gdb_unparsed(const char *n)
+{
+    if (strstr(n, "<lambda("))
+        return true;
+    int angle = 0;
+    for (const char *p = n; *p; p++) {
+        if (*p == '<')
+            angle++;
+        else if (*p == '>' && angle > 0)
+            angle--;
+        else if (*p == '(' && angle > 0 && p > n &&
+                 (isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '>') &&
+                 p[1] != '*' && p[1] != '&' && strncmp(p, "(anonymous namespace)", 21) != 0)
+            return true;
+    }
+    return false;
+}
+
 static const char *cplus_name(dwexpr_libdwarf *ld, const char *n)
 {
     static const char *const map[][2] = {
@@ -1121,9 +1146,9 @@ static const char *cplus_name(dwexpr_libdwarf *ld, const char *n)
         {"long int", "long"},
         {"short int", "short"},
     };
-    if (!n || !strchr(n, '<'))
+    if (!n || !strchr(n, '<') || gdb_unparsed(n))
         return n;
-    char buf[1024];
+    char buf[4096];
     size_t o = 0;
     for (const char *p = n; *p && o + 1 < sizeof buf;) {
         bool done = false;
@@ -1163,7 +1188,7 @@ static const char *cplus_name(dwexpr_libdwarf *ld, const char *n)
             buf[o++] = *p++;
     }
     buf[o] = 0;
-    char canon[1024];
+    char canon[4096];
     cbuf cb = {canon, 0, sizeof canon, true};
     canon[0] = 0;
     canon_name(buf, o, &cb);
@@ -1337,7 +1362,7 @@ static uint64_t spell_q(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t 
         const char *kw = tag == DW_TAG_union_type ? "union "
                          : tag == DW_TAG_enumeration_type ? "enum "
                          : tag == DW_TAG_class_type ? "class " : "struct ";
-        char nm[300];
+        char nm[sizeof(sbuf)];
         if (cplus && name) /* C++: the class's qualified name, no keyword (GDB) */
             cat4(nm, sizeof nm, cplus_name(ld, type_qualified(ld, file, t, name)), "", "", "");
         else
@@ -1364,7 +1389,7 @@ static uint64_t spell_q(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t 
         }
         /* a pointer to member names its class (DW_AT_containing_type,
          * DWARF 5 5.7.10): "int ns::S::*", "int (ns::S::*)(...)" */
-        char member_star[300];
+        char member_star[sizeof(sbuf)];
         uint64_t cls;
         if (tag == DW_TAG_ptr_to_member_type && ld_die_ref(ld, file, d, DW_AT_containing_type, &cls)) {
             sbuf cn;
@@ -3462,14 +3487,16 @@ static void scope_names(dwexpr_libdwarf *ld, ld_scope *s)
     s->linkage = linkage;
     s->qualified = s->pub.name ? qualify(ld, prefix, s->pub.name) : NULL;
     const uint64_t lang = ld_unit_at(ld, s->pub.unit)->language;
-    if (s->qualified && lang_kind(lang) == LANG_CPLUS && strstr(s->qualified, "<lambda(")) {
-        /* GCC's name of a lambda's closure type in a template argument,
-         * which GDB's C++ name parser does not read: GDB keeps the name
+    if (s->qualified && lang_kind(lang) == LANG_CPLUS && gdb_unparsed(s->qualified)) {
+        /* a name GDB's C++ name parser does not read (gdb_unparsed: GCC's
+         * lambda closure types, function types): GDB keeps the name
          * as written (dwarf2_canonicalize_name fails), and without a
          * linkage name its computed physname, DW_AT_name and the
          * parameter types, is the name it shows whole (cp_remove_params
-         * fails too): "apply<f()::<lambda(int)> >(struct {...}, int)" */
-        if (!linkage)
+         * fails too): "apply<f()::<lambda(int)> >(struct {...}, int)";
+         * an inlined call's name has none (dwarf2_compute_name adds them
+         * to a DW_TAG_subprogram's only) */
+        if (!linkage && s->pub.kind == DWEXPR_LIBDWARF_SCOPE_FUNCTION)
             s->qualified = with_param_types(ld, s, s->qualified);
     } else if (s->qualified && lang_kind(lang) == LANG_CPLUS) {
         s->qualified = cplus_name(ld, s->qualified);

@@ -59,13 +59,28 @@ static bool local_name(const char *d)
     return false;
 }
 
+/* Whether D has a function type ("int (int)", as the demangler writes
+ * it: a return type, a space, a parameter list; not a pointer or
+ * reference to one, "int (*)(int)"), which GDB 13's name parser does
+ * not read either: "g(std::function<int (int)>)" is shown whole, where
+ * "h(W<int (*)(int)>)" is "h". */
+static bool function_type(const char *d)
+{
+    for (const char *p = strstr(d, " ("); p; p = strstr(p + 1, " (")) {
+        if (p[2] != '*' && p[2] != '&' && strncmp(p + 1, "(anonymous namespace)", 21) != 0)
+            return true;
+    }
+    return false;
+}
+
 void funcname_strip(char *d)
 {
-    /* a function-local name keeps its parameters; a template one loses
-     * its return type still (the demangler's DMGL_RET_DROP, before
-     * cp_remove_params: clang's "int apply<f()::$_0>(f()::$_0, int)" is
-     * GDB's "apply<f()::$_0>(f()::$_0, int)") */
-    const bool local = local_name(d);
+    /* a function-local name, or one with a function type, keeps its
+     * parameters; a template one loses its return type still (the
+     * demangler's DMGL_RET_DROP, before cp_remove_params: clang's
+     * "int apply<f()::$_0>(f()::$_0, int)" is GDB's
+     * "apply<f()::$_0>(f()::$_0, int)") */
+    const bool local = local_name(d) || function_type(d);
     size_t n = strlen(d);
     /* the function's qualifiers after its parameters */
     for (;;) {
