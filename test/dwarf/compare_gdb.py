@@ -1091,7 +1091,8 @@ def csmith_program(seed, where):
     WHERE/csmithSEED.c with a call of dwx_probe() before every return
     of its func_N functions: GDB stops at the first that runs, deep in
     the call graph. Returns the file's name."""
-    r = run(['csmith', '--seed', str(seed), '--max-funcs', '10', '--no-volatiles'], timeout=60)
+    r = run(['csmith', '--seed', str(seed), '--max-funcs', '10', '--no-volatiles'], timeout=60,
+            cwd=where)   # csmith writes platform.info where it runs
     lines = r.stdout.split('\n')
     returns = []
     for i, line in enumerate(lines):
