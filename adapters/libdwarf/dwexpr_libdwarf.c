@@ -1106,12 +1106,6 @@ static void canon_name(const char *s, size_t len, cbuf *o)
     }
 }
 
-/* C++ name N with GCC's spellings of integer types in its template
- * arguments as GDB's canonical names print them ("Tmpl<long int>" is
- * "Tmpl<long>"; gdb_base_name's table), integer suffixes in lower case
- * ("4UL" is "4ul"), and clang's spellings of
- * qualified and pointer arguments canonicalized as GDB does (canon_arg),
- * in the pool; N when there is nothing to change. */
 /* Whether GDB 13's C++ name parser fails on N, so that GDB keeps the
  * name as the compiler wrote it (dwarf2_canonicalize_name gives up):
  * GCC's lambda closure types ("f()::<lambda(int)>") and function types
@@ -1136,6 +1130,12 @@ static bool gdb_unparsed(const char *n)
     return false;
 }
 
+/* C++ name N with GCC's spellings of integer types in its template
+ * arguments as GDB's canonical names print them ("Tmpl<long int>" is
+ * "Tmpl<long>"; gdb_base_name's table), integer suffixes in lower case
+ * ("4UL" is "4ul"), and clang's spellings of
+ * qualified and pointer arguments canonicalized as GDB does (canon_arg),
+ * in the pool; N when there is nothing to change. */
 static const char *cplus_name(dwexpr_libdwarf *ld, const char *n)
 {
     static const char *const map[][2] = {
@@ -1186,6 +1186,10 @@ static const char *cplus_name(dwexpr_libdwarf *ld, const char *n)
         }
         if (!done)
             buf[o++] = *p++;
+        if (!*p)
+            break;
+        if (o + 1 >= sizeof buf)
+            return n; /* longer than the buffer: as written, not cut */
     }
     buf[o] = 0;
     char canon[4096];
