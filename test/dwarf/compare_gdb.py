@@ -595,7 +595,7 @@ PROGRAMS = [('vars.c', 'probe'), ('types.c', 'probe_t'), ('lists.c', 'step'),
             ('arrays.f90', 'probe_f'), ('bounds.f90', 'probe_b'), ('ftypes.f90', 'probe_ft'),
             ('cxx.cc', 'probe_c'), ('cxx_refs.cc', 'probe'), ('tailcalls.c', 'probe_tc'),
             ('x87.c', 'x87.c:/* STOP */'), ('synth.c', 'probe_s'), ('nocfi.c', 'probe_nc'),
-            ('statics.c', 'probe_st'), ('cxx_sort.cc', 'probe')]
+            ('statics.c', 'probe_st'), ('cxx_sort.cc', 'probe'), ('cxx_thunk.cc', 'probe')]
 # Programs with a shared library of their own: the library each links
 # (built first into lib<name>.so next to it, -shared -fPIC, found through
 # -rpath $ORIGIN). They are compared in the --vars mode only (a context
