@@ -265,15 +265,18 @@ dwexpr_status ld_value_die(dwexpr_libdwarf *ld, size_t *unit, uint64_t *die)
     for (int hop = 0; hop < 8; hop++) {
         Dwarf_Die x;
         dwexpr_libdwarf_attr a;
-        if (au == SIZE_MAX || ld_offdie(ld, file, at, &x, NULL) != DWEXPR_OK)
+        if (au == SIZE_MAX)
             return DWEXPR_E_NOT_FOUND;
+        /* the attributes first (remembered by attr_get): the DIE itself is
+         * read only to follow its references */
         if (dwexpr_libdwarf_attr_get(ld, au, at, DW_AT_location, &a, NULL) == DWEXPR_OK ||
             dwexpr_libdwarf_attr_get(ld, au, at, DW_AT_const_value, &a, NULL) == DWEXPR_OK) {
-            dwarf_dealloc_die(x);
             *unit = au;
             *die = at;
             return DWEXPR_OK;
         }
+        if (ld_offdie(ld, file, at, &x, NULL) != DWEXPR_OK)
+            return DWEXPR_E_NOT_FOUND;
         uint64_t o;
         const bool more = ld_die_ref(ld, file, x, DW_AT_specification, &o) ||
                           ld_die_ref(ld, file, x, DW_AT_abstract_origin, &o);

@@ -80,12 +80,12 @@ void funcname_strip(char *d)
      * demangler's DMGL_RET_DROP, before cp_remove_params: clang's
      * "int apply<f()::$_0>(f()::$_0, int)" is GDB's
      * "apply<f()::$_0>(f()::$_0, int)") */
-    const bool local = local_name(d) || function_type(d);
     /* a thunk's special name ("virtual thunk to ns::C::f() const"),
      * which GDB's name parser does not read either: shown whole */
     if (strncmp(d, "virtual thunk to ", 17) == 0 || strncmp(d, "non-virtual thunk to ", 21) == 0 ||
         strncmp(d, "covariant return thunk to ", 26) == 0)
         return;
+    const bool local = local_name(d) || function_type(d);
     size_t n = strlen(d);
     /* the function's qualifiers after its parameters */
     for (;;) {
