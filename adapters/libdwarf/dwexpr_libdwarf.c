@@ -45,6 +45,17 @@ static Dwarf_Half form_of(Dwarf_Debug dbg, Dwarf_Attribute a)
     return f;
 }
 
+/* The .debug_info offset of D (0 on error); of .debug_types with
+ * LD_TYPES_OFF. */
+static uint64_t die_offset(Dwarf_Debug dbg, Dwarf_Die d)
+{
+    Dwarf_Off o = 0;
+    Dwarf_Error e = NULL;
+    if (dwarf_dieoffset(d, &o, &e) == DW_DLV_ERROR)
+        ld_drop(dbg, e);
+    return dwarf_get_die_infotypes_flag(d) ? o : o | LD_TYPES_OFF;
+}
+
 /* An unsigned reading of a constant or offset-like attribute value. */
 static bool attr_u(Dwarf_Debug dbg, Dwarf_Attribute a, Dwarf_Half form, uint64_t *out)
 {
@@ -86,23 +97,81 @@ bool ld_die_udata(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, Dwarf_Half at, 
     return ok;
 }
 
-/* Reference attribute AT of D as a .debug_info offset. */
+/* The DIE that reference attribute A of D names, as an offset
+ * (die_offset's). A unit-relative reference stays in D's section (a type
+ * unit of .debug_types refers inside itself); DW_FORM_ref_addr is of
+ * .debug_info; DW_FORM_ref_sig8 names a type unit by its signature, the
+ * reference being to that unit's type DIE (DWARF 5 3.1.4 "Type Unit
+ * Entries", 7.5.5: "the 64-bit type signature"). */
+static bool attr_ref(Dwarf_Debug dbg, Dwarf_Die d, Dwarf_Attribute a, uint64_t *out)
+{
+    const Dwarf_Half f = form_of(dbg, a);
+    Dwarf_Error e = NULL;
+    int r;
+    if (f == DW_FORM_ref_sig8) {
+        Dwarf_Sig8 sig;
+        if ((r = dwarf_formsig8(a, &sig, &e)) != DW_DLV_OK) {
+            if (r == DW_DLV_ERROR)
+                ld_drop(dbg, e);
+            return false;
+        }
+        Dwarf_Die t;
+        Dwarf_Bool is_info = true;
+        e = NULL;
+        if ((r = dwarf_find_die_given_sig8(dbg, &sig, &t, &is_info, &e)) != DW_DLV_OK) {
+            if (r == DW_DLV_ERROR)
+                ld_drop(dbg, e);
+            return false;
+        }
+        *out = die_offset(dbg, t);
+        dwarf_dealloc_die(t);
+        return true;
+    }
+    Dwarf_Off o;
+    if ((r = dwarf_global_formref(a, &o, &e)) != DW_DLV_OK) {
+        if (r == DW_DLV_ERROR)
+            ld_drop(dbg, e);
+        return false;
+    }
+    if (f != DW_FORM_ref_addr && f != DW_FORM_GNU_ref_alt && !dwarf_get_die_infotypes_flag(d))
+        o |= LD_TYPES_OFF;
+    *out = o;
+    return true;
+}
+
+/* A type declaration that only carries DW_AT_signature (GCC's stub, in a
+ * unit, of a type its type unit defines) stands for that type unit's
+ * type: the DIE T names, or the type DIE it is a stub of. */
+static uint64_t signature_target(dwexpr_libdwarf *ld, size_t file, uint64_t t)
+{
+    Dwarf_Die d;
+    if (ld_offdie(ld, file, t, &d, NULL) != DWEXPR_OK)
+        return t;
+    Dwarf_Debug dbg = ld->files[file].dbg;
+    Dwarf_Attribute a;
+    uint64_t o;
+    if (get_attr(dbg, d, DW_AT_signature, &a)) {
+        if (attr_ref(dbg, d, a, &o))
+            t = o;
+        dwarf_dealloc_attribute(a);
+    }
+    dwarf_dealloc_die(d);
+    return t;
+}
+
+/* Reference attribute AT of D as a DIE offset (die_offset's); a type
+ * (DW_AT_type, DW_AT_containing_type) through its signature stub. */
 bool ld_die_ref(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, Dwarf_Half at, uint64_t *out)
 {
     Dwarf_Debug dbg = ld->files[file].dbg;
     Dwarf_Attribute a;
     if (!get_attr(dbg, d, at, &a))
         return false;
-    Dwarf_Off o;
-    Dwarf_Error e = NULL;
-    int r = dwarf_global_formref(a, &o, &e);
-    if (r == DW_DLV_ERROR)
-        ld_drop(dbg, e);
+    const bool ok = attr_ref(dbg, d, a, out);
     dwarf_dealloc_attribute(a);
-    if (r != DW_DLV_OK)
-        return false;
-    *out = o;
-    return true;
+    if (ok && ld->files[file].type_units && (at == DW_AT_type || at == DW_AT_containing_type))
+        *out = signature_target(ld, file, *out);
+    return ok;
 }
 
 /* Flag attribute AT of D (false when absent). */
@@ -152,22 +221,13 @@ static Dwarf_Half die_tag(Dwarf_Debug dbg, Dwarf_Die d)
     return t;
 }
 
-/* The .debug_info offset of D (0 on error). */
-static uint64_t die_offset(Dwarf_Debug dbg, Dwarf_Die d)
-{
-    Dwarf_Off o = 0;
-    Dwarf_Error e = NULL;
-    if (dwarf_dieoffset(d, &o, &e) == DW_DLV_ERROR)
-        ld_drop(dbg, e);
-    return o;
-}
 
 /* dwarf_siblingof_b that only moves forward: a sibling at or before C
  * (a DW_AT_sibling pointing back, in a damaged unit) ends the chain as
  * DW_DLV_NO_ENTRY instead of looping forever (found by fuzz_libdwarf). */
 int ld_sibling(Dwarf_Debug dbg, Dwarf_Die c, Dwarf_Die *next, Dwarf_Error *e)
 {
-    int r = dwarf_siblingof_b(dbg, c, true, next, e);
+    int r = dwarf_siblingof_b(dbg, c, !c || dwarf_get_die_infotypes_flag(c), next, e);
     if (r == DW_DLV_OK && die_offset(dbg, *next) <= die_offset(dbg, c)) {
         dwarf_dealloc_die(*next);
         *next = NULL;
@@ -204,7 +264,8 @@ dwexpr_status ld_offdie(dwexpr_libdwarf *ld, size_t file, uint64_t off, Dwarf_Di
                         dwexpr_error *err)
 {
     Dwarf_Error e = NULL;
-    int r = dwarf_offdie_b(ld->files[file].dbg, off, true, out, &e);
+    int r = dwarf_offdie_b(ld->files[file].dbg, off & ~LD_TYPES_OFF, !(off & LD_TYPES_OFF), out,
+                           &e);
     if (r == DW_DLV_ERROR) {
         ld_drop(ld->files[file].dbg, e);
         return ld_fail(err, DWEXPR_E_NOT_FOUND, "no DIE at .debug_info offset 0x%llx",
@@ -650,10 +711,11 @@ static dwexpr_status read_attr(dwexpr_libdwarf *ld, size_t unit, uint64_t die, D
         break;
     }
     case DW_FORM_ref1: case DW_FORM_ref2: case DW_FORM_ref4: case DW_FORM_ref8:
-    case DW_FORM_ref_udata: case DW_FORM_ref_addr: case DW_FORM_GNU_ref_alt: {
-        Dwarf_Off o;
-        if (dwarf_global_formref(a, &o, &e) != DW_DLV_OK) {
-            st = ld_dwfail(dbg, e, err, "reference");
+    case DW_FORM_ref_udata: case DW_FORM_ref_addr: case DW_FORM_GNU_ref_alt:
+    case DW_FORM_ref_sig8: {
+        uint64_t o;
+        if (!attr_ref(dbg, d, a, &o)) {
+            st = ld_fail(err, DWEXPR_E_ILL_FORMED, "a reference that names no DIE");
             break;
         }
         out->kind = DWEXPR_LIBDWARF_ATTR_REF;
@@ -2237,15 +2299,43 @@ static void type_prefixes(dwexpr_libdwarf *ld, size_t file, Dwarf_Debug dbg, Dwa
                 ld_map_put(&ld->prefixes, file, die_offset(dbg, c), (void *)(uintptr_t)prefix);
             break;
         case DW_TAG_structure_type: case DW_TAG_class_type: case DW_TAG_union_type:
-        case DW_TAG_interface_type: case DW_TAG_enumeration_type: case DW_TAG_typedef:
-            if (prefix && *prefix)
-                ld_map_put(&ld->prefixes, file, die_offset(dbg, c), (void *)(uintptr_t)prefix);
+        case DW_TAG_interface_type: case DW_TAG_enumeration_type: case DW_TAG_typedef: {
+            /* a definition that completes a declaration elsewhere
+             * (DW_AT_specification: "struct A::B {...}" outside A, and
+             * GCC's DWARF 4 type units, whose type is defined at the top
+             * with its declaration in the namespaces) lives where the
+             * declaration does, as GDB's determine_prefix reads it */
+            const char *pre = prefix;
+            uint64_t spec;
+            if (ld_die_ref(ld, file, c, DW_AT_specification, &spec)) {
+                const char *sp = ld_map_get(&ld->prefixes, file, spec);
+                if (sp)
+                    pre = sp;
+            }
+            /* a signature stub (clang's: no name, DW_AT_signature, the
+             * declarations of the static members the unit defines) is
+             * its type unit's type, named and placed there (pass 0 of
+             * each_unit recorded it) */
+            const uint64_t off = die_offset(dbg, c);
+            uint64_t sig;
+            if (!n && ld->files[file].type_units &&
+                (sig = signature_target(ld, file, off)) != off) {
+                Dwarf_Die sd;
+                if (ld_offdie(ld, file, sig, &sd, NULL) == DWEXPR_OK) {
+                    n = die_string(ld, file, sd, DW_AT_name);
+                    pre = ld_map_get(&ld->prefixes, file, sig);
+                    dwarf_dealloc_die(sd);
+                }
+            }
+            if (pre && *pre)
+                ld_map_put(&ld->prefixes, file, off, (void *)(uintptr_t)pre);
             if (t != DW_TAG_enumeration_type && t != DW_TAG_typedef) {
-                const char *q = n ? qualify(ld, prefix, n) : "";
+                const char *q = n ? qualify(ld, pre, n) : "";
                 if (q)
                     type_prefixes(ld, file, dbg, c, q, depth + 1);
             }
             break;
+        }
         default:
             break;
         }
@@ -2840,6 +2930,8 @@ static dwexpr_status walk(walker *w, Dwarf_Die parent, const ld_scope *scope, un
 
 /* Add file PATH (the main one or a .dwo); returns its index or SIZE_MAX
  * with ERR set. */
+static void debug_types_prefixes(dwexpr_libdwarf *ld, size_t file);
+
 static size_t add_file(dwexpr_libdwarf *ld, const char *path, dwexpr_error *err)
 {
     for (size_t i = 0; i < ld->nfiles; i++)
@@ -2874,7 +2966,14 @@ static size_t add_file(dwexpr_libdwarf *ld, const char *path, dwexpr_error *err)
                             NULL, 0, NULL, &e);
     if (r != DW_DLV_OK) {
         if (r == DW_DLV_ERROR) {
-            ld_fail(err, DWEXPR_E_TARGET, "%s: libdwarf: %s", path, dwarf_errmsg(e));
+            /* libdwarf 20210528 refuses an object with two sections of
+             * one name outside section groups: GCC's DWARF 4 .dwo with
+             * type units (a .debug_types.dwo section per unit) */
+            ld_fail(err, DWEXPR_E_TARGET, "%s: libdwarf: %s%s", path, dwarf_errmsg(e),
+                    dwarf_errno(e) == DW_DLE_SECTION_DUPLICATION
+                        ? " (two sections of one name, which this libdwarf cannot read; GCC "
+                          "writes a .dwo so with -fdebug-types-section -gdwarf-4)"
+                        : "");
             /* an error made without a dbg is released against NULL
              * (libdwarf's "special no-dbg" errors; leaked before fuzzing
              * found it) */
@@ -2890,7 +2989,9 @@ static size_t add_file(dwexpr_libdwarf *ld, const char *path, dwexpr_error *err)
         if (dwarf_set_tied_dbg(f->dbg, ld->files[0].dbg, &e) == DW_DLV_ERROR)
             ld_drop(f->dbg, e);
     }
-    return ld->nfiles++;
+    const size_t index = ld->nfiles++;
+    debug_types_prefixes(ld, index);
+    return index;
 }
 
 /* Read the unit attributes of unit DIE D into U. */
@@ -3047,26 +3148,36 @@ static dwexpr_status each_unit(dwexpr_libdwarf *ld, size_t file, unit_fn fn, voi
         h->offset_size = lsz;
         h->ut = ut;
         h->sig = sig;
+        if (ut == DW_UT_type || ut == DW_UT_split_type)
+            ld->files[file].type_units = true;
         if (r == DW_DLV_OK)
             dwarf_dealloc_die(cu);
         if (next <= hdr)
             break; /* no progress: stop rather than loop */
         hdr = next;
     }
-    for (size_t i = 0; st == DWEXPR_OK && i < hs.n; i++) {
-        const uhdr *h = (const uhdr *)hs.v + i;
-        /* libdwarf's iteration again, in step: dwarf_offdie_b finds the
-         * unit of an offset by walking its units from the current one (the
-         * last one the iteration read) when the offset is past it, else
-         * from the first; without this every DIE looked up in a file of
-         * many units (libc's debug file: 2000) costs a walk of the list */
-        next_header(dbg);
-        Dwarf_Die cu;
-        if (h->die == UINT64_MAX || ld_offdie(ld, file, h->die, &cu, NULL) != DWEXPR_OK)
-            continue;
-        st = fn(ld, file, cu, h->hdr, h->end, h->version, h->addr_size, h->offset_size, h->ut,
-                &h->sig, arg, err);
-        dwarf_dealloc_die(cu);
+    /* type units first (pass 0, when there are any): the qualifiers of
+     * the C++ types they define are needed before the other units spell
+     * their variables' types (main_unit) */
+    for (int pass = ld->files[file].type_units ? 0 : 1; pass < 2; pass++) {
+        for (size_t i = 0; st == DWEXPR_OK && i < hs.n; i++) {
+            const uhdr *h = (const uhdr *)hs.v + i;
+            /* libdwarf's iteration again, in step: dwarf_offdie_b finds the
+             * unit of an offset by walking its units from the current one
+             * (the last one the iteration read) when the offset is past it,
+             * else from the first; without this every DIE looked up in a
+             * file of many units (libc's debug file: 2000) costs a walk of
+             * the list */
+            next_header(dbg);
+            const bool tu = h->ut == DW_UT_type || h->ut == DW_UT_split_type;
+            Dwarf_Die cu;
+            if (tu != (pass == 0) || h->die == UINT64_MAX ||
+                ld_offdie(ld, file, h->die, &cu, NULL) != DWEXPR_OK)
+                continue;
+            st = fn(ld, file, cu, h->hdr, h->end, h->version, h->addr_size, h->offset_size,
+                    h->ut, &h->sig, arg, err);
+            dwarf_dealloc_die(cu);
+        }
     }
     ld_vec_free(&hs);
     return st;
@@ -3134,8 +3245,15 @@ static dwexpr_status main_unit(dwexpr_libdwarf *ld, size_t file, Dwarf_Die cu, u
     unsigned flags = *(unsigned *)arg;
     Dwarf_Debug dbg = ld->files[file].dbg;
     Dwarf_Half tag = die_tag(dbg, cu);
+    if (tag == DW_TAG_type_unit) {
+        /* no variables; where its C++ types live (type_prefixes) */
+        uint64_t lang;
+        if (ld_die_udata(ld, file, cu, DW_AT_language, &lang) && lang_kind(lang) == LANG_CPLUS)
+            type_prefixes(ld, file, dbg, cu, NULL, 0);
+        return DWEXPR_OK;
+    }
     if (tag != DW_TAG_compile_unit && tag != DW_TAG_partial_unit && tag != DW_TAG_skeleton_unit)
-        return DWEXPR_OK; /* type units: no variables */
+        return DWEXPR_OK;
     /* DWARF 5 7.5.1.1: the address size of the target; the evaluator knows
      * 1, 2, 4 and 8 (a header with another one is malformed, found by
      * fuzz/fuzz_libdwarf.c: its expressions could not be decoded) */
@@ -3187,6 +3305,13 @@ static dwexpr_status main_unit(dwexpr_libdwarf *ld, size_t file, Dwarf_Die cu, u
             dwo_find f = {u->dwo_id, u->has_dwo_id, false, 0, 0, 0, 0};
             bool in_dwo = df != SIZE_MAX && each_unit(ld, df, find_split, &f, &tmp) == DWEXPR_OK &&
                           f.found;
+            /* why the .dwo did not serve (dwexpr_libdwarf_unit.dwo_error) */
+            char why[sizeof tmp.message + 64];
+            if (df == SIZE_MAX)
+                snprintf(why, sizeof why, "%s", tmp.message);
+            else
+                snprintf(why, sizeof why, "%s holds no split unit of id 0x%llx",
+                         u->pub.dwo_path, (unsigned long long)u->dwo_id);
             if (!in_dwo && u->has_dwo_id) {
                 /* a DWARF package next to the file (BINARY.dwp, the name
                  * GDB and the dwp tools use): its split units, found by id */
@@ -3230,6 +3355,8 @@ static dwexpr_status main_unit(dwexpr_libdwarf *ld, size_t file, Dwarf_Die cu, u
                     return st;
                 }
             }
+            if (u->pub.dwo_missing)
+                u->pub.dwo_error = ld_pool_strdup(&ld->pool, why);
         }
         if (!u->pub.dwo_missing)
             return DWEXPR_OK;
@@ -3240,6 +3367,40 @@ static dwexpr_status main_unit(dwexpr_libdwarf *ld, size_t file, Dwarf_Die cu, u
     if (!s)
         return ld_fail(err, DWEXPR_E_NOMEM, "out of memory");
     return walk(&w, cu, s, 0, NULL, 0);
+}
+
+/* The type units of FILE's .debug_types (DWARF 4, GCC's
+ * -fdebug-types-section): the file has type units, and where the C++
+ * types they define live (type_prefixes), before any unit is walked. */
+static void debug_types_prefixes(dwexpr_libdwarf *ld, size_t file)
+{
+    Dwarf_Debug dbg = ld->files[file].dbg;
+    for (;;) {
+        Dwarf_Unsigned len = 0, toff = 0, next = 0;
+        Dwarf_Half ver = 0, asz = 0, lsz = 0, ext = 0, ut = 0;
+        Dwarf_Off abbr = 0;
+        Dwarf_Sig8 sig;
+        Dwarf_Error e = NULL;
+        int r = dwarf_next_cu_header_d(dbg, false, &len, &ver, &abbr, &asz, &lsz, &ext, &sig,
+                                       &toff, &next, &ut, &e);
+        if (r != DW_DLV_OK) {
+            if (r == DW_DLV_ERROR)
+                ld_drop(dbg, e);
+            return;
+        }
+        ld->files[file].type_units = true;
+        Dwarf_Die cu = NULL;
+        e = NULL;
+        r = dwarf_siblingof_b(dbg, NULL, false, &cu, &e);
+        if (r == DW_DLV_ERROR)
+            ld_drop(dbg, e);
+        if (r != DW_DLV_OK)
+            continue;
+        uint64_t lang;
+        if (ld_die_udata(ld, file, cu, DW_AT_language, &lang) && lang_kind(lang) == LANG_CPLUS)
+            type_prefixes(ld, file, dbg, cu, NULL, 0);
+        dwarf_dealloc_die(cu);
+    }
 }
 
 /* Order call sites by return address. */

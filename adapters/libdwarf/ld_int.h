@@ -129,7 +129,13 @@ typedef struct ld_file {
     ld_elf elf;
     Dwarf_Debug dbg;
     bool elf_ok;
+    bool type_units;       /* it has type units: DW_AT_type may name a signature stub */
 } ld_file;
+
+/* A DIE of a DWARF 4 .debug_types section (the type units of GCC's
+ * -fdebug-types-section) is named by its section offset with this bit
+ * set, so that one offset says which section holds it (ld_offdie). */
+#define LD_TYPES_OFF ((uint64_t)1 << 47)
 
 /* ---- units ---- */
 typedef struct ld_unit {

@@ -323,6 +323,7 @@ typedef struct pc_walk {
     const uint8_t *info, *abbrev;
     uint64_t info_size, abbrev_size;
     const char *name;
+    bool types;                 /* a DWARF 4 .debug_types section (its unit headers) */
     pc_table *tables;
     size_t ntables;
     uint64_t *work;             /* positions to parse */
@@ -548,9 +549,11 @@ static int parse_die(pc_walk *w, const pc_unit *u, uint64_t pos)
         case DW_FORM_ref8: ref = ld_get_u(&v, 8); break;
         case DW_FORM_ref_udata: ref = ld_get_uleb(&v); break;
         case DW_FORM_ref_addr: {
-            /* a global offset: dwarf_offdie_b may start there */
+            /* a global offset: dwarf_offdie_b may start there (of
+             * .debug_info, also from .debug_types: checked there) */
             uint64_t g = ld_get_u(&v, (unsigned)(c.p - val));
-            push(w, g);
+            if (!w->types)
+                push(w, g);
             break;
         }
         default: break;
@@ -604,6 +607,10 @@ static size_t read_units(pc_walk *w, pc_unit **out)
         } else if (nu.version >= 2 && nu.version <= 4) {
             ab = ld_get_u(&h, os);
             nu.addr_size = (unsigned)ld_get_u(&h, 1);
+            if (w->types) { /* DWARF 4 7.5.1.2: type_signature, type_offset */
+                (void)ld_get_u(&h, 8);
+                (void)ld_get_u(&h, os);
+            }
         } else {
             break;
         }
@@ -661,15 +668,15 @@ static int walk_view(pc_walk *w)
 
 /* The DIE trees of INFO (with the abbreviations of ABBREV), raw and with
  * libdwarf's relocations. Returns 0, or -1 with WHY set. */
-static int check_dies(const ld_elf *e, const char *info, const char *abbrev, char *why,
-                      size_t cap)
+static int check_dies(const ld_elf *e, const char *info, const char *abbrev, bool types,
+                      char *why, size_t cap)
 {
     ld_section si = ld_elf_section(e, info), sa = ld_elf_section(e, abbrev);
     if (!si.present || !sa.present || si.compressed || sa.compressed || !si.data || !sa.data ||
         si.size == 0)
         return 0;
     pc_walk w = {.e = e, .info = si.data, .abbrev = sa.data, .info_size = si.size,
-                 .abbrev_size = sa.size, .name = info, .why = why, .cap = cap};
+                 .abbrev_size = sa.size, .name = info, .types = types, .why = why, .cap = cap};
     int r = walk_view(&w);
     uint8_t *ri = NULL, *ra = NULL;
     unsigned ii = pc_index(e, info), ai = pc_index(e, abbrev);
@@ -746,10 +753,14 @@ int ld_precheck(const ld_elf *e, char *why, size_t cap)
     for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
         if (check_list_section(e, lists[i], why, cap) != 0)
             return -1;
+    /* the DIEs libdwarf reads: units, and DWARF 4's type units (GCC's
+     * -fdebug-types-section) */
     static const char *const infos[][2] = {{".debug_info", ".debug_abbrev"},
-                                           {".debug_info.dwo", ".debug_abbrev.dwo"}};
+                                           {".debug_info.dwo", ".debug_abbrev.dwo"},
+                                           {".debug_types", ".debug_abbrev"},
+                                           {".debug_types.dwo", ".debug_abbrev.dwo"}};
     for (size_t i = 0; i < sizeof infos / sizeof infos[0]; i++)
-        if (check_dies(e, infos[i][0], infos[i][1], why, cap) != 0)
+        if (check_dies(e, infos[i][0], infos[i][1], i >= 2, why, cap) != 0)
             return -1;
     return 0;
 }

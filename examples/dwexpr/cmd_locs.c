@@ -389,6 +389,8 @@ static json_t *units_json(locs_run *r)
         json_object_set_new(o, "dwo", u->dwo_path ? json_string(u->dwo_path) : json_null());
         if (u->dwo_missing)
             json_object_set_new(o, "dwo_missing", json_true());
+        if (u->dwo_error)
+            json_object_set_new(o, "dwo_error", json_string(u->dwo_error));
         const dwexpr_libdwarf_base_type *bt;
         size_t n = dwexpr_libdwarf_base_types(r->ld, i, &bt);
         json_t *ba = json_array();
@@ -1450,13 +1452,16 @@ int cmd_locs(int argc, char **argv)
             size_t i;
             json_t *v;
             json_t *units = json_object_get(top, "units");
-            json_array_foreach(units, i, v)
-                printf("unit %zu: %s (DWARF %lld, address size %lld%s)\n", i,
+            json_array_foreach(units, i, v) {
+                const char *dwo_error = json_string_value(json_object_get(v, "dwo_error"));
+                printf("unit %zu: %s (DWARF %lld, address size %lld%s%s%s)\n", i,
                        json_is_string(json_object_get(v, "name"))
                            ? json_string_value(json_object_get(v, "name")) : "?",
                        (long long)json_integer_value(json_object_get(v, "version")),
                        (long long)json_integer_value(json_object_get(v, "addr_size")),
-                       json_is_true(json_object_get(v, "split")) ? ", split" : "");
+                       json_is_true(json_object_get(v, "split")) ? ", split" : "",
+                       dwo_error ? "; its .dwo not read: " : "", dwo_error ? dwo_error : "");
+            }
             json_array_foreach(json_object_get(top, "functions"), i, v)
                 human_function(v);
             json_array_foreach(vars, i, v)

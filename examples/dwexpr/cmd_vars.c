@@ -179,6 +179,14 @@ static dwexpr_status open_dwarf(const vars_opts *o, const char *path, const dwex
         free(found);
         return st;
     }
+    /* a split unit whose .dwo could not be read has no variables: say why
+     * (as GDB warns of a DWO it cannot find) */
+    for (size_t i = 0; i < dwexpr_libdwarf_unit_count(*ld); i++) {
+        const dwexpr_libdwarf_unit *u = dwexpr_libdwarf_unit_get(*ld, i);
+        if (u->dwo_error)
+            fprintf(stderr, "dwexpr vars: warning: %s: unit %zu's .dwo not read: %s\n",
+                    found ? found : path, i, u->dwo_error);
+    }
     *debug_file = found;
     return DWEXPR_OK;
 }

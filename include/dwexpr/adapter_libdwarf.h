@@ -82,6 +82,9 @@ typedef struct dwexpr_libdwarf_unit {
     const char *dwo_path;      /* split unit: the .dwo read (or wanted), else NULL */
     bool split;                /* the DIEs come from a .dwo */
     bool dwo_missing;          /* split unit whose .dwo could not be read */
+    const char *dwo_error;     /* with dwo_missing: why (the file's error, or that it
+                                  holds no unit of this id); NULL otherwise and with
+                                  DWEXPR_LIBDWARF_NO_DWO */
 } dwexpr_libdwarf_unit;
 
 /* Number of units and unit I (NULL when out of range). */

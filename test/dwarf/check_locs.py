@@ -15,6 +15,11 @@ forms), lists them with `dwexpr locs --json` and checks, per build:
   functions  the listing's functions and inlined calls with code are
              exactly llvm-dwarfdump's subprograms / inlined subroutines
              with DW_AT_low_pc or DW_AT_ranges
+  type units with -fdebug-types-section (GCC's DWARF 4 .debug_types,
+             clang's DWARF 5 type units) every variable has the type name
+             and size of the same build without type units; a .dwo
+             libdwarf cannot read (GCC's DWARF 4 split units with type
+             units) or that is gone is reported with the reason
 
 TAP output; SKIP when a compiler or readelf is missing.
 """
@@ -446,8 +451,95 @@ def main():
                            'llvm-dwarfdump' % (tag, n), bad)
                 else:
                     tap.skip('%s: functions' % tag, 'llvm-dwarfdump not installed')
+    check_type_units(args, tap)
     tap.emit()
     return 0
+
+
+# Type units (-fdebug-types-section): the builds and the plain one each
+# is compared with (same compiler, -O2, same DWARF version).
+TYPE_UNIT_VARIANTS = [('gcc', 4), ('gcc', 5), ('clang', 5)]
+
+
+def var_types(listing):
+    """{(function, name, decl_line): (type, bit_size)} of a listing."""
+    return {(v.get('function'), v['name'], v.get('decl_line')): (v.get('type'), v.get('bit_size'))
+            for v in listing['vars']}
+
+
+def check_type_units(args, tap):
+    """Types through type units: DW_FORM_ref_sig8 references, GCC's
+    declarations carrying DW_AT_signature, GCC's DWARF 4 types defined
+    at their unit's top with DW_AT_specification naming the declaration
+    (C++: the namespace that qualifies them). Then the .dwo reasons."""
+    for prog in PROGS + ['cxx.cc']:
+        if not os.path.exists(os.path.join(args.src, prog)):
+            continue
+        for cc, ver in TYPE_UNIT_VARIANTS:
+            if prog.endswith('.cc'):
+                cc = {'gcc': 'g++', 'clang': 'clang++'}[cc]
+            tag = '%s.%s.O2.dw%d.tu' % (os.path.splitext(prog)[0], cc, ver)
+            if args.only and args.only not in tag:
+                continue
+            if not shutil.which(cc):
+                tap.skip(tag, '%s not installed' % cc)
+                continue
+            work = os.path.join(args.work, tag)
+            os.makedirs(work, exist_ok=True)
+            listings = []
+            for tu in (False, True):
+                binary = os.path.join(work, 'tu' if tu else 'plain')
+                cmd = [cc, '-g', '-gdwarf-%d' % ver, '-O2', '-o', binary,
+                       os.path.join(args.src, prog)] + (['-fdebug-types-section'] if tu else [])
+                r = run(cmd, cwd=work)
+                if r.returncode != 0:
+                    tap.ok(False, '%s: build' % tag, [r.stderr.strip()[:300]])
+                    break
+                r = run([args.locs, '--json', binary])
+                try:
+                    listings.append(json.loads(r.stdout))
+                except ValueError:
+                    tap.ok(False, '%s: dwexpr locs' % tag, [r.stderr.strip()[:300]])
+                    break
+            if len(listings) != 2:
+                continue
+            plain, tus = var_types(listings[0]), var_types(listings[1])
+            bad = ['%s: %s without type units, %s with' % (k[1], plain.get(k), tus.get(k))
+                   for k in sorted(set(plain) | set(tus), key=str) if plain.get(k) != tus.get(k)]
+            typed = sum(1 for t in tus.values() if t[0] and '{...}' not in t[0] and t[1])
+            tap.ok(not bad and typed > 0, '%s: %d variables, types and sizes as without type '
+                   'units' % (tag, len(tus)), bad)
+    # the reasons a split unit has no DIEs
+    if args.only and 'dwo' not in args.only:
+        return
+    if not shutil.which('gcc'):
+        tap.skip('dwo reasons', 'gcc not installed')
+        return
+    work = os.path.join(args.work, 'dwo-reasons')
+    os.makedirs(work, exist_ok=True)
+    for name, flags, want in (
+            ('tu4', ['-gdwarf-4', '-fdebug-types-section'], 'DW_DLE_SECTION_DUPLICATION'),
+            ('gone', ['-gdwarf-5'], 'cannot open')):
+        binary = os.path.join(work, name)
+        r = run(['gcc', '-g', '-gsplit-dwarf', '-O2', '-o', binary,
+                 os.path.join(args.src, 'vars.c')] + flags, cwd=work)
+        if r.returncode != 0:
+            tap.ok(False, 'dwo reasons: build %s' % name, [r.stderr.strip()[:300]])
+            continue
+        if name == 'gone':
+            for f in os.listdir(work):
+                if f.startswith('gone') and f.endswith('.dwo'):
+                    os.unlink(os.path.join(work, f))
+        r = run([os.path.abspath(args.locs), '--json', binary], cwd=work)
+        try:
+            units = json.loads(r.stdout)['units']
+        except (ValueError, KeyError):
+            tap.ok(False, 'dwo reasons: %s: dwexpr locs' % name, [r.stderr.strip()[:300]])
+            continue
+        got = [u.get('dwo_error') for u in units]
+        tap.ok(all(u.get('dwo_missing') and want in (u.get('dwo_error') or '') for u in units)
+               and units, 'dwo reasons: %s: every split unit says its .dwo was not read: '
+               '%s' % (name, want), ['got %s' % got])
 
 
 if __name__ == '__main__':

@@ -588,6 +588,16 @@ VARIANTS = [
     # split location lists as <optimized out> even from the .dwo files.)
     ('gcc', 'O2', 4, 'dwp'),
 ]
+# 'tu': type units (-fdebug-types-section): GCC's DWARF 4 .debug_types,
+# whose types are defined at the unit's top with DW_AT_specification
+# naming their declaration in the namespaces, and clang's DWARF 5
+# DW_UT_type units; the units refer to them by DW_FORM_ref_sig8 or
+# through a declaration holding DW_AT_signature. (GCC's split DWARF 5
+# with type units is not compared: GDB 13 cannot read the .dwo.) For the
+# programs of TU_PROGRAMS (their types are what type units change).
+TU_VARIANTS = [('gcc', 'O2', 4, 'tu'), ('clang', 'O2', 5, 'tu')]
+TU_CXX_VARIANTS = [('g++', 'O0', 4, 'tu'), ('g++', 'O2', 5, 'tu'), ('clang++', 'O2', 5, 'tu')]
+TU_PROGRAMS = {'vars.c', 'types.c', 'cxx.cc', 'cxx_thunk.cc'}
 
 # A probe is a function, or FILE:MARK for the line of FILE holding MARK
 # (x87.c: values on the x87 stack exist only mid-function, never at a call).
@@ -1119,7 +1129,8 @@ def csmith_program(seed, where):
 def variant_tag(prog, cc, opt, ver, split):
     """vars.gcc.O2.dw5, plus .split (-gsplit-dwarf), .dwp (packaged) or
     .debugfile (separate debug files)."""
-    suffix = {False: '', True: '.split', 'dwp': '.dwp', 'debugfile': '.debugfile'}[split]
+    suffix = {False: '', True: '.split', 'dwp': '.dwp', 'debugfile': '.debugfile',
+              'tu': '.tu'}[split]
     return '%s.%s.%s.dw%d%s' % (os.path.splitext(prog)[0], cc, opt, ver, suffix)
 
 
@@ -1223,6 +1234,8 @@ def build_and_dump(args, prog, probe, cc, opt, ver, split, with_vars):
         cmd += ['-I' + CSMITH_INCLUDE, '-w']
     if split is True or split == 'dwp':
         cmd.insert(1, '-gsplit-dwarf')
+    if split == 'tu':
+        cmd.insert(1, '-fdebug-types-section')
     if os.path.exists(binary + '.dwp'):
         os.unlink(binary + '.dwp')     # a package of an earlier run
     for old in (debug_dir(work), os.path.join(work, '.debug')):
@@ -1468,10 +1481,12 @@ def main():
                     for x in args.csmith.split(',')]
     jobs = []
     for prog, probe in programs:
+        tu = (TU_CXX_VARIANTS if prog.endswith('.cc') else TU_VARIANTS) \
+            if prog in TU_PROGRAMS else []
         for cc, opt, ver, split in (F_VARIANTS if prog.endswith('.f90') else
-                                    CXX_VARIANTS if prog.endswith('.cc') else
+                                    CXX_VARIANTS + tu if prog.endswith('.cc') else
                                     CSMITH_VARIANTS if prog.startswith('csmith') else
-                                    SOLIB_VARIANTS if prog in LIBRARIES else VARIANTS):
+                                    SOLIB_VARIANTS if prog in LIBRARIES else VARIANTS + tu):
             tag = variant_tag(prog, cc, opt, ver, split)
             if args.only and args.only not in tag:
                 continue
