@@ -25,6 +25,7 @@ typedef struct uframe {
     bool has_row, signal, outermost;
     bool guessed;                  /* row from arch->no_cfi_row (guess_row) */
     dwexpr_cfi_row *row;
+    const dwexpr_cfi *cfi;         /* whose FDE gave ROW (find_row) */
     uint8_t cfa_state;
     dwexpr_status cfa_st;
     dwexpr_sld cfa;
@@ -221,6 +222,7 @@ static dwexpr_status find_row(dwexpr_unwinder *uw, uint32_t i, uint64_t lookup)
         if ((s = dwexpr_cfi_run(uw->cfis[k], &cie, &fde, lookup, f->row, &e)))
             return uw_take(uw, s, &e, "CFI: ");
         f->has_row = true;
+        f->cfi = uw->cfis[k];
         f->signal = f->row->signal_frame;
         return DWEXPR_OK;
     }
@@ -794,6 +796,7 @@ dwexpr_status dwexpr_unwinder_frame(dwexpr_unwinder *uw, uint32_t index, dwexpr_
         out->has_row = f->has_row && !f->guessed;
         out->guessed = f->guessed;
         out->fde_begin = out->has_row ? f->row->fde_begin : 0;
+        out->cfi = out->has_row ? f->cfi : NULL;
         out->signal_frame = f->signal;
         if (f->has_row && compute_cfa(uw, index) == DWEXPR_OK) {
             out->has_cfa = true;

@@ -68,6 +68,8 @@ struct dwexpr_unw {
     dwexpr_elf *core_elf;
     ufr *frames;
     size_t nframes;
+    const dwexpr_cfi **unseen;     /* CFI libunwind does not read (dwexpr_unw_cfi_unseen) */
+    size_t nunseen;
     dwexpr_unw_mapping *maps;
     size_t nmaps;
     char **paths;
@@ -717,6 +719,7 @@ void dwexpr_unw_close(dwexpr_unw *u)
     free(u->paths);
     free(u->maps);
     free(u->frames);
+    free(u->unseen);
     dwexpr_elf_free(u->core_elf);
     while (u->sigymm) {
         struct sigymm *next = u->sigymm->next;
@@ -1322,6 +1325,27 @@ const dwexpr_target *dwexpr_unw_target(void)
 
 /* ---- cross-check ---- */
 
+dwexpr_status dwexpr_unw_cfi_unseen(dwexpr_unw *u, const dwexpr_cfi *cfi)
+{
+    if (!u || !cfi)
+        return DWEXPR_E_USAGE;
+    const dwexpr_cfi **n = realloc(u->unseen, (u->nunseen + 1) * sizeof *n);
+    if (!n)
+        return DWEXPR_E_NOMEM;
+    u->unseen = n;
+    u->unseen[u->nunseen++] = cfi;
+    return DWEXPR_OK;
+}
+
+/* Whether CFI is one libunwind does not read (dwexpr_unw_cfi_unseen). */
+static bool cfi_unseen(const dwexpr_unw *u, const dwexpr_cfi *cfi)
+{
+    for (size_t k = 0; cfi && k < u->nunseen; k++)
+        if (u->unseen[k] == cfi)
+            return true;
+    return false;
+}
+
 dwexpr_status dwexpr_unw_crosscheck(dwexpr_unw *u, dwexpr_unwinder *uw, char *report, size_t cap,
                                     unsigned *checked, unsigned *bad)
 {
@@ -1348,6 +1372,10 @@ dwexpr_status dwexpr_unw_crosscheck(dwexpr_unw *u, dwexpr_unwinder *uw, char *re
             break;
         }
         if (i >= u->nframes) {
+            dwexpr_unwind_frame prev;
+            if (i > 0 && i == u->nframes && dwexpr_unwinder_frame(uw, i - 1, &prev) == DWEXPR_OK &&
+                cfi_unseen(u, prev.cfi))
+                break; /* the caller of frame i - 1 comes from CFI libunwind does not read */
             SAY("frame %u: dwexpr has it (pc 0x%llx), libunwind does not\n", (unsigned)i,
                 (unsigned long long)f.pc);
             continue;

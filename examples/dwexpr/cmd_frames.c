@@ -37,6 +37,23 @@ typedef frames_modules modules;
 
 /* Open every distinct file of the mappings and its CFI (files that cannot
  * be read are skipped: their frames cannot be unwound). */
+/* M's separate debug file (debugfile_find in DIRS), opened the first
+ * time a name is not in M's own symbol tables; NULL if there is none. */
+static const dwexpr_elf *module_symfile(module *m, const char *dirs)
+{
+    if (!m->symfile_tried) {
+        m->symfile_tried = true;
+        char why[512];
+        char *path = debugfile_find(m->path, m->elf, dirs ? dirs : DEBUGFILE_DEFAULT_DIRS, why,
+                                    sizeof why);
+        dwexpr_error e;
+        if (path && dwexpr_elf_open_file(path, &m->symfile, &e))
+            m->symfile = NULL;
+        free(path);
+    }
+    return m->symfile;
+}
+
 void frames_load_modules(dwexpr_unw *u, const dwexpr_arch *arch, frames_modules *ms)
 {
     for (size_t i = 0; i < dwexpr_unw_mapping_count(u); i++) {
@@ -79,10 +96,22 @@ void frames_load_modules(dwexpr_unw *u, const dwexpr_arch *arch, frames_modules 
             dwexpr_cfi_open(&s, &m->eh, &e))
             fprintf(stderr, "dwexpr: %s: .eh_frame: %s (at 0x%llx)\n", m->path, e.message,
                     (unsigned long long)e.offset);
-        if (dwexpr_elf_cfi_section(elf, DWEXPR_CFI_DEBUG_FRAME, m->bias, arch, &s) == DWEXPR_OK &&
+        /* .debug_frame: the file's own, else its separate debug file's
+         * (strip -g moves .debug_frame there with the DWARF; GDB reads it
+         * from the debug file; code built -fno-asynchronous-unwind-tables
+         * has no other CFI) */
+        const dwexpr_elf *cf = elf;
+        if (dwexpr_elf_cfi_section(elf, DWEXPR_CFI_DEBUG_FRAME, m->bias, arch, &s) != DWEXPR_OK)
+            cf = module_symfile(m, ms->debug_dirs);
+        if (cf && (cf == elf || dwexpr_elf_cfi_section(cf, DWEXPR_CFI_DEBUG_FRAME, m->bias, arch,
+                                                       &s) == DWEXPR_OK) &&
             dwexpr_cfi_open(&s, &m->dbg, &e))
-            fprintf(stderr, "dwexpr: %s: .debug_frame: %s (at 0x%llx)\n", m->path, e.message,
+            fprintf(stderr, "dwexpr: %s: .debug_frame: %s (at 0x%llx)\n",
+                    cf == elf ? m->path : "its debug file", e.message,
                     (unsigned long long)e.offset);
+        /* libunwind reads the mapped file's CFI only (dwexpr_unw_crosscheck) */
+        if (m->dbg && cf != elf)
+            dwexpr_unw_cfi_unseen(u, m->dbg);
     }
 }
 
@@ -98,22 +127,6 @@ void frames_free_modules(frames_modules *ms)
     free(ms->m);
 }
 
-/* M's separate debug file (debugfile_find in DIRS), opened the first
- * time a name is not in M's own symbol tables; NULL if there is none. */
-static const dwexpr_elf *module_symfile(module *m, const char *dirs)
-{
-    if (!m->symfile_tried) {
-        m->symfile_tried = true;
-        char why[512];
-        char *path = debugfile_find(m->path, m->elf, dirs ? dirs : DEBUGFILE_DEFAULT_DIRS, why,
-                                    sizeof why);
-        dwexpr_error e;
-        if (path && dwexpr_elf_open_file(path, &m->symfile, &e))
-            m->symfile = NULL;
-        free(path);
-    }
-    return m->symfile;
-}
 
 /* "name" for ADDR, from the ELF symbol tables of its file, else of that
  * file's separate debug file; "??" */

@@ -769,8 +769,8 @@ static int run_vars(const vars_opts *o, dwexpr_unw *u, dwexpr_libdwarf *binary_l
     vars_run r;
     memset(&r, 0, sizeof r);
     r.o = o;
+    r.ms.debug_dirs = o->debug_dirs; /* also for the CFI of a debug file */
     frames_load_modules(u, arch, &r.ms);
-    r.ms.debug_dirs = o->debug_dirs;
     int rc = VARS_OK;
     dwexpr_unwinder *uw = NULL;
     dwexpr_unwind_frame *mf = NULL;

@@ -331,6 +331,8 @@ typedef struct dwexpr_unwind_frame {
                                       from the architecture's frameless guess (the
                                       return address at the stack pointer), taken
                                       only when that address lies in code with CFI */
+    const dwexpr_cfi *cfi;         /* with has_row: the CFI (dwexpr_unwinder_add_cfi)
+                                      whose FDE holds the pc */
 } dwexpr_unwind_frame;
 
 /* Create an unwinder over INNER (frame-0 registers and all memory; its

@@ -376,8 +376,8 @@ int main(void) { return lib_run(stop, 3) == 0; }
 '''
 
 
-def stopped_in_lib(dw, src, d, how, exe_opt='-O0'):
-    """Build STOP_IN_LIB (at EXE_OPT) with libsolib_lib.so in directory D,
+def stopped_in_lib(dw, src, d, how, exe_opt='-O0', lib_flags=()):
+    """Build STOP_IN_LIB (at EXE_OPT) with libsolib_lib.so (LIB_FLAGS) in directory D,
     then HOW(lib) (a change to the library's DWARF; a list of extra vars
     options back), run it to its stop and read it: (`vars --pid --json`
     result, human output, the library's path), or None after a failed
@@ -386,7 +386,7 @@ def stopped_in_lib(dw, src, d, how, exe_opt='-O0'):
     lib = os.path.join(d, 'libsolib_lib.so')
     exe = os.path.join(d, 'stop-in-lib')
     b = run(['gcc', '-g', '-O2', '-shared', '-fPIC', '-Wl,--build-id', '-o', lib,
-             os.path.join(src, 'solib_lib.c')])
+             os.path.join(src, 'solib_lib.c')] + list(lib_flags))
     if b.returncode == 0:
         b = run(['gcc', '-g', exe_opt, '-o', exe, '-x', 'c', '-', '-L' + d, '-lsolib_lib',
                  '-Wl,-rpath,$ORIGIN'], input=STOP_IN_LIB)
@@ -506,12 +506,25 @@ def library_frames(dw, src, work):
         return [] if c.returncode == 0 else None
 
     for name, how in (('lib-dwarf', keep), ('lib-debugfile', split), ('lib-broken', break_it),
-                      ('lib-exe-O2', keep)):
+                      ('lib-exe-O2', keep), ('lib-debugfile-cfi', split)):
+        # lib-debugfile-cfi: the library's only CFI is its .debug_frame
+        # (-fno-asynchronous-unwind-tables), which strip -g moved to the
+        # debug file with the DWARF
         got = stopped_in_lib(dw, src, os.path.join(work, name), how,
-                             '-O2' if name == 'lib-exe-O2' else '-O0')
+                             '-O2' if name == 'lib-exe-O2' else '-O0',
+                             ['-fno-asynchronous-unwind-tables']
+                             if name == 'lib-debugfile-cfi' else [])
         if not got:
             continue
         res, human, lib = got
+        if name == 'lib-debugfile-cfi':
+            names = [f['function'] for f in res['frames']]
+            k = names.index('lib_leaf') if 'lib_leaf' in names else len(names)
+            ok('main' in names[k:] and all(f.get('cfa') for f in res['frames'][k:]),
+               'a library whose only CFI is in its debug file (.debug_frame): unwound from '
+               'lib_leaf to main, every frame with its CFA',
+               json.dumps([(f['function'], f.get('cfa')) for f in res['frames']]))
+            continue
         if name == 'lib-exe-O2':
             # lib_run's parameters are gone at -O2 but for their entry
             # values, which the executable's call site (main, -O2: rdi =

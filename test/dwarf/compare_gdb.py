@@ -796,6 +796,9 @@ def beyond_context(g, d):
 
 def same_bytes(gh, dh, d=None):
     if not isinstance(dh, str):
+        if gh and set(gh[i:i + 2] for i in range(0, len(gh), 2)) == {'??'} and \
+                (d or {}).get('read_error'):
+            return True, ''   # neither can read the object (a location whose memory is not there)
         return False, 'gdb %s, dwexpr %s' % (gh, describe_d(d) if d else dh)
     if len(gh) != len(dh):
         return False, 'size: gdb %s, dwexpr %s' % (gh, dh)

@@ -113,6 +113,12 @@ DWEXPR_API const dwexpr_unw_mapping *dwexpr_unw_mapping_at(const dwexpr_unw *u, 
  * they agree, E_EVALUATION otherwise. */
 DWEXPR_API dwexpr_status dwexpr_unw_crosscheck(dwexpr_unw *u, dwexpr_unwinder *uw, char *report,
                                                size_t cap, unsigned *checked, unsigned *bad);
+/* Say that CFI (borrowed; given to the unwinder dwexpr_unw_crosscheck
+ * compares) is one libunwind does not read: a module's .debug_frame
+ * from its separate debug file. Where libunwind stops at a frame whose
+ * caller that CFI gives, the frames dwexpr finds beyond are no
+ * disagreement. E_NOMEM. */
+DWEXPR_API dwexpr_status dwexpr_unw_cfi_unseen(dwexpr_unw *u, const dwexpr_cfi *cfi);
 
 #ifdef __cplusplus
 }
