@@ -1171,11 +1171,16 @@ json_t *locs_eval_var(locs_eval *r, const dwexpr_libdwarf_var *v, uint32_t frame
 }
 
 /* The name GDB shows for function scope FN: its C++ linkage name
- * demangled (funcname_demangle), else the DWARF's qualified name. */
+ * demangled (funcname_demangle), else the DWARF's qualified name. A Rust
+ * function's is always the DWARF's (DW_AT_name in its namespaces:
+ * "r1::main::{closure#0}"): GDB names a Rust symbol by dwarf2_full_name,
+ * not by demangling its linkage name, which holds a hash
+ * ("_ZN2r14main28_$u7b$$u7b$closure$u7d$$u7d$17h...E"). */
 static const char *frame_function(locs_eval *r, const dwexpr_libdwarf_scope *fn, char *buf,
                                   size_t cap)
 {
-    if (funcname_demangle(dwexpr_libdwarf_scope_linkage_name(r->ld, fn), buf, cap))
+    const bool rust = dwexpr_libdwarf_unit_language(r->ld, fn->unit) == 0x1c /* DW_LANG_Rust */;
+    if (!rust && funcname_demangle(dwexpr_libdwarf_scope_linkage_name(r->ld, fn), buf, cap))
         return buf;
     const char *q = dwexpr_libdwarf_scope_qualified_name(r->ld, fn);
     return q ? q : fn->name ? fn->name : "?";
