@@ -1635,6 +1635,45 @@ def rust_variants(dw, src, work, gdb):
        'rust_vars.rs: a zero-sized member (PhantomData) has no bytes', vec)
 
 
+def rust_symbol_names(dw, work, gdb):
+    """The rust_vars.rs build of rust_variants without its DWARF (strip
+    -g), a core GDB writes at probe: `dwexpr frames` names the frames from
+    the ELF symbols as GDB 13's backtrace names minimal symbols: Rust
+    legacy symbols with their escapes decoded and their hash
+    ("rust_vars::main::{{closure}}::h8a9d9ec0e320ed53"), compared up to
+    the first v0 symbol (the standard library's "std[e28293b1aa0f68bd]::
+    rt::lang_start_internal", which dwexpr does not demangle)."""
+    exe = os.path.join(work, 'rust_vars-O0')
+    if not os.path.exists(exe):
+        return
+    stripped = os.path.join(work, 'rust_vars-stripped')
+    shutil.copy2(exe, stripped)
+    st = run(['strip', '-g', stripped])
+    syms = run(['nm', stripped]).stdout.split()
+    probe = [x for x in syms if x.startswith('_ZN9rust_vars5probe17h')]
+    ok(st.returncode == 0 and len(probe) == 1, 'rust_vars.rs stripped: its probe symbol',
+       st.stderr or probe)
+    if st.returncode or len(probe) != 1:
+        return
+    core, g = core_at_probe(gdb, stripped, work, probe[0])
+    bt = run([gdb, '-nx', '-batch', '-iex', 'set debuginfod enabled off', '-ex', 'bt',
+              stripped, core])
+    byindex = {}   # (GDB prints frame 0 once on loading the core, then bt)
+    for line in bt.stdout.splitlines():
+        m = re.match(r'#(\d+)\s+(?:0x[0-9a-f]+ in )?(\S+) \(', line)
+        if m:
+            byindex[int(m.group(1))] = m.group(2)
+    theirs = [byindex[i] for i in sorted(byindex)]
+    first_v0 = next((i for i, n in enumerate(theirs) if '[' in n), len(theirs))
+    theirs = theirs[:first_v0]
+    r = run(dw + ['frames', '--core', core, '--json', stripped])
+    ours = [f['function'] for f in json.loads(r.stdout or '{"frames": []}')['frames']]
+    ok(r.returncode == 0 and len(theirs) >= 6 and ours[:len(theirs)] == theirs and
+       any('{{closure}}' in n for n in theirs),
+       'rust_vars.rs stripped: frame names from Rust legacy symbols as GDB shows them',
+       'dwexpr: %s\ngdb: %s' % (ours, theirs))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--dwexpr', required=True)
@@ -1678,6 +1717,7 @@ def main():
         library_tls(dw, args.src, args.work, args.gdb)
         dlopen_tls(dw, args.work, args.gdb)
         rust_variants(dw, args.src, args.work, args.gdb)
+        rust_symbol_names(dw, args.work, args.gdb)
     else:
         ok(True, 'core file checks # SKIP gdb not installed')
     print('1..%d' % N)
