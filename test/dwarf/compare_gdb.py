@@ -1010,15 +1010,19 @@ def tally_type(where, gv, dv, tcounts, lines, explained):
 
 
 def compare_var(gv, dv):
-    """compare_value of a variable both list, and its lexical block depth
+    """compare_value of a variable both list, its lexical block depth
     (contract "dwexpr vars": block_depth; GDB's blocks between the
-    variable's and its function's)."""
+    variable's and its function's) and its kind (a parameter for both, GDB's
+    is_argument, or a local for both)."""
     if dv is None:
         return False, 'dwexpr does not list it'
     ok, why = compare_value(gv, dv)
     gd, dd = gv.get('block_depth'), dv.get('block_depth')
     if ok is True and gd is not None and dd is not None and gd != dd:
         return False, 'block depth: gdb %d, dwexpr %d' % (gd, dd)
+    gp, dk = gv.get('param'), dv.get('kind')
+    if ok is True and gp is not None and dk in ('param', 'local') and gp != (dk == 'param'):
+        return False, 'kind: gdb %s, dwexpr %s' % ('param' if gp else 'local', dk)
     return ok, why
 
 
