@@ -1,6 +1,8 @@
 // test/dwarf/progs/rust_vars.rs: Rust variables for compare_gdb.py
 // (rustc -g at opt-level 0 and 2): structures, enums with data (variant
-// parts), Option with and without a niche, slices, &str, tuples, arrays,
+// parts), a C-like enum, Result, Option with and without a niche, slices,
+// &str, tuples, arrays of arrays, Rc, RefCell, a function pointer, a
+// zero-sized structure, the unit value,
 // Box, a trait object, a closure's frame, a generic function, a function
 // rustc -O inlines, statics: stopped in probe, called from main through
 // a closure, work, inlined_helper and generic::<i32>.
@@ -39,6 +41,9 @@ struct Pair<T> {
     first: T,
     second: T,
 }
+
+#[derive(Debug, Clone, Copy)]
+struct Marker;
 
 static COUNTER: u32 = 7;
 static mut STEPS: [u16; 3] = [1, 2, 3];
@@ -91,6 +96,24 @@ fn main() {
     let text = String::from("hello");
     let pair = Pair { first: 3i32, second: 4i32 };
     let scale = black_box(6i64);
+    let ordering = black_box(std::cmp::Ordering::Less);
+    let res: Result<i32, String> = Err(String::from("bad"));
+    let ok_res: Result<u8, ()> = black_box(Ok(9));
+    let grid = black_box([[1i32, 2], [3, 4], [5, 6]]);
+    let raw: *const u16 = v.as_ptr();
+    let fptr: fn(u32) -> u32 = probe;
+    let unit = black_box(());
+    let rc = std::rc::Rc::new(Point { x: 1, y: 2 });
+    let cell = std::cell::RefCell::new(5u8);
+    let maybe_box: Option<Box<i64>> = Some(Box::new(8));
+    let points = vec![p, p];
+    let words: &[&str] = &["a", "bc"];
+    let wide: i128 = black_box(-5);
+    let ch = black_box('\u{3bb}');
+    let zst = black_box(Marker);
+    let dynbox: Box<dyn Area> = Box::new(Shape::Empty);
+    black_box((&res, &raw, &fptr, &unit, &rc, &cell, &maybe_box, &points, &words, &wide,
+               &ch, &zst, &dynbox, &ordering, &ok_res, &grid));
     let closure = |k: i64| -> u64 { work(p, &s, &v, &text, &c, &pair) + (k * scale + *boxed) as u64 };
     let n = closure(2);
     black_box(&Shape::Empty);
