@@ -395,6 +395,12 @@ const dwexpr_libdwarf_unit *dwexpr_libdwarf_unit_get(const dwexpr_libdwarf *ld, 
     return u ? &u->pub : NULL;
 }
 
+uint64_t dwexpr_libdwarf_unit_language(const dwexpr_libdwarf *ld, size_t i)
+{
+    const ld_unit *u = ld ? ld_unit_at(ld, i) : NULL;
+    return u ? u->language : 0;
+}
+
 uint16_t dwexpr_libdwarf_machine(const dwexpr_libdwarf *ld)
 {
     return ld ? ld->files[0].elf.machine : 0;
@@ -882,9 +888,11 @@ static uint64_t subrange_count(dwexpr_libdwarf *ld, size_t unit, size_t file, Dw
 }
 
 /* How a language qualifies function names (GDB's determine_prefix):
- * C++ by namespaces and classes, Fortran by modules and host procedures,
- * the others not at all. */
-enum ld_lang { LANG_PLAIN, LANG_CPLUS, LANG_FORTRAN };
+ * C++ and Rust by namespaces and classes (rustc puts a function in the
+ * namespaces of its crate and modules, a method or closure in those of
+ * its impl or function), Fortran by modules and host procedures, the
+ * others not at all. */
+enum ld_lang { LANG_PLAIN, LANG_CPLUS, LANG_FORTRAN, LANG_RUST };
 
 /* ld->prefixes keys of qualifiers that are a Fortran host procedure's
  * name: the file index with this bit. */
@@ -901,6 +909,8 @@ static enum ld_lang lang_kind(uint64_t lang)
     case DW_LANG_Fortran77: case DW_LANG_Fortran90: case DW_LANG_Fortran95:
     case DW_LANG_Fortran03: case DW_LANG_Fortran08: case 0x2d /* DW_LANG_Fortran18 */:
         return LANG_FORTRAN;
+    case DW_LANG_Rust:
+        return LANG_RUST;
     default:
         return LANG_PLAIN;
     }
@@ -912,6 +922,16 @@ static enum ld_lang lang_kind(uint64_t lang)
  * linkage name, which no demangler takes apart, is its print name
  * (dwarf2_physname); C++ ones it demangles (funcname_demangle), Fortran
  * ones it qualifies by module. */
+static bool lang_is_c(uint64_t lang);
+
+/* Whether names in language LANG are qualified by the namespaces and
+ * classes around their DIEs (GDB's dwarf2_compute_name does so for C++
+ * and Rust, among the languages here). */
+static bool lang_namespaced(enum ld_lang lang)
+{
+    return lang == LANG_CPLUS || lang == LANG_RUST;
+}
+
 static bool lang_is_c(uint64_t lang)
 {
     return lang == DW_LANG_C89 || lang == DW_LANG_C || lang == DW_LANG_C99 ||
@@ -2047,8 +2067,128 @@ static void f_spell(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t, s
     f_suffix(ld, unit, file, t, false, 0, false, out, depth + 1);
 }
 
+/* ---- Rust type names in GDB's notation (GDB 13 rust-lang.c) ----
+ *
+ * GDB prints a Rust unit's types (DW_AT_language DW_LANG_Rust) as
+ * rust_internal_print_type does for str(gdb.Type), show -1: a type with
+ * a name is its name (a structure, union or enumeration qualified by its
+ * namespaces, dwarf2_full_name: "r1::Point", "core::option::Option<i32>",
+ * "&str", "(i32, f32, char)"; a base type as rustc names it, "u64");
+ * without one, by its shape. GDB gives no name to a pointer type
+ * (read_tag_pointer_type ignores DW_AT_name), and cannot tell a Rust
+ * reference from a raw pointer: rustc's "&r1::Shape", "*const u8" and
+ * Box<i64> are all "*mut TARGET". An array is "[ELEMENT; N]", a function
+ * "fn (P1, P2) -> R" (no " -> R" for one returning nothing), the unit type
+ * "()". */
+static void r_spell(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t, sbuf *out,
+                    int depth)
+{
+    out->b[0] = 0;
+    Dwarf_Die d;
+    if (t == 0) {
+        sset(out, "()", "", ""); /* GDB's void, Rust's unit type */
+        return;
+    }
+    if (depth > 24 || ld_offdie(ld, file, t, &d, NULL) != DWEXPR_OK) {
+        sset(out, "?", "", "");
+        return;
+    }
+    Dwarf_Debug dbg = ld->files[file].dbg;
+    const Dwarf_Half tag = die_tag(dbg, d);
+    const char *name = die_string(ld, file, d, DW_AT_name);
+    uint64_t target = 0;
+    const bool has_target = ld_die_ref(ld, file, d, DW_AT_type, &target);
+    sbuf inner;
+    switch (tag) {
+    case DW_TAG_structure_type: case DW_TAG_union_type: case DW_TAG_enumeration_type:
+    case DW_TAG_class_type: case DW_TAG_typedef:
+        /* named types by their full names (type_prefixes) */
+        sset(out, name ? type_qualified(ld, file, t, name) : "{...}", "", "");
+        break;
+    case DW_TAG_pointer_type: case DW_TAG_reference_type: case DW_TAG_rvalue_reference_type:
+        /* a pointer's name is not read; its target printed with show 0:
+         * by name, else by shape */
+        r_spell(ld, unit, file, has_target ? target : 0, &inner, depth + 1);
+        sset(out, "*mut ", inner.b, "");
+        break;
+    case DW_TAG_const_type: case DW_TAG_volatile_type: case DW_TAG_restrict_type:
+    case DW_TAG_atomic_type:
+        /* no qualifiers in Rust's notation: the type qualified */
+        r_spell(ld, unit, file, has_target ? target : 0, out, depth + 1);
+        break;
+    case DW_TAG_array_type: {
+        if (name) { /* read_array_type keeps an array type's name */
+            sset(out, name, "", "");
+            break;
+        }
+        /* "[T; N]" per dimension, the outermost first (rustc writes one
+         * dimension per array type; nested arrays are arrays of arrays) */
+        char dims[16][32];
+        size_t ndims = 0;
+        Dwarf_Die c;
+        int r = ld_first_child(dbg, d, &c);
+        while (r == DW_DLV_OK) {
+            const Dwarf_Half ct = die_tag(dbg, c);
+            if ((ct == DW_TAG_subrange_type || ct == DW_TAG_enumeration_type) && ndims < 16) {
+                bool known, dynamic;
+                const uint64_t n = subrange_count(ld, unit, file, c, &known, &dynamic);
+                /* GDB's words for a bound computed at run time; a bound it
+                 * cannot read leaves out the count */
+                if (known)
+                    snprintf(dims[ndims], sizeof dims[0], "; %llu]", (unsigned long long)n);
+                else
+                    snprintf(dims[ndims], sizeof dims[0], dynamic ? "; variable length]" : "]");
+                ndims++;
+            }
+            r = ld_next_sibling(dbg, &c);
+        }
+        /* GDB makes dimensions after the first arrays of arrays: the
+         * innermost (last) dimension's count is written first */
+        r_spell(ld, unit, file, has_target ? target : 0, &inner, depth + 1);
+        char open[17] = "";
+        memset(open, '[', ndims);
+        open[ndims] = 0;
+        sset(out, open, inner.b, "");
+        for (size_t k = ndims; k > 0; k--) {
+            size_t len = strlen(out->b);
+            cat4(out->b + len, sizeof out->b - len, dims[k - 1], "", "", "");
+        }
+        break;
+    }
+    case DW_TAG_subroutine_type: {
+        char params[1024] = "";
+        Dwarf_Die c;
+        bool any = false;
+        int r = ld_first_child(dbg, d, &c);
+        while (r == DW_DLV_OK) {
+            if (die_tag(dbg, c) == DW_TAG_formal_parameter) {
+                sbuf p;
+                r_spell(ld, unit, file, die_type(ld, file, c), &p, depth + 1);
+                size_t len = strlen(params);
+                cat4(params + len, sizeof params - len, any ? ", " : "", p.b, "", "");
+                any = true;
+            }
+            r = ld_next_sibling(dbg, &c);
+        }
+        /* rust_internal_print_type writes "fn " and the name it is given
+         * (none here) before the parameters: "fn (u32) -> u32" */
+        sset(out, "fn (", params, ")");
+        if (has_target) { /* returning nothing (no DW_AT_type): no " -> ()" */
+            r_spell(ld, unit, file, target, &inner, depth + 1);
+            size_t len = strlen(out->b);
+            cat4(out->b + len, sizeof out->b - len, " -> ", inner.b, "", "");
+        }
+        break;
+    }
+    default:
+        sset(out, name ? name : "?", "", "");
+        break;
+    }
+    dwarf_dealloc_die(d);
+}
+
 /* Name and size of type T (cached); a Fortran unit's name in GDB's Fortran
- * notation (f_spell). */
+ * notation (f_spell), a Rust unit's in GDB's Rust notation (r_spell). */
 static const ld_tinfo *tinfo(dwexpr_libdwarf *ld, size_t unit, uint64_t t)
 {
     ld_unit *u = ld_unit_at(ld, unit);
@@ -2062,6 +2202,8 @@ static const ld_tinfo *tinfo(dwexpr_libdwarf *ld, size_t unit, uint64_t t)
     ti->bytes = spell(ld, unit, u->file, t, "", &s, 0);
     if (lang_kind(u->language) == LANG_FORTRAN) /* GDB's Fortran notation */
         f_spell(ld, unit, u->file, t, &s, 0);
+    else if (lang_kind(u->language) == LANG_RUST) /* GDB's Rust notation */
+        r_spell(ld, unit, u->file, t, &s, 0);
     ti->name = ld_pool_strdup(&ld->pool, s.b);
     ld_map_put(&ld->tnames, u->file, t, ti);
     return ti;
@@ -2481,8 +2623,8 @@ static dwexpr_status add_var(walker *w, Dwarf_Die d, Dwarf_Half tag, const ld_sc
     if (!name)
         return DWEXPR_OK;
     uint64_t spec;
-    if (w->lang == LANG_CPLUS && scope->pub.kind == DWEXPR_LIBDWARF_SCOPE_UNIT) {
-        /* a C++ variable outside functions is named as GDB names it
+    if (lang_namespaced(w->lang) && scope->pub.kind == DWEXPR_LIBDWARF_SCOPE_UNIT) {
+        /* a C++ (or Rust) variable outside functions is named as GDB names it
          * (dwarf2_compute_name, die_needs_namespace): qualified by the
          * namespaces and classes of its declaration (a static data
          * member's class), or of its own place */
@@ -2761,9 +2903,9 @@ static dwexpr_status scope_die(walker *w, Dwarf_Die d, dwexpr_libdwarf_scope_kin
     const bool was = w->in_type, was_host = w->host;
     w->in_type = false;
     if (kind == DWEXPR_LIBDWARF_SCOPE_FUNCTION) {
-        w->prefix = w->lang == LANG_CPLUS      ? ""
-                    : w->lang == LANG_FORTRAN ? s->pub.name
-                                              : NULL;
+        w->prefix = lang_namespaced(w->lang) ? ""
+                    : w->lang == LANG_FORTRAN  ? s->pub.name
+                                               : NULL;
         w->host = w->lang == LANG_FORTRAN;
     }
     dwexpr_status st = walk(w, d, s, inner, &seen, depth + 1);
@@ -2886,7 +3028,7 @@ static dwexpr_status walk(walker *w, Dwarf_Die parent, const ld_scope *scope, un
              * namespace)") adds to the enclosing one; a Fortran module's
              * procedures are MODULE::NAME */
             const char *save = w->prefix, *n = die_string(w->ld, w->file, c, DW_AT_name);
-            if (w->lang == LANG_CPLUS && t == DW_TAG_namespace)
+            if (lang_namespaced(w->lang) && t == DW_TAG_namespace)
                 w->prefix = qualify(w->ld, save, n ? n : "(anonymous namespace)");
             else if (w->lang == LANG_FORTRAN && t == DW_TAG_module && n)
                 w->prefix = ld_pool_strdup(&w->ld->pool, n);
@@ -2905,7 +3047,7 @@ static dwexpr_status walk(walker *w, Dwarf_Die parent, const ld_scope *scope, un
              * operator(), a local class's methods): scopes of their own,
              * qualified by the class (an unnamed one qualifies nothing,
              * as in GDB) */
-            if (w->lang != LANG_CPLUS)
+            if (!lang_namespaced(w->lang))
                 break;
             const char *save = w->prefix, *n = die_string(w->ld, w->file, c, DW_AT_name);
             const bool was = w->in_type;
@@ -3346,7 +3488,7 @@ static dwexpr_status main_unit(dwexpr_libdwarf *ld, size_t file, Dwarf_Die cu, u
                     if (nm && !u->pub.name)
                         u->pub.name = nm;
                     /* bases come from the skeleton (DWARF 5 3.1.3) */
-                    if (w.lang == LANG_CPLUS)
+                    if (lang_namespaced(w.lang))
                         type_prefixes(ld, df, w.dbg, sd, NULL, 0);
                     s = new_scope(&w, sd, DWEXPR_LIBDWARF_SCOPE_UNIT, NULL);
                     dwexpr_status st =
@@ -3361,7 +3503,7 @@ static dwexpr_status main_unit(dwexpr_libdwarf *ld, size_t file, Dwarf_Die cu, u
         if (!u->pub.dwo_missing)
             return DWEXPR_OK;
     }
-    if (w.lang == LANG_CPLUS)
+    if (lang_namespaced(w.lang))
         type_prefixes(ld, file, dbg, cu, NULL, 0);
     ld_scope *s = new_scope(&w, cu, DWEXPR_LIBDWARF_SCOPE_UNIT, NULL);
     if (!s)

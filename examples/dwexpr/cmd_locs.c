@@ -21,9 +21,11 @@ enum { LOCS_OK = 0, LOCS_ERROR = 1, LOCS_USAGE = 2 };
 enum { TAG_pointer = 0x0f, TAG_reference = 0x10, TAG_rvalue_reference = 0x42 };
 /* ... and of the aggregates whose members are listed. */
 enum { TAG_array = 0x01, TAG_class = 0x02, TAG_structure = 0x13, TAG_union = 0x17,
-       TAG_member = 0x0d, TAG_subrange = 0x21, TAG_string = 0x12 };
+       TAG_member = 0x0d, TAG_subrange = 0x21, TAG_string = 0x12, TAG_variant = 0x19,
+       TAG_variant_part = 0x33 };
 /* DW_AT_* read for members. */
-enum { AT_data_member_location = 0x38, AT_data_bit_offset = 0x6b };
+enum { AT_data_member_location = 0x38, AT_data_bit_offset = 0x6b, AT_discr = 0x15,
+       AT_discr_value = 0x16, AT_discr_list = 0x3d };
 /* Bounds of the member listing: nesting depth, elements per array. */
 enum { MEMBERS_DEPTH = 4, MEMBERS_ELEMENTS = 64 };
 
@@ -765,7 +767,10 @@ static json_t *member_entry(locs_run *r, size_t unit, const char *name, uint64_t
         json_object_set_new(m, "implicit_pointer", implicit_pointer_json(r, unit, type, ip, where));
         return m;
     }
-    json_t *h = bit_size ? read_hex(r, r->aux2, loc, bit_size, &au, &e, &st, NULL) : NULL;
+    /* a member of no bits (Rust's PhantomData, a zero-sized allocator)
+     * has nothing to read: no bytes, "" (GDB's empty contents) */
+    json_t *h = bit_size ? read_hex(r, r->aux2, loc, bit_size, &au, &e, &st, NULL)
+                         : json_string("");
     if (!h && bit_size)
         json_object_set_new(m, "read_error", out_error_from(r->c, &e));
     json_object_set_new(m, "hex", h ? h : json_null());
@@ -773,6 +778,119 @@ static json_t *member_entry(locs_run *r, size_t unit, const char *name, uint64_t
     if (sub)
         json_object_set_new(m, "members", sub);
     return m;
+}
+
+/* Append to A the entry of data member DIE (member_entry) of an object
+ * at LOC; false when the listing must stop (out of memory). */
+static bool append_member(locs_run *r, size_t unit, uint64_t die, const dwexpr_loc *loc,
+                          const dwexpr_eval_params *where, int depth, json_t *a)
+{
+    dwexpr_libdwarf_member m;
+    if (dwexpr_libdwarf_member_get(r->ld, unit, die, &m) != DWEXPR_OK)
+        return true;
+    /* the static bit offset, when the DWARF gives one */
+    json_t *bo = json_null();
+    dwexpr_libdwarf_attr at;
+    uint64_t bits = 0;
+    bool known = true;
+    if (dwexpr_libdwarf_attr_get(r->ld, unit, die, AT_data_member_location, &at, NULL) ==
+        DWEXPR_OK) {
+        if (at.kind == DWEXPR_LIBDWARF_ATTR_CONST)
+            bits = 8 * at.uconst;
+        else
+            known = false;
+    }
+    if (dwexpr_libdwarf_attr_get(r->ld, unit, die, AT_data_bit_offset, &at, NULL) ==
+            DWEXPR_OK && at.kind == DWEXPR_LIBDWARF_ATTR_CONST)
+        bits += at.uconst;
+    dwexpr_result res;
+    dwexpr_error e;
+    dwexpr_loc ml;
+    if (dwexpr_libdwarf_eval_member_location(r->b, r->aux, unit, die, loc, where, &res, &e)) {
+        /* a constant offset past the pieces a composite describes is
+         * an offset error for the evaluator; its bits are not
+         * available, which reading the shifted object shows ("xx") */
+        if (!known || dwexpr_libdwarf_loc_copy(loc, &ml) != DWEXPR_OK) {
+            json_t *o = json_object();
+            json_object_set_new(o, "name", json_string(m.name ? m.name : ""));
+            json_object_set_new(o, "error", out_error_from(r->c, &e));
+            json_array_append_new(a, o);
+            return true;
+        }
+        shift_bits(&ml, bits);
+    } else if (dwexpr_libdwarf_loc_copy(&res.loc, &ml) != DWEXPR_OK) {
+        return false;
+    }
+    if (m.has_bit_offset && m.bit_field) {
+        /* DWARF 2-4: from the storage unit's most significant bit */
+        const dwexpr_libdwarf_unit *lu = dwexpr_libdwarf_unit_get(r->ld, unit);
+        uint64_t sb = 8 * m.storage_bytes, shift = m.bit_offset;
+        if (!lu->unit.big_endian)
+            shift = sb >= m.bit_offset + m.bit_size ? sb - m.bit_offset - m.bit_size : 0;
+        shift_bits(&ml, shift);
+        bits += shift;
+    }
+    if (known)
+        bo = json_integer((json_int_t)bits);
+    json_array_append_new(a, member_entry(r, unit, m.name, m.type, m.type_name, bo,
+                                          m.bit_size, &ml, where, depth));
+    dwexpr_libdwarf_loc_free(&ml);
+    return true;
+}
+
+/* Append to A the members of the variant that variant part VP
+ * (DW_TAG_variant_part, DWARF 5 5.7.10: a Rust enum, Option<T>) selects
+ * in an object at LOC: the variant whose DW_AT_discr_value is the value of
+ * the discriminant (the member DW_AT_discr names, read as unsigned and
+ * compared in its size), else the one with neither DW_AT_discr_value nor
+ * DW_AT_discr_list (the default variant). GDB lists the members of the
+ * active variant alone (its resolved type keeps that variant's fields);
+ * the discriminant itself is unnamed and not listed. Nothing when the
+ * discriminant cannot be read, or a variant has a DW_AT_discr_list
+ * (ranges: not read here) and none other matches. */
+static void append_variant(locs_run *r, size_t unit, uint64_t vp, const dwexpr_loc *loc,
+                           const dwexpr_eval_params *where, int depth, json_t *a)
+{
+    dwexpr_libdwarf_attr at;
+    if (dwexpr_libdwarf_attr_get(r->ld, unit, vp, AT_discr, &at, NULL) != DWEXPR_OK ||
+        at.kind != DWEXPR_LIBDWARF_ATTR_REF)
+        return;
+    json_t *tmp = json_array();
+    append_member(r, unit, at.ref, loc, where, depth, tmp);
+    const char *hex = json_string_value(json_object_get(json_array_get(tmp, 0), "hex"));
+    uint64_t discr = 0;
+    size_t nbytes = hex ? strlen(hex) / 2 : 0;
+    bool ok = hex && nbytes > 0 && nbytes <= 8;
+    for (size_t k = nbytes; ok && k > 0; k--) {
+        unsigned byte;
+        ok = sscanf(hex + 2 * (k - 1), "%2x", &byte) == 1;
+        discr = discr << 8 | byte;
+    }
+    json_decref(tmp);
+    if (!ok)
+        return; /* unavailable ("xx") or wider than 64 bits */
+    const uint64_t mask = nbytes == 8 ? UINT64_MAX : (((uint64_t)1 << (8 * nbytes)) - 1);
+    uint64_t var, chosen = 0, fallback = 0;
+    for (size_t i = 0; !chosen && dwexpr_libdwarf_child_die(r->ld, unit, vp, TAG_variant, i, &var) ==
+                                      DWEXPR_OK;
+         i++) {
+        if (dwexpr_libdwarf_attr_get(r->ld, unit, var, AT_discr_value, &at, NULL) == DWEXPR_OK) {
+            if (at.kind == DWEXPR_LIBDWARF_ATTR_CONST && (at.uconst & mask) == discr)
+                chosen = var;
+        } else if (dwexpr_libdwarf_attr_get(r->ld, unit, var, AT_discr_list, &at, NULL) !=
+                       DWEXPR_OK &&
+                   !fallback) {
+            fallback = var;
+        }
+    }
+    if (!chosen)
+        chosen = fallback;
+    uint64_t die;
+    for (size_t i = 0; chosen && dwexpr_libdwarf_child_die(r->ld, unit, chosen, TAG_member, i,
+                                                           &die) == DWEXPR_OK;
+         i++)
+        if (!append_member(r, unit, die, loc, where, depth, a))
+            break;
 }
 
 /* The members of an object of TYPE at LOC (not in any of R's contexts):
@@ -872,58 +990,14 @@ static json_t *members_json(locs_run *r, size_t unit, uint64_t type, const dwexp
     json_t *a = json_array();
     uint64_t die;
     for (size_t i = 0; dwexpr_libdwarf_child_die(r->ld, unit, type, TAG_member, i, &die) ==
-                       DWEXPR_OK; i++) {
-        dwexpr_libdwarf_member m;
-        if (dwexpr_libdwarf_member_get(r->ld, unit, die, &m) != DWEXPR_OK)
-            continue;
-        /* the static bit offset, when the DWARF gives one */
-        json_t *bo = json_null();
-        dwexpr_libdwarf_attr at;
-        uint64_t bits = 0;
-        bool known = true;
-        if (dwexpr_libdwarf_attr_get(r->ld, unit, die, AT_data_member_location, &at, NULL) ==
-            DWEXPR_OK) {
-            if (at.kind == DWEXPR_LIBDWARF_ATTR_CONST)
-                bits = 8 * at.uconst;
-            else
-                known = false;
-        }
-        if (dwexpr_libdwarf_attr_get(r->ld, unit, die, AT_data_bit_offset, &at, NULL) ==
-                DWEXPR_OK && at.kind == DWEXPR_LIBDWARF_ATTR_CONST)
-            bits += at.uconst;
-        dwexpr_result res;
-        dwexpr_error e;
-        dwexpr_loc ml;
-        if (dwexpr_libdwarf_eval_member_location(r->b, r->aux, unit, die, loc, where, &res, &e)) {
-            /* a constant offset past the pieces a composite describes is
-             * an offset error for the evaluator; its bits are not
-             * available, which reading the shifted object shows ("xx") */
-            if (!known || dwexpr_libdwarf_loc_copy(loc, &ml) != DWEXPR_OK) {
-                json_t *o = json_object();
-                json_object_set_new(o, "name", json_string(m.name ? m.name : ""));
-                json_object_set_new(o, "error", out_error_from(r->c, &e));
-                json_array_append_new(a, o);
-                continue;
-            }
-            shift_bits(&ml, bits);
-        } else if (dwexpr_libdwarf_loc_copy(&res.loc, &ml) != DWEXPR_OK) {
+                       DWEXPR_OK; i++)
+        if (!append_member(r, unit, die, loc, where, depth, a))
             break;
-        }
-        if (m.has_bit_offset && m.bit_field) {
-            /* DWARF 2-4: from the storage unit's most significant bit */
-            const dwexpr_libdwarf_unit *lu = dwexpr_libdwarf_unit_get(r->ld, unit);
-            uint64_t sb = 8 * m.storage_bytes, shift = m.bit_offset;
-            if (!lu->unit.big_endian)
-                shift = sb >= m.bit_offset + m.bit_size ? sb - m.bit_offset - m.bit_size : 0;
-            shift_bits(&ml, shift);
-            bits += shift;
-        }
-        if (known)
-            bo = json_integer((json_int_t)bits);
-        json_array_append_new(a, member_entry(r, unit, m.name, m.type, m.type_name, bo,
-                                              m.bit_size, &ml, where, depth));
-        dwexpr_libdwarf_loc_free(&ml);
-    }
+    /* the active variant's members (a Rust enum's); C, C++ and Fortran
+     * types have no variant parts */
+    for (size_t i = 0; dwexpr_libdwarf_child_die(r->ld, unit, type, TAG_variant_part, i, &die) ==
+                       DWEXPR_OK; i++)
+        append_variant(r, unit, die, loc, where, depth, a);
     return a;
 }
 
@@ -1173,11 +1247,16 @@ json_t *locs_eval_var(locs_eval *r, const dwexpr_libdwarf_var *v, uint32_t frame
 }
 
 /* The name GDB shows for function scope FN: its C++ linkage name
- * demangled (funcname_demangle), else the DWARF's qualified name. */
+ * demangled (funcname_demangle), else the DWARF's qualified name. A Rust
+ * function's is always the DWARF's (DW_AT_name in its namespaces:
+ * "r1::main::{closure#0}"): GDB names a Rust symbol by dwarf2_full_name,
+ * not by demangling its linkage name, which holds a hash
+ * ("_ZN2r14main28_$u7b$$u7b$closure$u7d$$u7d$17h...E"). */
 static const char *frame_function(locs_eval *r, const dwexpr_libdwarf_scope *fn, char *buf,
                                   size_t cap)
 {
-    if (funcname_demangle(dwexpr_libdwarf_scope_linkage_name(r->ld, fn), buf, cap))
+    const bool rust = dwexpr_libdwarf_unit_language(r->ld, fn->unit) == 0x1c /* DW_LANG_Rust */;
+    if (!rust && funcname_demangle(dwexpr_libdwarf_scope_linkage_name(r->ld, fn), buf, cap))
         return buf;
     const char *q = dwexpr_libdwarf_scope_qualified_name(r->ld, fn);
     return q ? q : fn->name ? fn->name : "?";

@@ -2,6 +2,7 @@
 #include "funcname.h"
 
 #include <dlfcn.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,10 +143,136 @@ void funcname_strip(char *d)
     }
 }
 
+/* Whether [S, S+N) is a Rust legacy symbol's hash component: "h" and 16
+ * hex digits, at least 5 of them distinct (libiberty's rust-demangle.c
+ * takes a symbol for Rust's only with such a hash, "17h...E", last). */
+static bool rust_hash(const char *s, size_t n)
+{
+    if (n != 17 || s[0] != 'h')
+        return false;
+    unsigned seen = 0;
+    for (size_t i = 1; i < n; i++) {
+        const char *hex = "0123456789abcdef", *at = strchr(hex, s[i]);
+        if (!s[i] || !at)
+            return false;
+        seen |= 1u << (at - hex);
+    }
+    int distinct = 0;
+    for (; seen; seen &= seen - 1)
+        distinct++;
+    return distinct >= 5;
+}
+
+/* Append the identifier [S, S+N) of a Rust legacy symbol to O (CAP
+ * bytes, used *AT) with its escapes decoded, as GDB's demangler writes
+ * them: "$LT$" '<', "$GT$" '>', "$RF$" '&', "$BP$" '*', "$SP$" '@',
+ * "$C$" ',', "$LP$" '(', "$RP$" ')', "$uXX$" the ASCII character XX,
+ * ".." "::", and the '_' before a leading escape dropped. False for an
+ * escape it does not know. */
+static bool rust_ident(const char *s, size_t n, char *o, size_t cap, size_t *at)
+{
+    static const char *const esc[][2] = {{"$SP$", "@"}, {"$BP$", "*"}, {"$RF$", "&"},
+                                         {"$LT$", "<"}, {"$GT$", ">"}, {"$LP$", "("},
+                                         {"$RP$", ")"}, {"$C$", ","}};
+    if (n >= 2 && s[0] == '_' && s[1] == '$') {
+        s++;
+        n--;
+    }
+    for (size_t i = 0; i < n;) {
+        char out[3] = {s[i], 0, 0};
+        size_t used = 1;
+        if (s[i] == '$') {
+            used = 0;
+            for (size_t k = 0; k < sizeof esc / sizeof esc[0]; k++) {
+                const size_t len = strlen(esc[k][0]);
+                if (i + len <= n && memcmp(s + i, esc[k][0], len) == 0) {
+                    out[0] = esc[k][1][0];
+                    used = len;
+                    break;
+                }
+            }
+            if (!used && i + 1 < n && s[i + 1] == 'u') {
+                unsigned c = 0;
+                size_t j = i + 2;
+                while (j < n && j < i + 4 && strchr("0123456789abcdef", s[j]) && s[j])
+                    c = c * 16 + (unsigned)(s[j] <= '9' ? s[j] - '0' : s[j] - 'a' + 10), j++;
+                if (j < n && s[j] == '$' && j > i + 2 && c > 0 && c < 0x80) {
+                    out[0] = (char)c;
+                    used = j + 1 - i;
+                }
+            }
+            if (!used)
+                return false;
+        } else if (s[i] == '.' && i + 1 < n && s[i + 1] == '.') {
+            out[1] = ':';
+            out[0] = ':';
+            used = 2;
+        }
+        const size_t len = strlen(out);
+        if (*at + len >= cap)
+            return false;
+        memcpy(o + *at, out, len + 1);
+        *at += len;
+        i += used;
+    }
+    return true;
+}
+
+/* A Rust legacy symbol NAME ("_ZN" then length-prefixed identifiers, the
+ * last "h" and a 16-digit hash, then "E") as GDB 13 names a function from
+ * its ELF symbol alone (a minimal symbol; with DWARF it names it by the
+ * DWARF): the identifiers decoded (rust_ident) and joined by "::", the
+ * hash kept: "_ZN9rust_vars4main28_$u7b$$u7b$closure$u7d$$u7d$17h8a9d9ec0e320ed53E"
+ * is "rust_vars::main::{{closure}}::h8a9d9ec0e320ed53". False (BUF
+ * untouched) for any other symbol: C++'s are the C++ demangler's. */
+static bool rust_legacy_demangle(const char *name, char *buf, size_t cap)
+{
+    if (strncmp(name, "_ZN", 3) != 0)
+        return false;
+    const char *p = name + 3, *last = NULL;
+    size_t last_len = 0, parts = 0;
+    /* the path's components up to "E", the end of the symbol */
+    while (*p >= '0' && *p <= '9') {
+        size_t len = 0;
+        while (*p >= '0' && *p <= '9' && len < 100000)
+            len = len * 10 + (size_t)(*p++ - '0');
+        if (strnlen(p, len) < len)
+            return false;
+        last = p;
+        last_len = len;
+        p += len;
+        parts++;
+    }
+    if (strcmp(p, "E") != 0 || parts < 2 || !rust_hash(last, last_len))
+        return false;
+    char out[1024];
+    size_t at = 0;
+    out[0] = 0;
+    p = name + 3;
+    for (size_t k = 0; k < parts; k++) {
+        size_t len = 0;
+        while (*p >= '0' && *p <= '9')
+            len = len * 10 + (size_t)(*p++ - '0');
+        if (k > 0) {
+            if (at + 2 >= sizeof out)
+                return false;
+            memcpy(out + at, "::", 3);
+            at += 2;
+        }
+        if (!rust_ident(p, len, out, sizeof out, &at))
+            return false;
+        p += len;
+    }
+    snprintf(buf, cap, "%s", out);
+    return true;
+}
+
 bool funcname_demangle(const char *name, char *buf, size_t cap)
 {
     if (!name || strncmp(name, "_Z", 2) != 0 || cap == 0)
         return false;
+    if (rust_legacy_demangle(name, buf, cap))
+        return true;
     cxa_demangle_fn fn = demangler();
     if (!fn)
         return false;

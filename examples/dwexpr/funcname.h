@@ -10,7 +10,9 @@
 /* NAME as GDB prints a frame's function: a C++ mangled name ("_Z...")
  * demangled (the demangler of the C++ runtime, libstdc++'s
  * __cxa_demangle, when it can be loaded) without its parameter list,
- * function qualifiers and, for a template function, return type; true
+ * function qualifiers and, for a template function, return type; a Rust
+ * legacy symbol ("_ZN...17h<hash>E") with its escapes decoded, as GDB 13
+ * names a minimal symbol ("r1::main::{{closure}}::h8a9d9ec0e320ed53"); true
  * with the result in BUF (CAP bytes). False (BUF untouched) for a name
  * that is not mangled or cannot be demangled. */
 bool funcname_demangle(const char *name, char *buf, size_t cap);

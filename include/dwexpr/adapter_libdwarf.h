@@ -92,6 +92,11 @@ DWEXPR_API size_t dwexpr_libdwarf_unit_count(const dwexpr_libdwarf *ld);
 DWEXPR_API const dwexpr_libdwarf_unit *dwexpr_libdwarf_unit_get(const dwexpr_libdwarf *ld,
                                                                 size_t i);
 
+/* DW_AT_language of unit I (DWARF 5 Table 7.17: DW_LANG_Rust is 0x1c;
+ * 0 when absent or I is out of range). A debugger names functions and
+ * types by their unit's language. */
+DWEXPR_API uint64_t dwexpr_libdwarf_unit_language(const dwexpr_libdwarf *ld, size_t i);
+
 /* A base type of a unit, as the base_type service answers it. */
 typedef struct dwexpr_libdwarf_base_type {
     uint64_t die;              /* unit-relative offset (DW_OP_convert operands) */
@@ -239,7 +244,8 @@ DWEXPR_API const dwexpr_libdwarf_scope *dwexpr_libdwarf_scope_function(
     const dwexpr_libdwarf_scope *s);
 /* The name a debugger shows for function or inlined scope S, as GDB
  * builds it from the DWARF: C++ names qualified by their namespaces
- * ("(anonymous namespace)" for an unnamed one) and named classes, Fortran
+ * ("(anonymous namespace)" for an unnamed one) and named classes, Rust
+ * ones by their namespaces (DW_AT_name: "r1::main::{closure#0}"), Fortran
  * ones by their module or host procedure ("probes::probe_f"), others
  * unqualified. NULL for a unit or block scope or a nameless function.
  * Computed on first use (the DIEs are read again), then kept in LD. */

@@ -9,7 +9,8 @@ shared library of its own, read with the library's DWARF, its separate
 debug file, or none when that cannot be opened; thread-local variables
 of the executable and of two shared libraries (cores and stopped
 processes, two threads) against GDB's, and a dlopen'ed library's that
-the thread has not allocated. TAP output."""
+the thread has not allocated; a Rust program's names and enums (when
+rustc is installed). TAP output."""
 import argparse
 import json
 import os
@@ -1589,6 +1590,103 @@ def dlopen_tls(dw, work, gdb):
            % what, '%s\n%s' % (x, res.stderr))
 
 
+def rust_variants(dw, src, work, gdb):
+    """progs/rust_vars.rs by rustc -g (opt-level 0), a core at probe: GDB's
+    Rust names of the functions of its frames (DW_AT_name in their
+    namespaces, a closure's "{closure#0}", a generic function's "<i32>")
+    and of its types, and the members of its enums, from the values the
+    program sets: the variant the discriminant selects (DWARF 5 5.7.10
+    variant parts), alone, with its own members, also through a niche
+    (Option<&Point>: no discriminant field of its own, the default
+    variant); a zero-sized member (PhantomData) has no bytes, ""."""
+    if not shutil.which('rustc'):
+        ok(True, 'rust_vars.rs # SKIP rustc not installed')
+        return
+    exe = os.path.join(work, 'rust_vars-O0')
+    bld = run(['rustc', '-g', '-C', 'opt-level=0', '-o', exe, os.path.join(src, 'rust_vars.rs')])
+    ok(bld.returncode == 0, 'build rust_vars.rs', bld.stderr)
+    if bld.returncode:
+        return
+    core, g = core_at_probe(gdb, exe, work, 'rust_vars::probe')
+    r = run(dw + ['vars', '--core', core, '--json', exe])
+    res = json.loads(r.stdout or '{"frames": []}')
+    names = [f['function'] for f in res['frames'][:6]]
+    ok(names == ['rust_vars::probe', 'rust_vars::generic<i32>', 'rust_vars::inlined_helper',
+                 'rust_vars::work', 'rust_vars::main::{closure#0}', 'rust_vars::main'],
+       'rust_vars.rs: frames named by their DWARF namespaces', names)
+    work_f, main_f = frame_named(res, 'rust_vars::work'), frame_named(res, 'rust_vars::main')
+    def members(frame, name):
+        v = var_named(frame, name) if frame else None
+        return {m['name']: m for m in (v or {}).get('members') or []}, v
+    def sub(m, name):
+        return {x['name']: x.get('hex') for x in m.get(name, {}).get('members') or []}
+    s, sv = members(main_f, 's')
+    ok(list(s) == ['Rect'] and sub(s, 'Rect') == {'w': '03000000', 'h': '04000000'} and
+       (sv or {}).get('type') == 'rust_vars::Shape',
+       'rust_vars.rs: Shape::Rect { w: 3, h: 4 }: the Rect variant alone', sv)
+    c, cv = members(main_f, 'c')
+    ok(list(c) == ['Circle'] and sub(c, 'Circle') == {'__0': struct.pack('<d', 1.5).hex()},
+       'rust_vars.rs: Shape::Circle(1.5)', cv)
+    o, ov = members(work_f, 'opt')
+    ok(list(o) == ['Some'] and sub(o, 'Some') == {'__0': '0a000000'} and
+       (ov or {}).get('type') == 'core::option::Option<i32>',
+       'rust_vars.rs: opt = Some(10)', ov)
+    n, nv = members(work_f, 'niche')
+    p = var_named(work_f, 'p') if work_f else None
+    ok(list(n) == ['Some'] and nv and nv.get('type') == 'core::option::Option<&rust_vars::Point>' and
+       sub(n, 'Some').get('__0') == nv.get('hex'),
+       'rust_vars.rs: niche = Some(&p): the default variant, through the niche', (nv, p))
+    types = {v['name']: v.get('type') for v in (work_f or {}).get('vars', [])}
+    want = {'v': '&[u16]', 'name': '&str', 'tup': '(i32, f32, char)', 'arr': '[u8; 4]',
+            's': '*mut rust_vars::Shape', 'dynamic': '&dyn rust_vars::Area', 'big': 'u128',
+            'flag': 'bool', 'pair': '*mut rust_vars::Pair<i32>'}
+    ok(all(types.get(k) == t for k, t in want.items()),
+       'rust_vars.rs: type names in GDB\'s Rust notation', types)
+    vec, _ = members(main_f, 'v')
+    marker = sub(vec, 'buf')
+    ok(vec and '_marker' in marker and marker['_marker'] == '',
+       'rust_vars.rs: a zero-sized member (PhantomData) has no bytes', vec)
+
+
+def rust_symbol_names(dw, work, gdb):
+    """The rust_vars.rs build of rust_variants without its DWARF (strip
+    -g), a core GDB writes at probe: `dwexpr frames` names the frames from
+    the ELF symbols as GDB 13's backtrace names minimal symbols: Rust
+    legacy symbols with their escapes decoded and their hash
+    ("rust_vars::main::{{closure}}::h8a9d9ec0e320ed53"), compared up to
+    the first v0 symbol (the standard library's "std[e28293b1aa0f68bd]::
+    rt::lang_start_internal", which dwexpr does not demangle)."""
+    exe = os.path.join(work, 'rust_vars-O0')
+    if not os.path.exists(exe):
+        return
+    stripped = os.path.join(work, 'rust_vars-stripped')
+    shutil.copy2(exe, stripped)
+    st = run(['strip', '-g', stripped])
+    syms = run(['nm', stripped]).stdout.split()
+    probe = [x for x in syms if x.startswith('_ZN9rust_vars5probe17h')]
+    ok(st.returncode == 0 and len(probe) == 1, 'rust_vars.rs stripped: its probe symbol',
+       st.stderr or probe)
+    if st.returncode or len(probe) != 1:
+        return
+    core, g = core_at_probe(gdb, stripped, work, probe[0])
+    bt = run([gdb, '-nx', '-batch', '-iex', 'set debuginfod enabled off', '-ex', 'bt',
+              stripped, core])
+    byindex = {}   # (GDB prints frame 0 once on loading the core, then bt)
+    for line in bt.stdout.splitlines():
+        m = re.match(r'#(\d+)\s+(?:0x[0-9a-f]+ in )?(\S+) \(', line)
+        if m:
+            byindex[int(m.group(1))] = m.group(2)
+    theirs = [byindex[i] for i in sorted(byindex)]
+    first_v0 = next((i for i, n in enumerate(theirs) if '[' in n), len(theirs))
+    theirs = theirs[:first_v0]
+    r = run(dw + ['frames', '--core', core, '--json', stripped])
+    ours = [f['function'] for f in json.loads(r.stdout or '{"frames": []}')['frames']]
+    ok(r.returncode == 0 and len(theirs) >= 6 and ours[:len(theirs)] == theirs and
+       any('{{closure}}' in n for n in theirs),
+       'rust_vars.rs stripped: frame names from Rust legacy symbols as GDB shows them',
+       'dwexpr: %s\ngdb: %s' % (ours, theirs))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--dwexpr', required=True)
@@ -1631,6 +1729,8 @@ def main():
         fortran_sizes(dw, args.src, args.work, args.gdb)
         library_tls(dw, args.src, args.work, args.gdb)
         dlopen_tls(dw, args.work, args.gdb)
+        rust_variants(dw, args.src, args.work, args.gdb)
+        rust_symbol_names(dw, args.work, args.gdb)
     else:
         ok(True, 'core file checks # SKIP gdb not installed')
     print('1..%d' % N)

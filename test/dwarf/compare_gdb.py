@@ -35,6 +35,9 @@ main, which are not compared. GDB looks there and in its own
 debug-file-directory (/usr/lib/debug), as before: its entry values in a
 frame that calls into libc depend on libc's DWARF (GDB gives them up
 when it cannot check that the callee has no tail calls back).
+rust_vars.rs (rustc, when installed; a SKIP that says so when not) is
+named and typed in GDB's Rust notation: functions by their namespaces
+("rust_vars::main::{closure#0}"), types as Rust writes them.
 
 Prints `TAG MODE: agree N / M` and each disagreement, MODE locs or vars,
 then each comparison's summary (lines starting `locs:` and `vars:`);
@@ -336,10 +339,37 @@ def members_of(v, depth=0):
         return out
     return None
 
-def describe(v):
+def rust_unplaced_enum(v, t, rust):
+    """Whether V (of type T, in a Rust frame when RUST) is, or holds, a
+    Rust enum that is not in memory (pieces, registers: rustc -O). GDB
+    13 selects an enum's variant from a dynamic type resolved at the
+    value's address; without one it fails an assertion ("field: Assertion
+    `idx >= 0 && idx < num_fields ()' failed") printing the value, which
+    ends GDB. Its fields read apart, by field, are sound: the bytes come
+    from those (value_bytes), no text and no members (GDB's members of the
+    unresolved type are every variant's)."""
+    if not rust or t.code != gdb.TYPE_CODE_STRUCT or not t.dynamic:
+        return False
+    try:
+        return v.address is None
+    except Exception:
+        return False
+
+def describe(v, rust=False):
     t = v.type.strip_typedefs()
     size = t.sizeof
     d = {'size': size, 'text': None}
+    if rust_unplaced_enum(v, t, rust):
+        d['text'] = '<a Rust enum not in memory: GDB 13 cannot print it>'
+        out = [None] * size
+        try:
+            value_bytes(v, out, 0, size)
+        except Exception as e:
+            d['error'] = str(e)
+        d['hex'] = finish_bytes(out)
+        if set(d['hex']) == {'x'}:
+            d['optimized_out'] = True
+        return d
     if size > 65536:
         d['error'] = 'too large (%%d bytes): an uninitialized descriptor?' %% size
         return d
@@ -421,6 +451,10 @@ def cfa_of(frame):
 def frame_vars(frame):
     vs = []
     try:
+        rust = frame.language() == 'rust'
+    except Exception:
+        rust = False
+    try:
         block = frame.block()
     except RuntimeError:
         return vs
@@ -456,7 +490,7 @@ def frame_vars(frame):
                 d['type_error'] = str(e)
             try:
                 v = frame.read_var(sym, b)
-                d.update(describe(v))
+                d.update(describe(v, rust))
             except Exception as e:
                 d['error'] = str(e)
             vs.append(d)
@@ -605,7 +639,8 @@ PROGRAMS = [('vars.c', 'probe'), ('types.c', 'probe_t'), ('lists.c', 'step'),
             ('arrays.f90', 'probe_f'), ('bounds.f90', 'probe_b'), ('ftypes.f90', 'probe_ft'),
             ('cxx.cc', 'probe_c'), ('cxx_refs.cc', 'probe'), ('tailcalls.c', 'probe_tc'),
             ('x87.c', 'x87.c:/* STOP */'), ('synth.c', 'probe_s'), ('nocfi.c', 'probe_nc'),
-            ('statics.c', 'probe_st'), ('cxx_sort.cc', 'probe'), ('cxx_thunk.cc', 'probe')]
+            ('statics.c', 'probe_st'), ('cxx_sort.cc', 'probe'), ('cxx_thunk.cc', 'probe'),
+            ('rust_vars.rs', 'rust_vars::probe')]
 # Programs with a shared library of their own: the library each links
 # (built first into lib<name>.so next to it, -shared -fPIC, found through
 # -rpath $ORIGIN). They are compared in the --vars mode only (a context
@@ -622,6 +657,12 @@ F_VARIANTS = [('gfortran', 'O0', 5, False), ('gfortran', 'O2', 5, False),
 # their class (a lambda's body, a local class's method)
 CXX_VARIANTS = [('g++', 'O0', 5, False), ('g++', 'O2', 5, False), ('g++', 'O2', 4, False),
                 ('clang++', 'O0', 5, False), ('clang++', 'O2', 5, False)]
+# Rust (rustc -g -C opt-level=N -C dwarf-version=V; DWARF 4 is rustc's
+# default and that of the standard library's precompiled units): GDB's
+# Rust names of functions (namespaces, closures, generics) and types
+# ("&[u16]", "*mut T", "[u8; 4]"), enums' variant parts, and what rustc
+# -O inlines
+RUST_VARIANTS = [('rustc', 'O0', 4, False), ('rustc', 'O2', 4, False), ('rustc', 'O2', 5, False)]
 
 
 def run(cmd, **kw):
@@ -752,6 +793,11 @@ GDB_SHORT_PIECES = ('explained: GDB invents the bytes past the last DW_OP_piece 
                     'dwexpr marks them unavailable')
 
 
+GDB_SHORT_POINTER = ('explained: GDB calls a pointer member past the last DW_OP_piece a '
+                     '"<synthetic pointer>" (its check for implicit-pointer pieces finds no '
+                     'piece there and answers yes); dwexpr marks its bytes unavailable')
+
+
 GDB_PARTLY_OPTIMIZED = ('explained: GDB prints <optimized out> for a scalar with any '
                         'bit unavailable; dwexpr gives the bytes the pieces describe')
 
@@ -872,6 +918,10 @@ def tally_members(where, gms, dms, mcounts, lines, explained, short=None, base=0
             # GDB's <synthetic pointer> member: dwexpr's implicit_pointer
             if dm.get('implicit_pointer') and dm.get('hex') is None:
                 mcounts[0] += 1
+            elif short is not None and start >= short and set(dm.get('hex') or '') == {'x'}:
+                # wholly past the pieces (rustc -O: a trait object's vtable)
+                mcounts[2] += 1
+                explained.append('%s: %s (dwexpr %s)' % (w, GDB_SHORT_POINTER, dm['hex']))
             else:
                 lines.append('%s: gdb <synthetic pointer>, dwexpr %s' % (w, dm.get('hex')))
             continue
@@ -905,14 +955,15 @@ class VarsCounts:
     the globals (C and C++ globals and statics, Fortran module variables)
     apart. C and C++ in GDB's C notation, Fortran in GDB's own
     ("integer(kind=4), allocatable (:)", "PTR TO -> ( Type node )",
-    "character*(*)"). frames: frames whose function, kind, pc and CFA
-    agree; frames compared."""
+    "character*(*)"), Rust in its own ("&[u16]", "*mut r1::Shape").
+    frames: frames whose function, kind, pc and CFA agree; frames
+    compared; frames explained (GDB_STOP_INLINE)."""
 
     def __init__(self):
         self.members = [0, 0, 0]
         self.types = [0, 0, 0]
         self.global_types = [0, 0, 0]
-        self.frames = [0, 0]
+        self.frames = [0, 0, 0]
 
     def add(self, other):
         for k in ('members', 'types', 'global_types', 'frames'):
@@ -923,7 +974,7 @@ class VarsCounts:
     def explained(self):
         """The explained members and types (counted in a variant's list of
         explained lines, apart from its variables')."""
-        return self.members[2] + self.types[2] + self.global_types[2]
+        return self.members[2] + self.types[2] + self.global_types[2] + self.frames[2]
 
 
 # A type GDB 13 cannot print: a Fortran dimension whose lower bound is
@@ -972,15 +1023,19 @@ def tally_type(where, gv, dv, tcounts, lines, explained):
 
 
 def compare_var(gv, dv):
-    """compare_value of a variable both list, and its lexical block depth
+    """compare_value of a variable both list, its lexical block depth
     (contract "dwexpr vars": block_depth; GDB's blocks between the
-    variable's and its function's)."""
+    variable's and its function's) and its kind (a parameter for both, GDB's
+    is_argument, or a local for both)."""
     if dv is None:
         return False, 'dwexpr does not list it'
     ok, why = compare_value(gv, dv)
     gd, dd = gv.get('block_depth'), dv.get('block_depth')
     if ok is True and gd is not None and dd is not None and gd != dd:
         return False, 'block depth: gdb %d, dwexpr %d' % (gd, dd)
+    gp, dk = gv.get('param'), dv.get('kind')
+    if ok is True and gp is not None and dk in ('param', 'local') and gp != (dk == 'param'):
+        return False, 'kind: gdb %s, dwexpr %s' % ('param' if gp else 'local', dk)
     return ok, why
 
 
@@ -1028,6 +1083,26 @@ def compare_vars(args, tag, binary, dump, core, pid_out, log, vc):
     return a1 + a2, t1 + t2, l1 + l2, e1 + e2
 
 
+# GDB stopped by a breakpoint at the first instruction of an inlined
+# call (rustc -O inlines core::ptr::read_volatile at the start of probe)
+# presents the stop "at the call site": skip_inline_frames hides the
+# inlined frame. Read from the core gcore writes there, GDB shows it as
+# frame 0, as dwexpr does (`dwexpr vars` lists the scopes at the pc).
+GDB_STOP_INLINE = ('explained: GDB, stopped by a breakpoint at the first instruction of '
+                   'an inlined call, hides its frame (skip_inline_frames); GDB on the core '
+                   'of that stop shows it, as dwexpr does')
+
+
+def hidden_inline_frame(gframes, dframes):
+    """Whether dwexpr's frame 0 is an inlined call GDB's stop hid
+    (GDB_STOP_INLINE): an inline frame at GDB's frame 0 pc, whose caller
+    is GDB's frame 0."""
+    return (len(gframes) > 0 and len(dframes) > 1 and dframes[0].get('inline') and
+            dframes[0].get('pc') == gframes[0]['pc'] and
+            dframes[0].get('function') != gframes[0]['function'] and
+            dframes[1].get('function') == gframes[0]['function'])
+
+
 def compare_vars_json(tag, text, err, dump, log, vc):
     """One `dwexpr vars --json` answer TEXT against GDB's DUMP."""
     try:
@@ -1036,6 +1111,11 @@ def compare_vars_json(tag, text, err, dump, log, vc):
         return 0, 0, ['%s: dwexpr vars failed: %s' % (tag, err.strip()[:300])], []
     counts, lines, explained = [0, 0], [], []
     dframes = res.get('frames', [])
+    if hidden_inline_frame(dump['frames'], dframes):
+        vc.frames[1] += 1
+        vc.frames[2] += 1
+        explained.append('%s frame 0 %s: %s' % (tag, dframes[0]['function'], GDB_STOP_INLINE))
+        dframes = dframes[1:]
     mark_const_pointees(dframes, dump)
     modules = set()
     for gf in dump['frames']:
@@ -1195,9 +1275,10 @@ def debug_files(binary, lib, work):
 
 
 def probe_location(src, probe):
-    """GDB's breakpoint for PROBE: a function's name as it is, FILE:MARK
-    the line of FILE (in SRC) that holds MARK."""
-    if ':' not in probe:
+    """GDB's breakpoint for PROBE: a function's name as it is (a Rust
+    one qualified: "rust_vars::probe"), FILE:MARK the line of FILE (in SRC)
+    that holds MARK."""
+    if ':' not in probe or '::' in probe:
         return probe
     fname, mark = probe.split(':', 1)
     with open(os.path.join(src, fname)) as fp:
@@ -1233,6 +1314,9 @@ def build_and_dump(args, prog, probe, cc, opt, ver, split, with_vars):
     binary = os.path.join(work, tag)
     v = Variant(tag, work, binary)
     cmd = [cc, '-g', '-gdwarf-%d' % ver, '-' + opt, '-o', binary, os.path.join(args.src, prog)]
+    if prog.endswith('.rs'):
+        cmd = [cc, '-g', '-C', 'opt-level=' + opt[1:], '-C', 'dwarf-version=%d' % ver, '-o', binary,
+               os.path.join(args.src, prog)]
     if prog.startswith('csmith'):
         cmd += ['-I' + CSMITH_INCLUDE, '-w']
     if split is True or split == 'dwp':
@@ -1258,6 +1342,19 @@ def build_and_dump(args, prog, probe, cc, opt, ver, split, with_vars):
     if r.returncode != 0:
         v.error = 'build failed: %s' % r.stderr.strip()[:300]
         return v
+    if prog.endswith('.rs') and ver >= 5:
+        # rustc's DWARF 5 build has a .debug_names index of its own units
+        # alone (the standard library's DWARF 4 units are not in it). GDB 13
+        # takes the index as the whole of the DWARF and never reads the
+        # units it leaves out: the standard library's frames between the
+        # program's main and the C main have no line or function for it
+        # (it names them by their symbols, "std[e28293b1aa0f68bd]::rt::
+        # lang_start_internal"). Without the index it reads every unit.
+        # dwexpr does not read .debug_names.
+        r = run(['objcopy', '--remove-section', '.debug_names', binary], timeout=60)
+        if r.returncode != 0:
+            v.error = 'objcopy failed: %s' % r.stderr.strip()[:300]
+            return v
     if split == 'dwp':
         why = make_dwp(cc, binary, work)
         if why:
@@ -1336,6 +1433,11 @@ def compare_locs(args, v, log):
             continue
         dframes = res.get('frames', [])
         mark_const_pointees(dframes, dump)
+        if gi == 0 and hidden_inline_frame(group, dframes):
+            # (one explained comparison: the frame, whose variables GDB has not)
+            total += 1
+            explained.append('%s frame 0 %s: %s' % (tag, dframes[0]['function'], GDB_STOP_INLINE))
+            dframes = dframes[1:]
         for k, gf in enumerate(group):
             df = dframes[k] if k < len(dframes) else None
             where = '%s frame %d %s' % (tag, gf['index'], gf['function'])
@@ -1488,6 +1590,7 @@ def main():
             if prog in TU_PROGRAMS else []
         for cc, opt, ver, split in (F_VARIANTS if prog.endswith('.f90') else
                                     CXX_VARIANTS + tu if prog.endswith('.cc') else
+                                    RUST_VARIANTS if prog.endswith('.rs') else
                                     CSMITH_VARIANTS if prog.startswith('csmith') else
                                     SOLIB_VARIANTS if prog in LIBRARIES else VARIANTS + tu):
             tag = variant_tag(prog, cc, opt, ver, split)
@@ -1552,8 +1655,8 @@ def main():
                 print(pfx + '%s: %s agree %d / %d (%d explained, %d unexplained)'
                       % (mode, what, tc[0], tc[1], tc[2], tc[1] - tc[0] - tc[2]))
         if vc.frames[1]:
-            print(pfx + '%s: frames agree %d / %d (function, tail call or not, pc, cfa)'
-                  % (mode, vc.frames[0], vc.frames[1]))
+            print(pfx + '%s: frames agree %d / %d (%d explained; function, tail call or not, '
+                  'pc, cfa)' % (mode, vc.frames[0], vc.frames[1], vc.frames[2]))
         if vc.members[1]:
             ma, mt, me = vc.members
             print(pfx + '%s: members agree %d / %d (%d explained, %d unexplained)'

@@ -337,6 +337,18 @@ int main(int argc, char **argv)
            "attrs.c: DWARF 5, 8-byte addresses, 32-bit DWARF, base 0x1000");
     TAP_OK(u1 && u1->unit.version == 4 && u1->unit.id == U4 && u1->base_address == 0x3000,
            "old.c: DWARF 4, base 0x3000");
+    /* DW_AT_language (by which names and types are spelled): 0 without
+     * one, ftypes.f90's DW_LANG_Fortran90, 0 past the last unit */
+    uint64_t flang = UINT64_MAX;
+    for (size_t i = 0; i < dwexpr_libdwarf_unit_count(ld); i++) {
+        const char *n = dwexpr_libdwarf_unit_get(ld, i)->name;
+        if (n && strcmp(n, "ftypes.f90") == 0)
+            flang = dwexpr_libdwarf_unit_language(ld, i);
+    }
+    TAP_OK(dwexpr_libdwarf_unit_language(ld, U) == 0 && flang == 0x08 &&
+               dwexpr_libdwarf_unit_language(ld, dwexpr_libdwarf_unit_count(ld)) == 0,
+           "unit languages: attrs.c none, ftypes.f90 DW_LANG_Fortran90 (got %llu)",
+           (unsigned long long)flang);
 
     /* base types */
     const dwexpr_libdwarf_base_type *bt;
