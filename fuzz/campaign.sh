@@ -18,7 +18,7 @@ minutes=${MINUTES:-30}
 work=${WORK:-/var/tmp/dwexpr-fuzz}
 harnesses=("$@")
 [ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_decode fuzz_eval fuzz_asm fuzz_context fuzz_cfi fuzz_elf fuzz_libdwarf fuzz_repl
-                                          fuzz_diexpr fuzz_spirv)
+                                          fuzz_diexpr fuzz_spirv fuzz_funcname)
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}

@@ -21,7 +21,7 @@ harnesses=("$@")
 # findings only. Its corpus and regressions replay in the test suite (suite
 # fuzz); fuzz/campaign.sh runs it.
 [ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_decode fuzz_eval fuzz_asm fuzz_context fuzz_cfi fuzz_elf
-                                          fuzz_repl fuzz_diexpr fuzz_spirv)
+                                          fuzz_repl fuzz_diexpr fuzz_spirv fuzz_funcname)
 
 if ! command -v clang >/dev/null 2>&1; then
     echo "fuzz: clang not found, fuzzers not built (skipped)"
