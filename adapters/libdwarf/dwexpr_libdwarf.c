@@ -1371,6 +1371,119 @@ static uint64_t spell(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t,
     return spell_q(ld, unit, file, t, decl, out, depth, 0);
 }
 
+/* A template value parameter C (DW_TAG_template_value_parameter with a
+ * DW_AT_const_value) as GDB's dwarf2_compute_name writes it: an integer
+ * in decimal, a bool as true / false, a plain char as its literal ('a',
+ * printable ASCII only), an enumeration's value as its underlying type's.
+ * False for anything else (an address, a value GDB would print otherwise):
+ * the caller then leaves the name as the producer wrote it. */
+static bool template_value(dwexpr_libdwarf *ld, size_t file, Dwarf_Die c, char *out, size_t cap)
+{
+    Dwarf_Debug dbg = ld->files[file].dbg;
+    uint64_t v, t;
+    if (!ld_die_udata(ld, file, c, DW_AT_const_value, &v) || !ld_die_ref(ld, file, c, DW_AT_type, &t))
+        return false;
+    for (int depth = 0; depth < 8; depth++) {
+        Dwarf_Die d;
+        if (ld_offdie(ld, file, t, &d, NULL) != DWEXPR_OK)
+            return false;
+        const Dwarf_Half tag = die_tag(dbg, d);
+        bool ok = false, next = false;
+        uint64_t enc = 0, size = 0;
+        if (tag == DW_TAG_const_type || tag == DW_TAG_volatile_type || tag == DW_TAG_typedef) {
+            next = ld_die_ref(ld, file, d, DW_AT_type, &t);
+        } else if (tag == DW_TAG_base_type && ld_die_udata(ld, file, d, DW_AT_encoding, &enc) &&
+                   ld_die_udata(ld, file, d, DW_AT_byte_size, &size) && size >= 1 && size <= 8) {
+            const char *bn = die_string(ld, file, d, DW_AT_name);
+            const uint64_t m = size == 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * size)) - 1;
+            v &= m;
+            if (enc == DW_ATE_boolean) {
+                ok = snprintf(out, cap, "%s", v ? "true" : "false") > 0;
+            } else if (bn && strcmp(bn, "char") == 0) {
+                /* GDB: c_printchar for a type of no signedness */
+                ok = v >= 0x20 && v < 0x7f && v != '\'' && v != '\\' &&
+                     snprintf(out, cap, "'%c'", (int)v) > 0;
+            } else if (enc == DW_ATE_signed || enc == DW_ATE_signed_char) {
+                const int64_t s = size == 8 || !(v >> (8 * size - 1)) ? (int64_t)v
+                                                                      : (int64_t)(v | ~m);
+                ok = snprintf(out, cap, "%lld", (long long)s) > 0;
+            } else if (enc == DW_ATE_unsigned || enc == DW_ATE_unsigned_char) {
+                ok = snprintf(out, cap, "%llu", (unsigned long long)v) > 0;
+            }
+        } else if (tag == DW_TAG_enumeration_type) {
+            /* GDB 13 writes an enumeration's value as its underlying
+             * type's number (clang: "Policy<2>"), not by enumerator */
+            next = ld_die_ref(ld, file, d, DW_AT_type, &t);
+        }
+        dwarf_dealloc_die(d);
+        if (!next)
+            return ok;
+    }
+    return false;
+}
+
+/* NAME of the C++ class D (unit UNIT, FILE) with its template arguments
+ * when the producer left them out (clang -gsimple-template-names): as
+ * GDB's dwarf2_compute_name rebuilds them from the template parameter
+ * children, types spelled, values by template_value, "> >" before a
+ * closing '>' (GDB's canonical form then comes from cplus_name). NAME
+ * itself when it has its arguments, or has no template parameters, or
+ * one of them cannot be written. */
+static const char *template_name(dwexpr_libdwarf *ld, size_t unit, size_t file, Dwarf_Die d,
+                                 const char *name, int depth)
+{
+    if (!name || strchr(name, '<') || depth > 16)
+        return name;
+    Dwarf_Debug dbg = ld->files[file].dbg;
+    sbuf *args = malloc(sizeof *args);
+    if (!args)
+        return name;
+    size_t n = 0, count = 0;
+    bool ok = true;
+    args->b[0] = 0;
+    Dwarf_Die c;
+    int r = ld_first_child(dbg, d, &c);
+    while (r == DW_DLV_OK && ok) {
+        const Dwarf_Half tag = die_tag(dbg, c);
+        char one[sizeof(sbuf)];
+        one[0] = 0;
+        if (tag == DW_TAG_template_type_parameter) {
+            uint64_t t;
+            sbuf *ts = malloc(sizeof *ts);
+            if (!ts)
+                ok = false;
+            else if (ld_die_ref(ld, file, c, DW_AT_type, &t))
+                spell(ld, unit, file, t, "", ts, depth + 1);
+            else
+                snprintf(ts->b, sizeof ts->b, "void");
+            if (ts) {
+                snprintf(one, sizeof one, "%s", ts->b);
+                free(ts);
+            }
+        } else if (tag == DW_TAG_template_value_parameter) {
+            ok = template_value(ld, file, c, one, sizeof one);
+        }
+        if (ok && one[0]) {
+            cat4(args->b + n, sizeof args->b - n, count ? ", " : "", one, "", "");
+            n = strlen(args->b);
+            count++;
+        }
+        r = ld_next_sibling(dbg, &c);
+    }
+    if (r == DW_DLV_OK)
+        dwarf_dealloc_die(c);
+    const char *out = name;
+    if (ok && count && n + 3 < sizeof args->b) {
+        const size_t len = strlen(name);
+        char *q = ld_pool_alloc(&ld->pool, len + n + 4);
+        if (q)
+            sprintf(q, "%s<%s%s", name, args->b, args->b[n - 1] == '>' ? " >" : ">");
+        out = q ? q : name;
+    }
+    free(args);
+    return out;
+}
+
 /* spell, of type T qualified by QS besides its own qualifiers: the
  * qualifier DIEs (DW_TAG_const_type and the like) gather theirs into QS
  * down to the type they qualify, which is spelled with them all, once
@@ -1453,7 +1566,13 @@ static uint64_t spell_q(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t 
                          : tag == DW_TAG_class_type ? "class " : "struct ";
         char nm[sizeof(sbuf)];
         if (cplus && name) /* C++: the class's qualified name, no keyword (GDB) */
-            cat4(nm, sizeof nm, cplus_name(ld, type_qualified(ld, file, t, name)), "", "", "");
+            cat4(nm, sizeof nm,
+                 cplus_name(ld, type_qualified(ld, file, t,
+                                               tag == DW_TAG_enumeration_type
+                                                   ? name
+                                                   : template_name(ld, unit, file, d, name,
+                                                                   depth))),
+                 "", "", "");
         else
             cat4(nm, sizeof nm, kw, name ? name : "{...}", "", "");
         sset(out, nm, sp, decl);

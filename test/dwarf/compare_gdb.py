@@ -632,6 +632,10 @@ VARIANTS = [
 TU_VARIANTS = [('gcc', 'O2', 4, 'tu'), ('clang', 'O2', 5, 'tu')]
 TU_CXX_VARIANTS = [('g++', 'O0', 4, 'tu'), ('g++', 'O2', 5, 'tu'), ('clang++', 'O2', 5, 'tu')]
 TU_PROGRAMS = {'vars.c', 'types.c', 'cxx.cc', 'cxx_thunk.cc'}
+# 'simple': clang's -gsimple-template-names (a class template's
+# DW_AT_name without its arguments, which GDB rebuilds from the template
+# parameter DIEs), for the C++ programs of TU_PROGRAMS
+SIMPLE_VARIANTS = [('clang++', 'O2', 5, 'simple')]
 
 # A probe is a function, or FILE:MARK for the line of FILE holding MARK
 # (x87.c: values on the x87 stack exist only mid-function, never at a call).
@@ -1213,7 +1217,7 @@ def variant_tag(prog, cc, opt, ver, split):
     """vars.gcc.O2.dw5, plus .split (-gsplit-dwarf), .dwp (packaged) or
     .debugfile (separate debug files)."""
     suffix = {False: '', True: '.split', 'dwp': '.dwp', 'debugfile': '.debugfile',
-              'tu': '.tu'}[split]
+              'tu': '.tu', 'simple': '.simple'}[split]
     return '%s.%s.%s.dw%d%s' % (os.path.splitext(prog)[0], cc, opt, ver, suffix)
 
 
@@ -1323,6 +1327,8 @@ def build_and_dump(args, prog, probe, cc, opt, ver, split, with_vars):
         cmd.insert(1, '-gsplit-dwarf')
     if split == 'tu':
         cmd.insert(1, '-fdebug-types-section')
+    if split == 'simple':
+        cmd.insert(1, '-gsimple-template-names')
     if os.path.exists(binary + '.dwp'):
         os.unlink(binary + '.dwp')     # a package of an earlier run
     for old in (debug_dir(work), os.path.join(work, '.debug')):
@@ -1586,7 +1592,7 @@ def main():
                     for x in args.csmith.split(',')]
     jobs = []
     for prog, probe in programs:
-        tu = (TU_CXX_VARIANTS if prog.endswith('.cc') else TU_VARIANTS) \
+        tu = (TU_CXX_VARIANTS + SIMPLE_VARIANTS if prog.endswith('.cc') else TU_VARIANTS) \
             if prog in TU_PROGRAMS else []
         for cc, opt, ver, split in (F_VARIANTS if prog.endswith('.f90') else
                                     CXX_VARIANTS + tu if prog.endswith('.cc') else
