@@ -369,6 +369,19 @@ def unit_header(u):
     return die - hsize
 
 
+def variant_work(args, tap, tag, cc):
+    """The work directory of build TAG (made), or None when --only leaves
+    it out or compiler CC is not installed (a skip)."""
+    if args.only and args.only not in tag:
+        return None
+    if not shutil.which(cc):
+        tap.skip(tag, '%s not installed' % cc)
+        return None
+    work = os.path.join(args.work, tag)
+    os.makedirs(work, exist_ok=True)
+    return work
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--locs', required=True)
@@ -391,13 +404,9 @@ def main():
         for cc, opt, ver, split in VARIANTS:
             tag = '%s.%s.%s.dw%d%s' % (os.path.splitext(prog)[0], cc, opt, ver,
                                        '.split' if split else '')
-            if args.only and args.only not in tag:
+            work = variant_work(args, tap, tag, cc)
+            if not work:
                 continue
-            if not shutil.which(cc):
-                tap.skip(tag, '%s not installed' % cc)
-                continue
-            work = os.path.join(args.work, tag)
-            os.makedirs(work, exist_ok=True)
             binary = os.path.join(work, tag)
             cmd = [cc, '-g', '-gdwarf-%d' % ver, '-' + opt, '-o', binary,
                    os.path.join(args.src, prog)]
@@ -479,13 +488,9 @@ def check_type_units(args, tap):
             if prog.endswith('.cc'):
                 cc = {'gcc': 'g++', 'clang': 'clang++'}[cc]
             tag = '%s.%s.O2.dw%d.tu' % (os.path.splitext(prog)[0], cc, ver)
-            if args.only and args.only not in tag:
+            work = variant_work(args, tap, tag, cc)
+            if not work:
                 continue
-            if not shutil.which(cc):
-                tap.skip(tag, '%s not installed' % cc)
-                continue
-            work = os.path.join(args.work, tag)
-            os.makedirs(work, exist_ok=True)
             listings = []
             for tu in (False, True):
                 binary = os.path.join(work, 'tu' if tu else 'plain')

@@ -355,20 +355,25 @@ def rust_unplaced_enum(v, t, rust):
     except Exception:
         return False
 
+def read_hex(v, size, d):
+    # V's SIZE bytes into d['hex'] (d['error'] when GDB fails part way),
+    # optimized out when every byte is unavailable
+    out = [None] * size
+    try:
+        value_bytes(v, out, 0, size)
+    except Exception as e:
+        d['error'] = str(e)
+    d['hex'] = finish_bytes(out)
+    if d['hex'] and set(d['hex']) == {'x'}:
+        d['optimized_out'] = True
+
 def describe(v, rust=False):
     t = v.type.strip_typedefs()
     size = t.sizeof
     d = {'size': size, 'text': None}
     if rust_unplaced_enum(v, t, rust):
         d['text'] = '<a Rust enum not in memory: GDB 13 cannot print it>'
-        out = [None] * size
-        try:
-            value_bytes(v, out, 0, size)
-        except Exception as e:
-            d['error'] = str(e)
-        d['hex'] = finish_bytes(out)
-        if set(d['hex']) == {'x'}:
-            d['optimized_out'] = True
+        read_hex(v, size, d)
         return d
     if size > 65536:
         d['error'] = 'too large (%%d bytes): an uninitialized descriptor?' %% size
@@ -405,15 +410,8 @@ def describe(v, rust=False):
         except Exception as e:
             d['pointee_error'] = str(e)
         return d
-    out = [None] * size
-    try:
-        value_bytes(v, out, 0, size)
-    except Exception as e:
-        d['error'] = str(e)
-    d['hex'] = finish_bytes(out)
-    if d['hex'] and set(d['hex']) == {'x'}:
-        d['optimized_out'] = True
-    elif aggregate:
+    read_hex(v, size, d)
+    if not d.get('optimized_out') and aggregate:
         try:
             m = members_of(v)
             if m:
