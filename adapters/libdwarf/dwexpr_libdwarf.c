@@ -3839,6 +3839,24 @@ const dwexpr_libdwarf_scope *dwexpr_libdwarf_scope_function(const dwexpr_libdwar
  * own tag). The linkage name is the first
  * DW_AT_linkage_name (DW_AT_MIPS_linkage_name) along DW_AT_specification
  * and DW_AT_abstract_origin. */
+/* Whether parameter C of FILE is artificial (a method's "this"): its own
+ * DW_AT_artificial or its abstract origin's (a concrete out-of-line
+ * instance's parameters carry only DW_AT_abstract_origin). */
+static bool param_artificial(dwexpr_libdwarf *ld, size_t file, Dwarf_Die c)
+{
+    if (ld_die_flag(ld, file, c, DW_AT_artificial))
+        return true;
+    uint64_t o;
+    Dwarf_Die od;
+    bool yes = false;
+    if (ld_die_ref(ld, file, c, DW_AT_abstract_origin, &o) &&
+        ld_offdie(ld, file, o, &od, NULL) == DWEXPR_OK) {
+        yes = ld_die_flag(ld, file, od, DW_AT_artificial);
+        dwarf_dealloc_die(od);
+    }
+    return yes;
+}
+
 /* NAME followed by the parameter types of function scope S as GDB's
  * c_type_print_args writes a computed physname (dwarf2_compute_name):
  * "(T1, T2)", artificial parameters left out, "(void)" for none, each
@@ -3855,7 +3873,7 @@ static const char *with_param_types(dwexpr_libdwarf *ld, const ld_scope *s, cons
     int r = ld_first_child(ld->files[s->file].dbg, d, &c);
     while (r == DW_DLV_OK && n < sizeof buf) {
         if (die_tag(ld->files[s->file].dbg, c) == DW_TAG_formal_parameter &&
-            !ld_die_flag(ld, s->file, c, DW_AT_artificial)) {
+            !param_artificial(ld, s->file, c)) {
             const ld_tinfo *ti = tinfo(ld, s->pub.unit, die_type(ld, s->file, c));
             n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", any ? ", " : "",
                                   ti && ti->name ? ti->name : "?");

@@ -634,6 +634,13 @@ TU_PROGRAMS = {'vars.c', 'types.c', 'cxx.cc', 'cxx_thunk.cc'}
 # DW_AT_name without its arguments, which GDB rebuilds from the template
 # parameter DIEs), for the C++ programs of TU_PROGRAMS
 SIMPLE_VARIANTS = [('clang++', 'O2', 5, 'simple')]
+# 'noinline': -fno-inline, for cxx_sort.cc: libstdc++'s inline templates
+# become out-of-line instances of an abstract DIE (their "this" is
+# artificial only in the abstract one)
+NOINLINE_VARIANTS = {'cxx_sort.cc': [('g++', 'O2', 5, 'noinline')]}
+# the compiler flag of each such variant
+VARIANT_FLAGS = {'tu': '-fdebug-types-section', 'simple': '-gsimple-template-names',
+                 'noinline': '-fno-inline'}
 
 # A probe is a function, or FILE:MARK for the line of FILE holding MARK
 # (x87.c: values on the x87 stack exist only mid-function, never at a call).
@@ -1215,7 +1222,7 @@ def variant_tag(prog, cc, opt, ver, split):
     """vars.gcc.O2.dw5, plus .split (-gsplit-dwarf), .dwp (packaged) or
     .debugfile (separate debug files)."""
     suffix = {False: '', True: '.split', 'dwp': '.dwp', 'debugfile': '.debugfile',
-              'tu': '.tu', 'simple': '.simple'}[split]
+              'tu': '.tu', 'simple': '.simple', 'noinline': '.noinline'}[split]
     return '%s.%s.%s.dw%d%s' % (os.path.splitext(prog)[0], cc, opt, ver, suffix)
 
 
@@ -1323,10 +1330,8 @@ def build_and_dump(args, prog, probe, cc, opt, ver, split, with_vars):
         cmd += ['-I' + CSMITH_INCLUDE, '-w']
     if split is True or split == 'dwp':
         cmd.insert(1, '-gsplit-dwarf')
-    if split == 'tu':
-        cmd.insert(1, '-fdebug-types-section')
-    if split == 'simple':
-        cmd.insert(1, '-gsimple-template-names')
+    if split in VARIANT_FLAGS:
+        cmd.insert(1, VARIANT_FLAGS[split])
     if os.path.exists(binary + '.dwp'):
         os.unlink(binary + '.dwp')     # a package of an earlier run
     for old in (debug_dir(work), os.path.join(work, '.debug')):
@@ -1592,6 +1597,7 @@ def main():
     for prog, probe in programs:
         tu = (TU_CXX_VARIANTS + SIMPLE_VARIANTS if prog.endswith('.cc') else TU_VARIANTS) \
             if prog in TU_PROGRAMS else []
+        tu = tu + NOINLINE_VARIANTS.get(prog, [])
         for cc, opt, ver, split in (F_VARIANTS if prog.endswith('.f90') else
                                     CXX_VARIANTS + tu if prog.endswith('.cc') else
                                     RUST_VARIANTS if prog.endswith('.rs') else
