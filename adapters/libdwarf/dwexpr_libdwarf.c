@@ -3417,29 +3417,27 @@ static dwexpr_status each_unit(dwexpr_libdwarf *ld, size_t file, unit_fn fn, voi
             break; /* no progress: stop rather than loop */
         hdr = next;
     }
-    /* type units first (pass 0, when there are any): the qualifiers of
-     * the C++ types they define are needed before the other units spell
-     * their variables' types (main_unit) */
-    for (int pass = ld->files[file].type_units ? 0 : 1; pass < 2; pass++) {
-        for (size_t i = 0; st == DWEXPR_OK && i < hs.n; i++) {
-            const uhdr *h = (const uhdr *)hs.v + i;
-            /* libdwarf's iteration again, in step: dwarf_offdie_b finds the
-             * unit of an offset by walking its units from the current one
-             * (the last one the iteration read) when the offset is past it,
-             * else from the first; without this every DIE looked up in a
-             * file of many units (libc's debug file: 2000) costs a walk of
-             * the list */
-            next_header(dbg);
-            const bool tu = h->ut == DW_UT_type || h->ut == DW_UT_split_type;
-            Dwarf_Die cu;
-            if (tu != (pass == 0) || h->die == UINT64_MAX ||
-                ld_offdie(ld, file, h->die, &cu, NULL) != DWEXPR_OK)
-                continue;
-            st = fn(ld, file, cu, h->hdr, h->end, h->version, h->addr_size, h->offset_size,
-                    h->ut, &h->sig, arg, err);
-            dwarf_dealloc_die(cu);
-        }
+    size_t stepped = 0;
+    for (size_t i = 0; st == DWEXPR_OK && i < hs.n; i++) {
+        const uhdr *h = (const uhdr *)hs.v + i;
+        /* libdwarf's iteration again, in step: dwarf_offdie_b finds the
+         * unit of an offset by walking its units from the current one (the
+         * last one the iteration read) when the offset is past it, else
+         * from the first; without this every DIE looked up in a file of
+         * many units (libc's debug file: 2000) costs a walk of the list */
+        next_header(dbg);
+        stepped++;
+        Dwarf_Die cu;
+        if (h->die == UINT64_MAX || ld_offdie(ld, file, h->die, &cu, NULL) != DWEXPR_OK)
+            continue;
+        st = fn(ld, file, cu, h->hdr, h->end, h->version, h->addr_size, h->offset_size, h->ut,
+                &h->sig, arg, err);
+        dwarf_dealloc_die(cu);
     }
+    /* the iteration to its end, which starts it again from the first unit:
+     * the next each_unit of FILE collects every header */
+    for (size_t i = stepped; hs.n && i <= hs.n; i++)
+        next_header(dbg);
     ld_vec_free(&hs);
     return st;
 }
@@ -3496,6 +3494,27 @@ static dwexpr_status find_split(dwexpr_libdwarf *ld, size_t file, Dwarf_Die cu, 
     return DWEXPR_OK;
 }
 
+/* Before any unit is walked: where the C++ (and Rust) types of unit CU
+ * live (type_prefixes), for every unit and type unit of the main file. A
+ * unit's variables may have types another unit defines: GCC's LTO unit
+ * names the types of the compile-time units (early debug), which come
+ * after it; type units hold the types of the others. */
+static dwexpr_status unit_prefixes(dwexpr_libdwarf *ld, size_t file, Dwarf_Die cu, uint64_t hdr,
+                                   uint64_t end, Dwarf_Half version, Dwarf_Half addr_size,
+                                   Dwarf_Half offset_size, Dwarf_Half ut, const Dwarf_Sig8 *sig,
+                                   void *arg, dwexpr_error *err)
+{
+    Dwarf_Debug dbg = ld->files[file].dbg;
+    const Dwarf_Half tag = die_tag(dbg, cu);
+    uint64_t lang;
+    if ((tag == DW_TAG_type_unit || tag == DW_TAG_compile_unit || tag == DW_TAG_partial_unit) &&
+        ld_die_udata(ld, file, cu, DW_AT_language, &lang) && lang_namespaced(lang_kind(lang)))
+        type_prefixes(ld, file, dbg, cu, NULL, 0);
+    (void)hdr, (void)end, (void)version, (void)addr_size, (void)offset_size, (void)ut;
+    (void)sig, (void)arg, (void)err;
+    return DWEXPR_OK;
+}
+
 /* One unit of the main file: record it, open its .dwo if it is a
  * skeleton, and walk its DIE tree. */
 static dwexpr_status main_unit(dwexpr_libdwarf *ld, size_t file, Dwarf_Die cu, uint64_t hdr,
@@ -3506,13 +3525,6 @@ static dwexpr_status main_unit(dwexpr_libdwarf *ld, size_t file, Dwarf_Die cu, u
     unsigned flags = *(unsigned *)arg;
     Dwarf_Debug dbg = ld->files[file].dbg;
     Dwarf_Half tag = die_tag(dbg, cu);
-    if (tag == DW_TAG_type_unit) {
-        /* no variables; where its C++ types live (type_prefixes) */
-        uint64_t lang;
-        if (ld_die_udata(ld, file, cu, DW_AT_language, &lang) && lang_kind(lang) == LANG_CPLUS)
-            type_prefixes(ld, file, dbg, cu, NULL, 0);
-        return DWEXPR_OK;
-    }
     if (tag != DW_TAG_compile_unit && tag != DW_TAG_partial_unit && tag != DW_TAG_skeleton_unit)
         return DWEXPR_OK;
     /* DWARF 5 7.5.1.1: the address size of the target; the evaluator knows
@@ -3622,8 +3634,7 @@ static dwexpr_status main_unit(dwexpr_libdwarf *ld, size_t file, Dwarf_Die cu, u
         if (!u->pub.dwo_missing)
             return DWEXPR_OK;
     }
-    if (lang_namespaced(w.lang))
-        type_prefixes(ld, file, dbg, cu, NULL, 0);
+    /* (its types' qualifiers: unit_prefixes, before any unit's walk) */
     ld_scope *s = new_scope(&w, cu, DWEXPR_LIBDWARF_SCOPE_UNIT, NULL);
     if (!s)
         return ld_fail(err, DWEXPR_E_NOMEM, "out of memory");
@@ -3715,7 +3726,9 @@ dwexpr_status dwexpr_libdwarf_open(const char *path, unsigned flags, dwexpr_libd
     case 224: snprintf(ld->arch, sizeof ld->arch, "amdgpu-wave64"); break; /* EM_AMDGPU */
     default: snprintf(ld->arch, sizeof ld->arch, e->is64 ? "generic64" : "generic32"); break;
     }
-    dwexpr_status st = each_unit(ld, 0, main_unit, &flags, err);
+    dwexpr_status st = each_unit(ld, 0, unit_prefixes, NULL, err);
+    if (st == DWEXPR_OK)
+        st = each_unit(ld, 0, main_unit, &flags, err);
     if (st) {
         dwexpr_libdwarf_close(ld);
         return st;
