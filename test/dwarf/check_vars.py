@@ -1602,6 +1602,11 @@ def rust_variants(dw, src, work, gdb):
     if not shutil.which('rustc'):
         ok(True, 'rust_vars.rs # SKIP rustc not installed')
         return
+    if run(['rustc', '-C', 'dwarf-version=4', '--print', 'sysroot']).returncode != 0:
+        # rust_vars.rs needs std::hint::black_box (rustc 1.66); these facts
+        # come from rustc 1.88+ builds (Debian 12's 1.63: not examined)
+        ok(True, 'rust_vars.rs # SKIP rustc older than 1.88 (no -C dwarf-version)')
+        return
     exe = os.path.join(work, 'rust_vars-O0')
     bld = run(['rustc', '-g', '-C', 'opt-level=0', '-o', exe, os.path.join(src, 'rust_vars.rs')])
     ok(bld.returncode == 0, 'build rust_vars.rs', bld.stderr)

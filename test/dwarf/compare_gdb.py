@@ -1524,6 +1524,18 @@ def modes_of(args, prog, split):
     return modes
 
 
+_RUSTC_DWARF = {}
+
+
+def rustc_dwarf_choice(rustc):
+    """Whether RUSTC takes -C dwarf-version (stable since rustc 1.88;
+    Debian 12's rustc 1.63 refuses it)."""
+    if rustc not in _RUSTC_DWARF:
+        r = run([rustc, '-C', 'dwarf-version=4', '--print', 'sysroot'], timeout=60)
+        _RUSTC_DWARF[rustc] = r.returncode == 0
+    return _RUSTC_DWARF[rustc]
+
+
 def run_variant(args, job):
     """Build and dump one variant once, then each of its comparisons: a
     list of Results, in the order of modes_of."""
@@ -1532,6 +1544,14 @@ def run_variant(args, job):
     if not shutil.which(cc):
         for res in results:
             res.skip = '%s not installed' % cc
+        return results
+    if prog.endswith('.rs') and not rustc_dwarf_choice(cc):
+        # Debian 12's rustc 1.63: no -C dwarf-version nor std::hint::black_box
+        # (rust_vars.rs), and its programs' DWARF (with Debian's libstd's)
+        # was seen to differ from GDB in ways not examined yet
+        for res in results:
+            res.skip = ('%s is older than 1.88 (no -C dwarf-version): the Rust comparison '
+                        'is established with rustc 1.88 and later only' % cc)
         return results
     try:
         v = build_and_dump(args, prog, probe, cc, opt, ver, split, 'vars' in modes)
