@@ -1465,22 +1465,53 @@ dwexpr_status dwx_eval_other(dwexpr_ctx *ctx, const dwexpr_program *prog, dwexpr
 
 /* Every register part of F inside its register, by the target's reg_size
  * (in eval_guarded, out of line: dwexpr_eval's folded path stays a leaf). */
-static DWX_ALWAYS_INLINE bool fold_guards_hold(const dwx_folded *f, const dwexpr_target *t,
-                                               void *user)
+static DWX_ALWAYS_INLINE bool fold_guards_hold(dwexpr_ctx *ctx, const dwx_folded *f,
+                                               const dwexpr_target *t, void *user)
 {
     for (uint32_t i = 0; i < f->nguards; i++) {
         uint32_t b = 0;
-        if (t->reg_size(user, f->guard[i].regno, &b) != DWEXPR_OK ||
+        if (dwx_target_reg_size(ctx, t, user, f->guard[i].regno, &b) != DWEXPR_OK ||
             f->guard[i].bits > 8 * (uint64_t)b)
             return false;
     }
     return true;
 }
 
+/* dwx_target_reg_size_ask's miss: ask, and remember the answer when T
+ * promises fixed register sizes. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static dwexpr_status target_reg_size_miss(dwexpr_ctx *ctx, const dwexpr_target *t, void *user,
+                                          uint32_t r, uint32_t *bytes)
+{
+    const dwexpr_status st = t->reg_size(user, r, bytes);
+    if (st == DWEXPR_OK && r < 64 && (t->flags & DWEXPR_TARGET_REG_SIZES_FIXED)) {
+        if (ctx->reg_fn != t->reg_size) {
+            ctx->reg_fn = t->reg_size; /* another register file: forget the last one's */
+            ctx->reg_known = 0;
+            ctx->reg_have = 0;
+        }
+        ctx->reg_bytes[r] = *bytes;
+        ctx->reg_known |= (uint64_t)1 << r;
+        if (r < 32 && *bytes >= 8)
+            ctx->reg_have |= DWX_REQ_REG8(r);
+    }
+    return st;
+}
+
+/* See lib/evalint.h (a leaf when it finds the answer). */
+dwexpr_status dwx_target_reg_size_ask(dwexpr_ctx *ctx, const dwexpr_target *t, void *user,
+                                      uint32_t r, uint32_t *bytes)
+{
+    return dwx_reg_memo(ctx, t, r, bytes) ? DWEXPR_OK
+                                          : target_reg_size_miss(ctx, t, user, r, bytes);
+}
+
 /* See lib/evalint.h. */
 dwexpr_status dwx_bound_reg_size_ask(dwexpr_ctx *ctx, uint32_t r, uint32_t *bytes)
 {
-    const dwexpr_status st = ctx->bind.t->reg_size(ctx->bind.user, r, bytes);
+    const dwexpr_status st = dwx_target_reg_size(ctx, ctx->bind.t, ctx->bind.user, r, bytes);
     if (st == DWEXPR_OK && r < 32) {
         ctx->bind.reg_bytes[r] = *bytes;
         ctx->bind.reg_known |= (uint32_t)1 << r;
@@ -1520,7 +1551,7 @@ static inline bool params_foldable(const dwexpr_eval_params *p)
  * (dwx_default_space_plain), default parameters (no thread recorded in
  * register places), limits and scratch the program fits in, and every
  * register part inside its register. */
-static inline bool fold_usable(const dwexpr_ctx *ctx, const dwexpr_program *prog,
+static inline bool fold_usable(dwexpr_ctx *ctx, const dwexpr_program *prog,
                                const dwexpr_target *t, void *user, const dwexpr_eval_params *p)
 {
     const dwx_folded *f = prog->fold;
@@ -1529,7 +1560,7 @@ static inline bool fold_usable(const dwexpr_ctx *ctx, const dwexpr_program *prog
         return false;
     if (p && !params_foldable(p))
         return false;
-    return f->nguards == 0 || !t->reg_size || fold_guards_hold(f, t, user);
+    return f->nguards == 0 || !t->reg_size || fold_guards_hold(ctx, f, t, user);
 }
 
 /* Leave CTX as an evaluation whose result is fold F leaves it. */
@@ -1634,9 +1665,16 @@ dwexpr_status dwexpr_eval(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwe
      * about, fold_usable's exact checks out of line */
     const dwx_folded *f;
     if (ctx && prog && out && (f = prog->fold)) {
-        if (!(f->req & ~ctx->fold_have) && target && target->size >= sizeof(dwexpr_target) &&
-            !target->aspace_info && (!params || params_foldable(params)))
-            return use_fold(ctx, f, out);
+        if (target && target->size >= sizeof(dwexpr_target) && !target->aspace_info &&
+            (!params || params_foldable(params))) {
+            if (!(f->req & ~ctx->fold_have))
+                return use_fold(ctx, f, out);
+            /* register parts whose registers a target of fixed register
+             * sizes has said hold 8 bytes (dwx_target_reg_size_ask) */
+            if (!(f->req & ~(ctx->fold_have | ctx->reg_have)) && target->reg_size == ctx->reg_fn &&
+                (target->flags & DWEXPR_TARGET_REG_SIZES_FIXED))
+                return use_fold(ctx, f, out);
+        }
         return eval_guarded(ctx, prog, target, user, params, out);
     } else if (ctx && prog && out &&
                (prog->shape == DWX_SHAPE_ONE || prog->shape == DWX_SHAPE_ONE_SV)) {
@@ -1946,7 +1984,7 @@ static uint32_t lane_batch(dwexpr_ctx *ctx, const dwexpr_program *prog, const dw
     uint64_t size = UINT64_MAX; /* any offset when the target cannot say */
     if (ctx->t->reg_size) {
         uint32_t rb = 0;
-        if (ctx->t->reg_size(ctx->user, regno, &rb) != DWEXPR_OK)
+        if (dwx_target_reg_size(ctx, ctx->t, ctx->user, regno, &rb) != DWEXPR_OK)
             return 0;
         size = rb;
     }

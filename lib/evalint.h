@@ -74,6 +74,14 @@ struct dwexpr_ctx {
     uint8_t addr_size;       /* default address space size of the top-level unit */
     dwexpr_sld *result_slot; /* where dwexpr_eval_lanes wants the result's place
                                 (NULL: result_one) */
+    /* reg_size answers of targets with DWEXPR_TARGET_REG_SIZES_FIXED
+     * (dwx_reg_memo): bit R of reg_known says reg_bytes[R] is reg_fn's
+     * answer for register R (R < 64) */
+    dwexpr_status (*reg_fn)(void *user, uint32_t regno, uint32_t *bytes);
+    uint64_t reg_known;
+    uint64_t reg_have;       /* DWX_REQ_REG8(R) for the registers R < 32 that
+                                reg_fn says hold 8 bytes or more (what
+                                guarded folds need, dwexpr_eval) */
     /* ---- from here on: not zeroed by dwexpr_ctx_init_static ---- */
     dwexpr_error err;        /* init_static sets all but the message's tail */
     dwexpr_target t_copy;    /* a shorter (older) caller's struct, zero-extended
@@ -85,6 +93,7 @@ struct dwexpr_ctx {
     uint64_t result_bytes;   /* the implicit storage of result_one when the fast path
                                 makes it from a value (lib/fast.c hand_out); the
                                 same lifetime as result_one, no scratch taken */
+    uint32_t reg_bytes[64];  /* see reg_known (read only where its bit is set) */
     /* dwexpr_ctx_bind: one frame's target, user and parameters, checked
      * once for the evaluations of dwexpr_eval_bound / dwexpr_eval_bytes_bound
      * (which pass &bind.p as their parameters: that is how the helpers
@@ -230,6 +239,36 @@ static inline bool dwx_default_space_plain(const dwexpr_ctx *ctx, const dwexpr_t
     return (dwx_default_space_sizes(t, user) >> asz) & 1; /* lib/loc.c */
 }
 
+/* dwx_target_reg_size out of line (lib/eval.c), for its misses and for
+ * callers whose code should stay small. */
+DWX_HIDDEN dwexpr_status dwx_target_reg_size_ask(dwexpr_ctx *ctx, const dwexpr_target *t,
+                                                 void *user, uint32_t r, uint32_t *bytes);
+
+/* Whether the context remembers T's reg_size answer for register R < 64
+ * (T promises fixed register sizes, DWEXPR_TARGET_REG_SIZES_FIXED, and its
+ * reg_size function is the one that answered); if so, in *BYTES. */
+static inline bool dwx_reg_memo(const dwexpr_ctx *ctx, const dwexpr_target *t, uint32_t r,
+                                uint32_t *bytes)
+{
+    if (r < 64 && ((ctx->reg_known >> r) & 1) && t->reg_size == ctx->reg_fn &&
+        (t->flags & DWEXPR_TARGET_REG_SIZES_FIXED)) {
+        *bytes = ctx->reg_bytes[r];
+        return true;
+    }
+    return false;
+}
+
+/* T's reg_size of register R (T must have the callback) for USER: from
+ * the context's memory when T promises fixed register sizes
+ * (DWEXPR_TARGET_REG_SIZES_FIXED) and its reg_size function is the one
+ * that answered; else asked. */
+static inline dwexpr_status dwx_target_reg_size(dwexpr_ctx *ctx, const dwexpr_target *t,
+                                                void *user, uint32_t r, uint32_t *bytes)
+{
+    return dwx_reg_memo(ctx, t, r, bytes) ? DWEXPR_OK
+                                          : dwx_target_reg_size_ask(ctx, t, user, r, bytes);
+}
+
 /* The bound target's reg_size of register R, asked, and remembered when
  * it answers (lib/eval.c; out of line: the callers inline the lookup). */
 DWX_HIDDEN dwexpr_status dwx_bound_reg_size_ask(dwexpr_ctx *ctx, uint32_t r, uint32_t *bytes);
@@ -252,8 +291,10 @@ static inline dwexpr_status dwx_bound_reg_size(dwexpr_ctx *ctx, uint32_t r, uint
 static inline dwexpr_status dwx_reg_size(dwexpr_ctx *ctx, const dwexpr_eval_params *p,
                                          uint32_t r, uint32_t *bytes)
 {
+    if (dwx_reg_memo(ctx, ctx->t, r, bytes))
+        return DWEXPR_OK;
     return p == &ctx->bind.p ? dwx_bound_reg_size(ctx, r, bytes)
-                             : ctx->t->reg_size(ctx->user, r, bytes);
+                             : dwx_target_reg_size_ask(ctx, ctx->t, ctx->user, r, bytes);
 }
 
 /* The fast path (lib/fast.c): evaluate the bytes of a straight-line

@@ -102,7 +102,7 @@ static dwexpr_status reg_bytes(dwexpr_ctx *ctx, uint32_t regno, uint64_t *bytes,
     if (!ctx->t->reg_size)
         return DWEXPR_OK;
     uint32_t b = 0;
-    dwexpr_status st = ctx->t->reg_size(ctx->user, regno, &b);
+    dwexpr_status st = dwx_target_reg_size(ctx, ctx->t, ctx->user, regno, &b);
     if (st == DWEXPR_E_NOT_FOUND)
         return dwx_ctx_fail(ctx, DWEXPR_E_NOT_FOUND, "register %u does not exist on the target",
                             (unsigned)regno);

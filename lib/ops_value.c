@@ -230,7 +230,7 @@ dwexpr_status dwx_entry_value(dwexpr_ctx *ctx, const dwx_env *env, const dwx_ins
     uint32_t rbytes = u->addr_size;
     if (rs->kind == DWEXPR_LOC_REGISTER && ctx->t->reg_size) {
         uint32_t b = 0;
-        if (ctx->t->reg_size(ctx->user, rs->u.regno, &b) == DWEXPR_OK && b)
+        if (dwx_target_reg_size(ctx, ctx->t, ctx->user, rs->u.regno, &b) == DWEXPR_OK && b)
             rbytes = b;
     }
     dwexpr_type t = dwx_generic_type(u);

@@ -1,6 +1,7 @@
 /* test/test_api.c: the C API around an evaluation: the trace hook and
  * stack inspection, interruption, reuse of one program across contexts,
  * and bound evaluation (dwexpr_ctx_bind). */
+#include <stddef.h>
 #include <stdlib.h>
 #include "dwexpr.h"
 #include "tap.h"
@@ -204,6 +205,111 @@ static void test_bound_reg_size(void)
     CHECK_STR(dwexpr_ctx_error(ctx)->message, dwexpr_ctx_error(ref)->message,
               "with the same message");
     reg4_bytes = 4;
+    dwexpr_ctx_free(ref);
+    dwexpr_ctx_free(ctx);
+}
+
+/* A second register file for DWEXPR_TARGET_REG_SIZES_FIXED: register 0
+ * of 4 bytes, the others 8, register 5 unknown (E_NOT_FOUND); every
+ * question counted in sizes_asked too. */
+static dwexpr_status d_reg_size(void *user, uint32_t regno, uint32_t *bytes)
+{
+    (void)user;
+    sizes_asked++;
+    if (regno == 5)
+        return DWEXPR_E_NOT_FOUND;
+    *bytes = regno == 0 ? 4 : 8;
+    return DWEXPR_OK;
+}
+
+/* DWEXPR_TARGET_REG_SIZES_FIXED (include/dwexpr/target.h): a context asks
+ * such a target each register's size once, across evaluations (decoded or
+ * from the bytes), bindings and targets of the same reg_size function;
+ * never remembers for a target without the flag, an older (shorter)
+ * target struct or a failed answer; and a target with another reg_size
+ * function gets its own answers. Results and errors are the unremembered
+ * ones every time. */
+static void test_fixed_reg_sizes(void)
+{
+    dwexpr_ctx *ctx = NULL, *ref = NULL;
+    dwexpr_ctx_new(NULL, &ctx);
+    dwexpr_ctx_new(NULL, &ref);
+    dwexpr_result res, want;
+    static const dwexpr_unit unit = {.addr_size = 8, .offset_size = 4, .version = 5};
+    dwexpr_program *two = build("DW_OP_reg0 DW_OP_piece 8 DW_OP_reg1 DW_OP_piece 8");
+    /* the same bytes, for dwexpr_eval_bytes (reg0 piece 8 reg1 piece 8) */
+    static const uint8_t two_bytes[] = {0x50, 0x93, 0x08, 0x51, 0x93, 0x08};
+    dwexpr_program *r5 = build("DW_OP_reg5 DW_OP_piece 8");
+    const dwexpr_target plain = {.size = sizeof plain, .reg_read = b_reg_read,
+                                 .reg_size = c_reg_size};
+    dwexpr_target fixed = plain;
+    fixed.flags = DWEXPR_TARGET_REG_SIZES_FIXED;
+    dwexpr_target other = fixed; /* another register file: register 0 of 4 bytes */
+    other.reg_size = d_reg_size;
+    dwexpr_target old = fixed; /* a caller compiled before flags existed */
+    old.size = offsetof(dwexpr_target, flags);
+
+    CHECK_U64(dwexpr_eval(ref, two, &plain, NULL, NULL, &want), DWEXPR_OK, "reference");
+    sizes_asked = 0;
+    for (int i = 0; i < 3; i++) {
+        CHECK_U64(dwexpr_eval(ctx, two, &plain, NULL, NULL, &res), DWEXPR_OK,
+                  "no flag, evaluation %d", i + 1);
+        CHECK_U64(same_result(&res, &want), 1, "no flag, evaluation %d: the composite", i + 1);
+    }
+    CHECK_U64(sizes_asked, 6, "no flag: both sizes asked in every evaluation");
+    sizes_asked = 0;
+    for (int i = 0; i < 3; i++) {
+        CHECK_U64(dwexpr_eval(ctx, two, &old, NULL, NULL, &res), DWEXPR_OK,
+                  "older struct with the flag's bits past its size, evaluation %d", i + 1);
+        CHECK_U64(same_result(&res, &want), 1, "older struct, evaluation %d: the composite",
+                  i + 1);
+    }
+    CHECK_U64(sizes_asked, 6, "older struct: its flags are not read, every evaluation asks");
+
+    sizes_asked = 0;
+    for (int i = 0; i < 3; i++) {
+        CHECK_U64(dwexpr_eval(ctx, two, &fixed, NULL, NULL, &res), DWEXPR_OK,
+                  "fixed sizes, decoded, evaluation %d", i + 1);
+        CHECK_U64(same_result(&res, &want), 1, "fixed sizes, evaluation %d: the composite",
+                  i + 1);
+        CHECK_U64(dwexpr_eval_bytes(ctx, two_bytes, sizeof two_bytes, &unit, &fixed, NULL, NULL,
+                                    &res),
+                  DWEXPR_OK, "fixed sizes, from the bytes, evaluation %d", i + 1);
+        CHECK_U64(same_result(&res, &want), 1, "from the bytes, evaluation %d: the composite",
+                  i + 1);
+    }
+    CHECK_U64(sizes_asked, 2, "fixed sizes: registers 0 and 1 asked once, then remembered");
+    dwexpr_ctx_bind(ctx, &fixed, NULL, NULL);
+    CHECK_U64(dwexpr_eval_bound(ctx, two, &res), DWEXPR_OK, "bound to the same register file");
+    CHECK_U64(same_result(&res, &want), 1, "bound: the composite");
+    CHECK_U64(sizes_asked, 2, "a binding uses what the context remembers");
+
+    /* another reg_size function: its own answers (register 0 of 4 bytes:
+     * an 8-byte part does not fit), alternating with the first */
+    dwexpr_status so = dwexpr_eval(ref, two, &other, NULL, NULL, &want);
+    TAP_OK(so == DWEXPR_E_PIECE_RANGE, "other register file, reference: %s",
+           dwexpr_status_name(so));
+    for (int i = 0; i < 2; i++) {
+        dwexpr_status sf = dwexpr_eval(ctx, two, &fixed, NULL, NULL, &res);
+        dwexpr_status sx = dwexpr_eval(ctx, two, &other, NULL, NULL, &res);
+        dwexpr_status sb = dwexpr_eval_bytes(ctx, two_bytes, sizeof two_bytes, &unit, &other, NULL,
+                                             NULL, &res);
+        TAP_OK(sf == DWEXPR_OK && sx == so && sb == so,
+               "alternating register files, round %d: %s, then %s and %s from the bytes", i + 1,
+               dwexpr_status_name(sf), dwexpr_status_name(sx), dwexpr_status_name(sb));
+    }
+    CHECK_STR(dwexpr_ctx_error(ctx)->message, dwexpr_ctx_error(ref)->message,
+              "the other file's error message");
+
+    /* a failed answer is not remembered: asked again every time */
+    sizes_asked = 0;
+    for (int i = 0; i < 3; i++) {
+        dwexpr_status s5 = dwexpr_eval(ctx, r5, &other, NULL, NULL, &res);
+        TAP_OK(s5 != DWEXPR_OK, "register 5 unknown to the target, evaluation %d: %s", i + 1,
+               dwexpr_status_name(s5));
+    }
+    TAP_OK(sizes_asked >= 3, "the unknown register asked in every evaluation (%d questions)",
+           sizes_asked);
     dwexpr_ctx_free(ref);
     dwexpr_ctx_free(ctx);
 }
@@ -588,6 +694,7 @@ int main(void)
     test_bound();
     test_result_by_kind(ctx);
     test_bound_reg_size();
+    test_fixed_reg_sizes();
     test_bound_ref();
 
     dwexpr_ctx_free(other);

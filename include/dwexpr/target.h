@@ -154,7 +154,20 @@ typedef struct dwexpr_target {
     /* DW_OP_GNU_parameter_ref: value of the call-site parameter DIE. */
     dwexpr_status (*parameter_ref)(void *user, const dwexpr_frameref *f,
                                    const dwexpr_unit *unit, uint64_t die, dwexpr_value *out);
+
+    /* DWEXPR_TARGET_* promises about the callbacks (0: none). */
+    uint32_t flags;
 } dwexpr_target;
+
+/* dwexpr_target.flags: reg_size's answer depends on REGNO only, never on
+ * USER, the thread, the frame or the moment (an architecture's register
+ * file: x86-64's rax is 8 bytes in every thread of every process). A
+ * context then remembers the answers for registers 0..63, for as long as
+ * the targets it is given have this flag and the same reg_size function:
+ * one question per register, not one per evaluation. A target whose
+ * register sizes vary (AMDGPU vector registers with the wave size, when
+ * one reg_size serves waves of both sizes) leaves it clear. */
+#define DWEXPR_TARGET_REG_SIZES_FIXED 0x1u
 
 #ifdef __cplusplus
 }

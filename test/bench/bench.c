@@ -248,6 +248,7 @@ static const dwexpr_target mock = {
     .frame_base = m_frame_base, .cfa = m_cfa, .tls_address = m_tls,
     .debug_addr = m_debug_addr, .entry_value = m_entry_value,
     .parameter_ref = m_param_ref, .die = m_die, .base_type = m_base_type,
+    .flags = DWEXPR_TARGET_REG_SIZES_FIXED, /* m_reg_size: by the number only */
 };
 
 /* The same mock on a target that describes its address spaces (every
