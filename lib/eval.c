@@ -1560,7 +1560,12 @@ static inline bool fold_usable(dwexpr_ctx *ctx, const dwexpr_program *prog,
         return false;
     if (p && !params_foldable(p))
         return false;
-    return f->nguards == 0 || !t->reg_size || fold_guards_hold(ctx, f, t, user);
+    /* register parts whose registers a target of fixed register sizes
+     * has said hold 8 bytes (dwx_target_reg_size_ask), else each asked */
+    return f->nguards == 0 || !t->reg_size ||
+           (!(f->req & ~(ctx->fold_have | ctx->reg_have)) && t->reg_size == ctx->reg_fn &&
+            (t->flags & DWEXPR_TARGET_REG_SIZES_FIXED)) ||
+           fold_guards_hold(ctx, f, t, user);
 }
 
 /* Leave CTX as an evaluation whose result is fold F leaves it. */
@@ -1650,6 +1655,13 @@ static dwexpr_status eval_guarded(dwexpr_ctx *ctx, const dwexpr_program *prog,
                                   const dwexpr_target *target, void *user,
                                   const dwexpr_eval_params *params, dwexpr_result *out)
 {
+    /* dwexpr_eval's test, with the registers a target of fixed register
+     * sizes has said hold 8 bytes (dwx_target_reg_size_ask) */
+    const dwx_folded *f = prog->fold;
+    if (target && !target->aspace_info && target->size >= sizeof(dwexpr_target) &&
+        target->reg_size == ctx->reg_fn && (target->flags & DWEXPR_TARGET_REG_SIZES_FIXED) &&
+        !(f->req & ~(ctx->fold_have | ctx->reg_have)) && (!params || params_foldable(params)))
+        return use_fold(ctx, f, out);
     if (fold_usable(ctx, prog, target, user, params))
         return use_fold(ctx, prog->fold, out);
     return eval_unfolded(ctx, prog, target, user, params, out);
@@ -1665,16 +1677,9 @@ dwexpr_status dwexpr_eval(dwexpr_ctx *ctx, const dwexpr_program *prog, const dwe
      * about, fold_usable's exact checks out of line */
     const dwx_folded *f;
     if (ctx && prog && out && (f = prog->fold)) {
-        if (target && target->size >= sizeof(dwexpr_target) && !target->aspace_info &&
-            (!params || params_foldable(params))) {
-            if (!(f->req & ~ctx->fold_have))
-                return use_fold(ctx, f, out);
-            /* register parts whose registers a target of fixed register
-             * sizes has said hold 8 bytes (dwx_target_reg_size_ask) */
-            if (!(f->req & ~(ctx->fold_have | ctx->reg_have)) && target->reg_size == ctx->reg_fn &&
-                (target->flags & DWEXPR_TARGET_REG_SIZES_FIXED))
-                return use_fold(ctx, f, out);
-        }
+        if (!(f->req & ~ctx->fold_have) && target && target->size >= sizeof(dwexpr_target) &&
+            !target->aspace_info && (!params || params_foldable(params)))
+            return use_fold(ctx, f, out);
         return eval_guarded(ctx, prog, target, user, params, out);
     } else if (ctx && prog && out &&
                (prog->shape == DWX_SHAPE_ONE || prog->shape == DWX_SHAPE_ONE_SV)) {
