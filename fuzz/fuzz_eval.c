@@ -17,7 +17,10 @@
  *       (3 = no frame element), 7 thread given; h1 = 0x60 with h6 bits 0-5
  *       clear: all-zero evaluation params
  *   h2  limits: 0-1 steps, 2-3 stack, 4-5 calls, 6-7 composite parts
- *   h3 h4  callbacks left out (bit i = callback i absent, see CB_*)
+ *   h3 h4  callbacks left out (bit i = callback i absent, see CB_*); bit 14
+ *       (CB_SIZES_VARY) clear: the target promises fixed register sizes
+ *       (DWEXPR_TARGET_REG_SIZES_FIXED: true within one input, whose
+ *       context is its own), so later evaluations use remembered sizes
  *   h5  hash seed
  *   h6  0-2 initial stack entries, 3-5 object kind, 6-7 read size
  *   h7  lane number (bit 7: may be outside the lane count)
@@ -33,7 +36,8 @@
 
 enum {
     CB_REG_SIZE, CB_REGS, CB_MEM, CB_ASPACE, CB_TLS, CB_CFA, CB_REGLOC, CB_ENTRY,
-    CB_BASE_TYPE, CB_DIE, CB_DEBUG_ADDR, CB_FRAME_BASE, CB_FRAME_PC, CB_PARAM_REF
+    CB_BASE_TYPE, CB_DIE, CB_DEBUG_ADDR, CB_FRAME_BASE, CB_FRAME_PC, CB_PARAM_REF,
+    CB_SIZES_VARY /* not a callback: DWEXPR_TARGET_REG_SIZES_FIXED left out */
 };
 
 enum { HDR = 10, MAX_RECS = 16, MAX_ENTS = 4, OVL_CAP = 8192, MAX_READ_BYTES = 512 };
@@ -571,6 +575,7 @@ static dwexpr_target make_target(const mock *m)
     if (ON(CB_FRAME_BASE)) t.frame_base = cb_frame_base;
     if (ON(CB_FRAME_PC)) t.frame_pc = cb_frame_pc;
     if (ON(CB_PARAM_REF)) t.parameter_ref = cb_parameter_ref;
+    if (ON(CB_SIZES_VARY)) t.flags = DWEXPR_TARGET_REG_SIZES_FIXED;
 #undef ON
     return t;
 }
