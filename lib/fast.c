@@ -90,9 +90,9 @@ bool dwx_fast_candidate(const dwexpr_program *prog)
  * without the stack: true with the parts in PARTS, their count in *NP and
  * bits in *NBITS; false for anything else or anything those would
  * decline (the loop then runs from the start). */
-static inline bool reg_pieces(dwexpr_ctx *ctx, const uint8_t *pc, const uint8_t *end,
-                              unsigned asz, uint64_t m, fpart *parts, uint32_t *np,
-                              uint64_t *nbits)
+static DWX_ALWAYS_INLINE bool reg_pieces(dwexpr_ctx *ctx, const uint8_t *pc, const uint8_t *end,
+                                          unsigned asz, uint64_t m, fpart *parts, uint32_t *np,
+                                          uint64_t *nbits)
 {
     uint32_t n = 0;
     uint64_t bits = 0;
@@ -895,6 +895,106 @@ ONE_BYTES_COPY(ONE_CFA)
 ONE_BYTES_COPY(ONE_ENTRY)
 #undef ONE_BYTES_COPY
 
+/* A short constant and DW_OP_stack_value from the bytes: what
+ * one_bytes_ONE_CONST gives (fast_one: two steps, the constant as a
+ * generic value in implicit storage, hand_out's FK_IMP), in leaves: that
+ * copy's frame costs about 30 instructions. Only for a stated address
+ * size (the generic type's: dwexpr_unit) and a result whose place is
+ * result_one; anything else goes to that copy. Unlike the copy, no
+ * question about the default address space (dwx_default_space_plain):
+ * a constant's value and implicit storage do not depend on it, as the
+ * general loop's do not. (GNU C: the table by first byte below.) */
+#if defined(__GNUC__)
+static DWX_ALWAYS_INLINE bool short_const_ok(const dwexpr_ctx *ctx, const uint8_t *bytes,
+                                              size_t len, size_t want, unsigned asz)
+{
+    return len == want && bytes[want - 1] == DWX_CODE_stack_value && asz &&
+           ctx->lim.steps >= 2 && !ctx->result_slot;
+}
+
+static DWX_ALWAYS_INLINE dwexpr_status short_const_out(dwexpr_ctx *ctx, uint64_t v, unsigned asz,
+                                                        dwexpr_result *out)
+{
+    ctx->addr_size = (uint8_t)asz;
+    ctx->steps = 2;
+    ctx->result_bytes = v & dwx_mask(8u * asz); /* little-endian host: its first bytes */
+    ctx->result_one = sld_implicit((const uint8_t *)&ctx->result_bytes, 8u * asz);
+    hand_out_place(ctx, &ctx->result_one, out);
+    return DWEXPR_OK;
+}
+
+/* DW_OP_lit0..31 DW_OP_stack_value (2.6% of the corpus) */
+static dwexpr_status one_bytes_lit(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
+                                   const dwexpr_unit *unit, dwexpr_result *out)
+{
+    const unsigned asz = unit->addr_size;
+    if (!short_const_ok(ctx, bytes, len, 2, asz))
+        return one_bytes_ONE_CONST(ctx, bytes, len, unit, out);
+    return short_const_out(ctx, (uint64_t)(bytes[0] - DWX_CODE_lit0), asz, out);
+}
+
+/* DW_OP_const1u / const1s B, DW_OP_constu / consts of a one-byte LEB128
+ * B (< 0x80), then DW_OP_stack_value (2.3% of the corpus) */
+static dwexpr_status one_bytes_const1(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
+                                      const dwexpr_unit *unit, dwexpr_result *out)
+{
+    const unsigned asz = unit->addr_size;
+    if (!short_const_ok(ctx, bytes, len, 3, asz) ||
+        (bytes[1] >= 0x80 && (bytes[0] == DWX_CODE_constu || bytes[0] == DWX_CODE_consts)))
+        return one_bytes_ONE_CONST(ctx, bytes, len, unit, out);
+    const uint64_t b = bytes[1];
+    uint64_t v = b; /* const1u, constu */
+    if (bytes[0] == DWX_CODE_const1s)
+        v = (uint64_t)(int64_t)(int8_t)bytes[1];
+    else if (bytes[0] == DWX_CODE_consts && (b & 0x40))
+        v = b | ~(uint64_t)0x7f; /* SLEB128: bit 6 is the sign */
+    return short_const_out(ctx, v, asz, out);
+}
+#endif
+
+/* A register piece list from the bytes (DW_OP_regN or nothing, then
+ * DW_OP_piece S, repeated: 10% of the corpus), first byte DW_OP_reg* or
+ * DW_OP_piece: what fast_loop makes of it (reg_pieces, then its done:
+ * build_composite, hand_out_place) without the loop's frame, stack and
+ * dispatch set-up. Where the loop would first decline or normalize (a
+ * unit of zero fields, a step limit below the length, a stack of fewer
+ * than two entries) and for anything reg_pieces does not take, the loop
+ * runs from the start; where building fails, the general path, as the
+ * loop's decline. Unlike the loop, no question about the default address
+ * space (dwx_default_space_plain): register and undefined parts do not
+ * depend on it, and the composite's bound is the unit's address size
+ * (reg_pieces), as in the general loop. */
+static dwexpr_status one_bytes_pieces(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
+                                      const dwexpr_unit *unit, dwexpr_result *out)
+{
+    const unsigned asz = unit->addr_size;
+    fpart parts[FAST_PARTS];
+    uint32_t n = 0;
+    uint64_t bits = 0;
+    if (!asz || !unit->offset_size || !unit->version || len > ctx->lim.steps ||
+        ctx->lim.stack < 2 ||
+        !reg_pieces(ctx, bytes, bytes + len, asz, dwx_mask(8u * asz), parts, &n, &bits))
+        return fast_loop(ctx, bytes, len, out, unit, FALL_BYTES);
+    ctx->addr_size = (uint8_t)asz;
+    ctx->steps = len;
+    dwexpr_sld *slot = ctx->result_slot ? ctx->result_slot : &ctx->result_one;
+    if (!build_composite(ctx, parts, n, NULL, slot))
+        return dwx_eval_bytes_general(ctx, bytes, len, unit, out);
+    hand_out_place(ctx, slot, out);
+    return DWEXPR_OK;
+}
+
+/* A first byte DW_OP_reg*: a piece list (one_bytes_pieces), else the loop
+ * (a register alone is dwexpr_eval_bytes's; its stack_value is the loop's
+ * error). */
+static dwexpr_status one_bytes_reg(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
+                                   const dwexpr_unit *unit, dwexpr_result *out)
+{
+    if (len >= 3 && bytes[1] == DWX_CODE_piece)
+        return one_bytes_pieces(ctx, bytes, len, unit, out);
+    return fast_loop(ctx, bytes, len, out, unit, FALL_BYTES);
+}
+
 /* fast_loop from the bytes (every other first byte; a register's
  * stack_value is the loop's error). */
 static dwexpr_status loop_bytes(dwexpr_ctx *ctx, const uint8_t *bytes, size_t len,
@@ -902,7 +1002,7 @@ static dwexpr_status loop_bytes(dwexpr_ctx *ctx, const uint8_t *bytes, size_t le
 {
     return fast_loop(ctx, bytes, len, out, unit, FALL_BYTES);
 }
-#define one_bytes_ONE_REG loop_bytes
+#define one_bytes_ONE_REG one_bytes_reg
 #define one_bytes_ONE_OTHER loop_bytes
 
 /* By the first byte: one indexed jump (GNU C's ranges; elsewhere by
@@ -916,6 +1016,10 @@ static const one_bytes_fn one_bytes_fns[256] = {
 #  define ONE_BYTES_ENTRY(l, lo, hi, one) [lo ... hi] = one_bytes_##one,
     FAST_OPS(ONE_BYTES_ENTRY)
 #  undef ONE_BYTES_ENTRY
+    [DWX_CODE_lit0 ... DWX_CODE_lit31] = one_bytes_lit,
+    [DWX_CODE_const1u] = one_bytes_const1, [DWX_CODE_const1s] = one_bytes_const1,
+    [DWX_CODE_constu] = one_bytes_const1, [DWX_CODE_consts] = one_bytes_const1,
+    [DWX_CODE_piece] = one_bytes_pieces,
 };
 RANGES_END
 #  define ONE_BYTES_FN(op) one_bytes_fns[op]

@@ -535,6 +535,155 @@ static void test_one(void)
               "breg in a caller frame: its save slot cannot be read (no mem_read)");
 }
 
+/* A short constant and DW_OP_stack_value from the bytes (lib/fast.c's
+ * one_bytes_lit and one_bytes_const1: DW_OP_lit*, const1u, const1s, and
+ * constu / consts of a one-byte LEB128): implicit storage holding the
+ * constant as a generic value (seed "Implicit Location Description
+ * Operations", DW_OP_stack_value; DWARF 5 2.5.1.1 for the constants),
+ * truncated to the unit's address size, for every address size, three
+ * ways; hand-computed bytes. And around them: a longer LEB128, a third
+ * operation, a unit of default (zero) fields; a target whose default
+ * address space is narrower than the unit's addresses or cannot be told,
+ * which the leaves do not ask about (the generic type is the unit's
+ * address size, dwexpr_unit) and the loop does not need: the same
+ * result. */
+static int aspace_fails;
+static dwexpr_status s_aspace32(void *u, uint32_t as, dwexpr_aspace_info *out)
+{
+    (void)u;
+    if (as != 0)
+        return DWEXPR_E_NOT_FOUND;
+    if (aspace_fails)
+        return DWEXPR_E_TARGET;
+    out->addr_bits = 32;
+    out->per_thread = false;
+    out->per_lane = false;
+    return DWEXPR_OK;
+}
+
+static void test_short_consts(void)
+{
+    static const struct {
+        const char *text;
+        uint64_t want; /* the value, before truncation to the address size */
+    } cases[] = {
+        {"DW_OP_lit0 DW_OP_stack_value", 0},
+        {"DW_OP_lit31 DW_OP_stack_value", 31},
+        {"DW_OP_const1u 0xff DW_OP_stack_value", 0xff},
+        {"DW_OP_const1u 0x80 DW_OP_stack_value", 0x80},
+        {"DW_OP_const1s -1 DW_OP_stack_value", UINT64_MAX},
+        {"DW_OP_const1s -128 DW_OP_stack_value", (uint64_t)-128},
+        {"DW_OP_const1s 127 DW_OP_stack_value", 127},
+        {"DW_OP_constu 0 DW_OP_stack_value", 0},
+        {"DW_OP_constu 0x7f DW_OP_stack_value", 0x7f},
+        {"DW_OP_consts 63 DW_OP_stack_value", 63},
+        {"DW_OP_consts -64 DW_OP_stack_value", (uint64_t)-64},
+        {"DW_OP_consts -1 DW_OP_stack_value", UINT64_MAX},
+        /* not the leaves' (a two-byte LEB128), the same answers */
+        {"DW_OP_constu 0x80 DW_OP_stack_value", 0x80},
+        {"DW_OP_consts -65 DW_OP_stack_value", (uint64_t)-65},
+        {"DW_OP_consts 64 DW_OP_stack_value", 64},
+    };
+    static const uint8_t sizes[] = {1, 2, 4, 8};
+    dwexpr_result r;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        for (size_t k = 0; k < sizeof sizes; k++) {
+            const unsigned asz = sizes[k];
+            dwexpr_status st = three_ways(cases[i].text, (uint8_t)asz, NULL, &r);
+            uint8_t want[8];
+            for (unsigned b = 0; b < 8; b++)
+                want[b] = (uint8_t)(cases[i].want >> (8 * b));
+            TAP_OK(st == DWEXPR_OK && r.kind == DWEXPR_RESULT_LOCATION && r.loc.count == 1 &&
+                       r.loc.slds[0].kind == DWEXPR_LOC_IMPLICIT &&
+                       r.loc.slds[0].u.imp.bits == 8 * asz &&
+                       memcmp(r.loc.slds[0].u.imp.data, want, asz) == 0,
+                   "%s, %u-byte addresses: %u implicit bits, the constant's first %u bytes",
+                   cases[i].text, asz, 8 * asz, asz);
+        }
+    }
+    /* a third operation, a constant alone, a unit of zero fields */
+    three_ways("DW_OP_lit5 DW_OP_stack_value DW_OP_nop", 8, NULL, &r);
+    three_ways("DW_OP_const1s -2", 8, NULL, &r);
+    CHECK_U64(three_ways_unit("DW_OP_const1s -2 DW_OP_stack_value", (dwexpr_unit){0}, NULL, &r),
+              DWEXPR_OK, "const1s -2 stack_value, a unit of zero fields");
+    TAP_OK(r.loc.count == 1 && r.loc.slds[0].u.imp.bits == 64 &&
+               r.loc.slds[0].u.imp.data[0] == 0xfe && r.loc.slds[0].u.imp.data[7] == 0xff,
+           "the default 8-byte addresses: 64 bits, fe ff .. ff");
+    /* a default space of 32-bit addresses under a unit of 8-byte ones:
+     * the bytes' path as the loop */
+    dwexpr_target narrow = target;
+    narrow.aspace_info = s_aspace32;
+    static const uint8_t forms[][3] = {{0x35, 0x9f}, {0x09, 0xfe, 0x9f}, {0x11, 0x7e, 0x9f}};
+    static const size_t form_len[] = {2, 3, 3};
+    const dwexpr_unit u8 = {.addr_size = 8, .offset_size = 4, .version = 5};
+    const dwexpr_eval_params traced = {.trace = let_run};
+    for (size_t i = 0; i < 6; i++) {
+        aspace_fails = i >= 3;
+        dwexpr_result rb, rc;
+        dwexpr_status sb = dwexpr_eval_bytes(ctx_b, forms[i % 3], form_len[i % 3], &u8, &narrow,
+                                             NULL, NULL, &rb);
+        dwexpr_program *prog = NULL;
+        dwexpr_error err;
+        dwexpr_status sd = dwexpr_program_decode(forms[i % 3], form_len[i % 3], &u8, &prog, &err);
+        dwexpr_status sc = sd ? sd : dwexpr_eval(ctx_c, prog, &narrow, NULL, &traced, &rc);
+        TAP_OK(sd == DWEXPR_OK && sb == sc &&
+                   (sc != DWEXPR_OK ? same_error(dwexpr_ctx_error(ctx_b), dwexpr_ctx_error(ctx_c))
+                                    : same_result(&rb, &rc)),
+               "form %zu (0x%02x) on a target of a 32-bit default space%s: as the loop (%s)",
+               i % 3, forms[i % 3][0], aspace_fails ? " (aspace_info failing)" : "",
+               dwexpr_status_name(sc));
+        dwexpr_program_free(prog);
+    }
+    aspace_fails = 0;
+}
+
+/* Register piece lists from the bytes (lib/fast.c's one_bytes_pieces,
+ * first byte DW_OP_reg* or DW_OP_piece): in a unit of zero fields (the
+ * defaults: the loop's), and for a target with address-space facts,
+ * which it does not ask about, where the loop asks (and its answer
+ * cannot change the result): 257 bytes of parts in a unit of 1-byte
+ * addresses are larger than the address space (seed "Composite Location
+ * Description Operations": the unit's address size bounds it, as in the
+ * loop), 256 are not; with space 0 answering and failing. */
+static void test_pieces_from_bytes(void)
+{
+    dwexpr_result r;
+    CHECK_U64(three_ways_unit("DW_OP_reg0 DW_OP_piece 8 DW_OP_reg1 DW_OP_piece 8",
+                              (dwexpr_unit){0}, NULL, &r),
+              DWEXPR_OK, "a register piece list in a unit of zero fields");
+    CHECK_U64(three_ways_unit("DW_OP_piece 4 DW_OP_reg1 DW_OP_piece 8", (dwexpr_unit){0}, NULL,
+                              &r),
+              DWEXPR_OK, "an undefined piece first, a unit of zero fields");
+    dwexpr_target wide = target;
+    wide.aspace_info = s_aspace32;
+    /* piece 127, reg1 piece 1, piece 127, piece 2 (257 bytes); and 1 */
+    static const uint8_t big[] = {0x93, 0x7f, 0x51, 0x93, 0x01, 0x93, 0x7f, 0x93, 0x02};
+    static const uint8_t fits[] = {0x93, 0x7f, 0x51, 0x93, 0x01, 0x93, 0x7f, 0x93, 0x01};
+    const dwexpr_unit u1 = {.addr_size = 1, .offset_size = 4, .version = 5};
+    const dwexpr_eval_params traced = {.trace = let_run};
+    for (int i = 0; i < 4; i++) {
+        const uint8_t *b = i & 1 ? fits : big;
+        const dwexpr_status want = i & 1 ? DWEXPR_OK : DWEXPR_E_ILL_FORMED;
+        aspace_fails = i >= 2;
+        dwexpr_result rb, rc;
+        dwexpr_program *prog = NULL;
+        dwexpr_error err;
+        dwexpr_status sd = dwexpr_program_decode(b, sizeof big, &u1, &prog, &err);
+        dwexpr_status sb = dwexpr_eval_bytes(ctx_b, b, sizeof big, &u1, &wide, NULL, NULL, &rb);
+        dwexpr_status sc = sd ? sd : dwexpr_eval(ctx_c, prog, &wide, NULL, &traced, &rc);
+        TAP_OK(sd == DWEXPR_OK && sc == want && sb == sc &&
+                   (sc == DWEXPR_OK ? same_result(&rb, &rc)
+                                    : same_error(dwexpr_ctx_error(ctx_b), dwexpr_ctx_error(ctx_c))),
+               "%s bytes of pieces, 1-byte unit, a target whose space 0 has 32-bit addresses%s: "
+               "from the bytes as the loop (%s, %s)", i & 1 ? "256" : "257",
+               aspace_fails ? " (aspace_info failing)" : "", dwexpr_status_name(sb),
+               dwexpr_status_name(sc));
+        dwexpr_program_free(prog);
+    }
+    aspace_fails = 0;
+    (void)r;
+}
+
 /* The per-lane part of a location (register; push_lane; K; mul; offset):
  * the register's place moved by K * lane, checked against reg_size. */
 static void test_lane_part(void)
@@ -977,6 +1126,8 @@ int main(void)
         return 1;
     test_pieces();
     test_one();
+    test_short_consts();
+    test_pieces_from_bytes();
     test_lane_part();
     test_limits();
     test_quick_decode();
