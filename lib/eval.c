@@ -1477,13 +1477,9 @@ static DWX_ALWAYS_INLINE bool fold_guards_hold(dwexpr_ctx *ctx, const dwx_folded
     return true;
 }
 
-/* dwx_target_reg_size_ask's miss: ask, and remember the answer when T
- * promises fixed register sizes. */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
-static dwexpr_status target_reg_size_miss(dwexpr_ctx *ctx, const dwexpr_target *t, void *user,
-                                          uint32_t r, uint32_t *bytes)
+/* See lib/evalint.h. */
+dwexpr_status dwx_target_reg_size_miss(dwexpr_ctx *ctx, const dwexpr_target *t, void *user,
+                                       uint32_t r, uint32_t *bytes)
 {
     const dwexpr_status st = t->reg_size(user, r, bytes);
     if (st == DWEXPR_OK && r < 64 && (t->flags & DWEXPR_TARGET_REG_SIZES_FIXED)) {
@@ -1505,7 +1501,7 @@ dwexpr_status dwx_target_reg_size_ask(dwexpr_ctx *ctx, const dwexpr_target *t, v
                                       uint32_t r, uint32_t *bytes)
 {
     return dwx_reg_memo(ctx, t, r, bytes) ? DWEXPR_OK
-                                          : target_reg_size_miss(ctx, t, user, r, bytes);
+                                          : dwx_target_reg_size_miss(ctx, t, user, r, bytes);
 }
 
 /* See lib/evalint.h. */

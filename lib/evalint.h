@@ -239,10 +239,15 @@ static inline bool dwx_default_space_plain(const dwexpr_ctx *ctx, const dwexpr_t
     return (dwx_default_space_sizes(t, user) >> asz) & 1; /* lib/loc.c */
 }
 
-/* dwx_target_reg_size out of line (lib/eval.c), for its misses and for
- * callers whose code should stay small. */
+/* dwx_target_reg_size out of line (lib/eval.c), for callers whose code
+ * should stay small. */
 DWX_HIDDEN dwexpr_status dwx_target_reg_size_ask(dwexpr_ctx *ctx, const dwexpr_target *t,
                                                  void *user, uint32_t r, uint32_t *bytes);
+
+/* dwx_target_reg_size's miss (lib/eval.c): T asked, the answer
+ * remembered when T promises fixed register sizes. */
+DWX_HIDDEN dwexpr_status dwx_target_reg_size_miss(dwexpr_ctx *ctx, const dwexpr_target *t,
+                                                  void *user, uint32_t r, uint32_t *bytes);
 
 /* Whether the context remembers T's reg_size answer for register R < 64
  * (T promises fixed register sizes, DWEXPR_TARGET_REG_SIZES_FIXED, and its
@@ -266,7 +271,7 @@ static inline dwexpr_status dwx_target_reg_size(dwexpr_ctx *ctx, const dwexpr_ta
                                                 void *user, uint32_t r, uint32_t *bytes)
 {
     return dwx_reg_memo(ctx, t, r, bytes) ? DWEXPR_OK
-                                          : dwx_target_reg_size_ask(ctx, t, user, r, bytes);
+                                          : dwx_target_reg_size_miss(ctx, t, user, r, bytes);
 }
 
 /* The bound target's reg_size of register R, asked, and remembered when
@@ -294,7 +299,7 @@ static inline dwexpr_status dwx_reg_size(dwexpr_ctx *ctx, const dwexpr_eval_para
     if (dwx_reg_memo(ctx, ctx->t, r, bytes))
         return DWEXPR_OK;
     return p == &ctx->bind.p ? dwx_bound_reg_size(ctx, r, bytes)
-                             : dwx_target_reg_size_ask(ctx, ctx->t, ctx->user, r, bytes);
+                             : dwx_target_reg_size_miss(ctx, ctx->t, ctx->user, r, bytes);
 }
 
 /* The fast path (lib/fast.c): evaluate the bytes of a straight-line
