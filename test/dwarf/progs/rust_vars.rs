@@ -6,7 +6,17 @@
 // Box, a trait object, a closure's frame, a generic function, a function
 // rustc -O inlines, statics: stopped in probe, called from main through
 // a closure, work, inlined_helper and generic::<i32>.
-use std::hint::black_box;
+// std::hint::black_box is rustc 1.66+; Debian 12's rustc 1.63 (the one a
+// fresh machine's apt brings) has it unstable. An out-of-line identity
+// that reads its argument through a volatile load does what the program
+// needs of it on every rustc: the value is opaque to the optimizer and a
+// value passed by reference is kept in memory.
+#[inline(never)]
+fn black_box<T>(x: T) -> T {
+    let r = unsafe { std::ptr::read_volatile(&x) };
+    std::mem::forget(x);
+    r
+}
 
 #[derive(Debug, Clone, Copy)]
 struct Point {
