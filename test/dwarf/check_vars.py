@@ -1683,6 +1683,33 @@ def rust_variants(dw, src, work, gdb, rustc, label=''):
     return res
 
 
+def rust_declarations(res, ver):
+    """RES: `dwexpr vars` of rust_variants' build by a rustc older than
+    1.88 (VER), whose standard library has full DWARF (Debian 12's 1.63).
+    A unit of std::panicking::try<isize, ...> only declares the closure
+    environment it takes (std::rt::lang_start_internal::{closure_env#2},
+    DW_AT_declaration: no size, no members); another unit defines it. As
+    GDB completes such a type by its name (opaque type resolution), the
+    parameter f has the definition's 16 bytes and its member main, a
+    &dyn Fn (before: 0 bits, no bytes)."""
+    name = 'std::rt::lang_start_internal::{closure_env#2}'
+    f = None
+    for fr in res['frames']:
+        if fr['function'].startswith('std::panicking::try<isize, '):
+            f = var_named(fr, 'f')
+            break
+    if f is None:
+        ok(True, 'rust_vars.rs (%s): a declared type # SKIP no frame of '
+           'std::panicking::try<isize, ...> with its parameter f (a standard library '
+           'without DWARF)' % ver)
+        return
+    ms = [m['name'] for m in f.get('members') or []]
+    ok(f.get('type') == name and f.get('bit_size') == 128 and ms == ['main'] and
+       isinstance(f.get('hex'), str) and len(f['hex']) == 32,
+       'rust_vars.rs (%s): a type another unit defines (%s) has its size and members' %
+       (ver, name), f)
+
+
 def rust_symbol_names(dw, work, gdb):
     """The rust_vars.rs build of rust_variants without its DWARF (strip
     -g), a core GDB writes at probe: `dwexpr frames` names the frames from
@@ -1767,7 +1794,9 @@ def main():
         if not rustcs():
             ok(True, 'rust_vars.rs # SKIP rustc not installed')
         for label, rustc in rustcs():
-            rust_variants(dw, args.src, args.work, args.gdb, rustc, label)
+            res = rust_variants(dw, args.src, args.work, args.gdb, rustc, label)
+            if res and not rustc_takes_dwarf_version(rustc):
+                rust_declarations(res, run([rustc, '--version']).stdout.strip())
         rust_symbol_names(dw, args.work, args.gdb)
     else:
         ok(True, 'core file checks # SKIP gdb not installed')
