@@ -781,6 +781,9 @@ def norm(h):
 def compare_value(g, d):
     """(agree, why). G: GDB's var dump, D: dwexpr's var entry."""
     if 'error' in g and 'hex' not in g and not g.get('optimized_out'):
+        if (g['error'] == 'Cannot access memory at address 0x0' and d.get('optimized_out') and
+                d.get('hex') is None and (d.get('location') or {}).get('form') == 'none'):
+            return 'explained', GDB_DYNAMIC_NO_LOCATION
         return None, 'gdb error: %s' % g['error']
     if g.get('synthetic'):
         ip = d.get('implicit_pointer')
@@ -845,6 +848,13 @@ GDB_DYNAMIC_SIZE = ('explained: GDB 13 sizes a value of a dynamic Rust type (an 
                     'and for an enum whose discriminant selects no variant (an uninitialized '
                     'one) the discriminant alone; dwexpr gives the DW_AT_byte_size bytes of the '
                     'type, and GDB\'s are the first of them')
+
+
+GDB_DYNAMIC_NO_LOCATION = ('explained: GDB 13 resolves the dynamic type of a variable without '
+                           'a location (a Rust enum rustc -O optimized out) at address 0 '
+                           '(read_var_value, LOC_OPTIMIZED_OUT) and fails reading the '
+                           'discriminant there ("Cannot access memory at address 0x0"); '
+                           'dwexpr: optimized out')
 
 
 GDB_SHORT_POINTER = ('explained: GDB calls a pointer member past the last DW_OP_piece a '
