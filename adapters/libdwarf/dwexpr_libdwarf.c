@@ -171,6 +171,12 @@ bool ld_die_ref(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, Dwarf_Half at, ui
     dwarf_dealloc_attribute(a);
     if (ok && ld->files[file].type_units && (at == DW_AT_type || at == DW_AT_containing_type))
         *out = signature_target(ld, file, *out);
+    if (ok && ld->files[file].decl_types && at == DW_AT_type) {
+        /* a Rust declaration another unit defines (resolve_decls) */
+        const uint64_t *def = ld_map_get(&ld->decl_defs, file, *out);
+        if (def)
+            *out = *def;
+    }
     return ok;
 }
 
@@ -2527,6 +2533,74 @@ typedef struct walker {
     bool in_type;        /* inside a class: only functions and nested types count */
 } walker;
 
+/* FNV-1a of the string S. */
+static uint64_t name_hash(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+    return h;
+}
+
+/* A Rust structure, union or enumeration DIE C (at OFF of FILE) named
+ * NAME in full: a declaration (DW_AT_declaration, DWARF 5 2.13.1; "an
+ * incomplete structure, union or class type", 5.7.1: no byte size, no
+ * members) is kept for resolve_decls, the first definition of each name
+ * indexed. rustc
+ * declares in one unit a type another defines (Debian's libstd: a
+ * closure's environment, std::rt::lang_start_internal::{closure_env#2},
+ * is a declaration in the unit of std::panicking::try<...>), which GDB's
+ * check_typedef completes by looking the name up among the definitions
+ * (opaque type resolution, TYPE_STUB): its size and members. */
+static void rust_type_seen(dwexpr_libdwarf *ld, size_t file, Dwarf_Die c, uint64_t off,
+                           const char *name)
+{
+    if (!name)
+        return;
+    if (ld_die_flag(ld, file, c, DW_AT_declaration)) {
+        ld->decls.elem = sizeof(ld_named_type);
+        ld_named_type *d = ld_vec_push(&ld->decls);
+        if (d)
+            *d = (ld_named_type){name, file, off};
+        return;
+    }
+    const uint64_t h = name_hash(name);
+    uint64_t k = 0;
+    const ld_named_type *have;
+    for (; (have = ld_map_get(&ld->type_defs, h, k)) != NULL; k++)
+        if (have->file == file && strcmp(have->name, name) == 0)
+            return; /* the first definition stands */
+    ld_named_type *d = ld_pool_alloc(&ld->pool, sizeof *d);
+    if (d) {
+        *d = (ld_named_type){name, file, off};
+        ld_map_put(&ld->type_defs, h, k, d);
+    }
+}
+
+/* Each Rust declaration rust_type_seen kept stands for the definition of
+ * its name in the same file, if any (ld_die_ref follows it). */
+static void resolve_decls(dwexpr_libdwarf *ld)
+{
+    const ld_named_type *all = ld->decls.v;
+    for (size_t i = 0; i < ld->decls.n; i++) {
+        const uint64_t h = name_hash(all[i].name);
+        const ld_named_type *def;
+        for (uint64_t k = 0; (def = ld_map_get(&ld->type_defs, h, k)) != NULL; k++) {
+            if (def->file != all[i].file || strcmp(def->name, all[i].name) != 0)
+                continue;
+            uint64_t *to = ld_pool_alloc(&ld->pool, sizeof *to);
+            if (to) {
+                *to = def->off;
+                if (ld_map_put(&ld->decl_defs, all[i].file, all[i].off, to))
+                    ld->files[all[i].file].decl_types = true;
+            }
+            break;
+        }
+    }
+    ld_vec_free(&ld->decls);
+    ld_map_free(&ld->type_defs);
+}
+
 /* Record where the C++ types under PARENT live (ld->prefixes: the
  * qualifier of each class, structure, union, enumeration and typedef DIE
  * inside a namespace or class) before the walk spells variables' types:
@@ -2590,6 +2664,8 @@ static void type_prefixes(dwexpr_libdwarf *ld, size_t file, Dwarf_Debug dbg, Dwa
             }
             if (pre && *pre)
                 ld_map_put(&ld->prefixes, file, off, (void *)(uintptr_t)pre);
+            if (ld->prefix_rust && n && t != DW_TAG_typedef)
+                rust_type_seen(ld, file, c, off, qualify(ld, pre, n));
             if (t != DW_TAG_enumeration_type && t != DW_TAG_typedef) {
                 const char *q = n ? qualify(ld, pre, n) : "";
                 if (q)
@@ -3508,8 +3584,11 @@ static dwexpr_status unit_prefixes(dwexpr_libdwarf *ld, size_t file, Dwarf_Die c
     const Dwarf_Half tag = die_tag(dbg, cu);
     uint64_t lang;
     if ((tag == DW_TAG_type_unit || tag == DW_TAG_compile_unit || tag == DW_TAG_partial_unit) &&
-        ld_die_udata(ld, file, cu, DW_AT_language, &lang) && lang_namespaced(lang_kind(lang)))
+        ld_die_udata(ld, file, cu, DW_AT_language, &lang) && lang_namespaced(lang_kind(lang))) {
+        ld->prefix_rust = lang_kind(lang) == LANG_RUST;
         type_prefixes(ld, file, dbg, cu, NULL, 0);
+        ld->prefix_rust = false;
+    }
     (void)hdr, (void)end, (void)version, (void)addr_size, (void)offset_size, (void)ut;
     (void)sig, (void)arg, (void)err;
     return DWEXPR_OK;
@@ -3727,6 +3806,7 @@ dwexpr_status dwexpr_libdwarf_open(const char *path, unsigned flags, dwexpr_libd
     default: snprintf(ld->arch, sizeof ld->arch, e->is64 ? "generic64" : "generic32"); break;
     }
     dwexpr_status st = each_unit(ld, 0, unit_prefixes, NULL, err);
+    resolve_decls(ld);
     if (st == DWEXPR_OK)
         st = each_unit(ld, 0, main_unit, &flags, err);
     if (st) {
@@ -3762,6 +3842,9 @@ void dwexpr_libdwarf_close(dwexpr_libdwarf *ld)
     ld_map_free(&ld->btype_cache);
     ld_map_free(&ld->tnames);
     ld_map_free(&ld->prefixes);
+    ld_map_free(&ld->decl_defs);
+    ld_vec_free(&ld->decls);
+    ld_map_free(&ld->type_defs);
     ld_map_free(&ld->fn_by_die);
     ld_map_free(&ld->selftail);
     ld_map_free(&ld->fn_by_entry);

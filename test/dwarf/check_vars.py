@@ -1590,35 +1590,53 @@ def dlopen_tls(dw, work, gdb):
            % what, '%s\n%s' % (x, res.stderr))
 
 
-def rust_variants(dw, src, work, gdb):
-    """progs/rust_vars.rs by rustc -g (opt-level 0), a core at probe: GDB's
+def rustc_takes_dwarf_version(rustc):
+    """Whether RUSTC takes -C dwarf-version (rustc 1.88 and later)."""
+    return run([rustc, '-C', 'dwarf-version=4', '--print', 'sysroot']).returncode == 0
+
+
+def rustcs():
+    """The rustcs to check with: PATH's, and an older one without -C
+    dwarf-version (Debian 12's 1.63, /usr/bin/rustc, which rustup's in
+    PATH may hide) when PATH's takes it: [(label, path)], the label ''
+    for PATH's."""
+    mine = shutil.which('rustc')
+    out = [('', mine)] if mine else []
+    if mine and not rustc_takes_dwarf_version(mine):
+        return out
+    for d in os.environ.get('PATH', '').split(os.pathsep) + ['/usr/bin']:
+        c = os.path.join(d or '.', 'rustc')
+        if (os.path.isfile(c) and os.access(c, os.X_OK) and
+                not rustc_takes_dwarf_version(c)):
+            return out + [('-old', c)]
+    return out
+
+
+def rust_variants(dw, src, work, gdb, rustc, label=''):
+    """progs/rust_vars.rs by RUSTC -g (opt-level 0), a core at probe: GDB's
     Rust names of the functions of its frames (DW_AT_name in their
     namespaces, a closure's "{closure#0}", a generic function's "<i32>")
     and of its types, and the members of its enums, from the values the
     program sets: the variant the discriminant selects (DWARF 5 5.7.10
     variant parts), alone, with its own members, also through a niche
     (Option<&Point>: no discriminant field of its own, the default
-    variant); a zero-sized member (PhantomData) has no bytes, ""."""
-    if not shutil.which('rustc'):
-        ok(True, 'rust_vars.rs # SKIP rustc not installed')
-        return
-    if run(['rustc', '-C', 'dwarf-version=4', '--print', 'sysroot']).returncode != 0:
-        # rust_vars.rs needs std::hint::black_box (rustc 1.66); these facts
-        # come from rustc 1.88+ builds (Debian 12's 1.63: not examined)
-        ok(True, 'rust_vars.rs # SKIP rustc older than 1.88 (no -C dwarf-version)')
-        return
-    exe = os.path.join(work, 'rust_vars-O0')
-    bld = run(['rustc', '-g', '-C', 'opt-level=0', '-o', exe, os.path.join(src, 'rust_vars.rs')])
-    ok(bld.returncode == 0, 'build rust_vars.rs', bld.stderr)
+    variant); a zero-sized member (PhantomData) has no bytes, "". LABEL
+    names the build ('' for PATH's rustc, '-old' for one older than 1.88,
+    Debian 12's 1.63). Returns `dwexpr vars --json` of its core, or None."""
+    ver = run([rustc, '--version']).stdout.strip()
+    exe = os.path.join(work, 'rust_vars-O0' + label)
+    bld = run([rustc, '-g', '-C', 'opt-level=0', '-o', exe, os.path.join(src, 'rust_vars.rs')])
+    ok(bld.returncode == 0, 'build rust_vars.rs (%s)' % ver, bld.stderr)
     if bld.returncode:
-        return
+        return None
     core, g = core_at_probe(gdb, exe, work, 'rust_vars::probe')
+    tagname = 'rust_vars.rs' + (' (%s)' % ver if label else '')
     r = run(dw + ['vars', '--core', core, '--json', exe])
     res = json.loads(r.stdout or '{"frames": []}')
     names = [f['function'] for f in res['frames'][:6]]
     ok(names == ['rust_vars::probe', 'rust_vars::generic<i32>', 'rust_vars::inlined_helper',
                  'rust_vars::work', 'rust_vars::main::{closure#0}', 'rust_vars::main'],
-       'rust_vars.rs: frames named by their DWARF namespaces', names)
+       tagname + ': frames named by their DWARF namespaces', names)
     work_f, main_f = frame_named(res, 'rust_vars::work'), frame_named(res, 'rust_vars::main')
     def members(frame, name):
         v = var_named(frame, name) if frame else None
@@ -1628,29 +1646,68 @@ def rust_variants(dw, src, work, gdb):
     s, sv = members(main_f, 's')
     ok(list(s) == ['Rect'] and sub(s, 'Rect') == {'w': '03000000', 'h': '04000000'} and
        (sv or {}).get('type') == 'rust_vars::Shape',
-       'rust_vars.rs: Shape::Rect { w: 3, h: 4 }: the Rect variant alone', sv)
+       tagname + ': Shape::Rect { w: 3, h: 4 }: the Rect variant alone', sv)
     c, cv = members(main_f, 'c')
     ok(list(c) == ['Circle'] and sub(c, 'Circle') == {'__0': struct.pack('<d', 1.5).hex()},
-       'rust_vars.rs: Shape::Circle(1.5)', cv)
+       tagname + ': Shape::Circle(1.5)', cv)
     o, ov = members(work_f, 'opt')
     ok(list(o) == ['Some'] and sub(o, 'Some') == {'__0': '0a000000'} and
        (ov or {}).get('type') == 'core::option::Option<i32>',
-       'rust_vars.rs: opt = Some(10)', ov)
+       tagname + ': opt = Some(10)', ov)
     n, nv = members(work_f, 'niche')
     p = var_named(work_f, 'p') if work_f else None
     ok(list(n) == ['Some'] and nv and nv.get('type') == 'core::option::Option<&rust_vars::Point>' and
        sub(n, 'Some').get('__0') == nv.get('hex'),
-       'rust_vars.rs: niche = Some(&p): the default variant, through the niche', (nv, p))
+       tagname + ': niche = Some(&p): the default variant, through the niche', (nv, p))
     types = {v['name']: v.get('type') for v in (work_f or {}).get('vars', [])}
     want = {'v': '&[u16]', 'name': '&str', 'tup': '(i32, f32, char)', 'arr': '[u8; 4]',
             's': '*mut rust_vars::Shape', 'dynamic': '&dyn rust_vars::Area', 'big': 'u128',
             'flag': 'bool', 'pair': '*mut rust_vars::Pair<i32>'}
     ok(all(types.get(k) == t for k, t in want.items()),
-       'rust_vars.rs: type names in GDB\'s Rust notation', types)
+       tagname + ': type names in GDB\'s Rust notation', types)
     vec, _ = members(main_f, 'v')
-    marker = sub(vec, 'buf')
-    ok(vec and '_marker' in marker and marker['_marker'] == '',
-       'rust_vars.rs: a zero-sized member (PhantomData) has no bytes', vec)
+    def markers(ms):
+        # the PhantomData members under MS, at any depth (rustc 1.63's
+        # libstd has it in RawVec's ptr, a Unique; later ones in RawVec)
+        out = []
+        for m in ms or []:
+            if m['name'] == '_marker':
+                out.append(m)
+            out += markers(m.get('members'))
+        return out
+    marker = markers(vec.get('buf', {}).get('members'))
+    ok(vec and marker and all(m.get('hex') == '' and m.get('bit_size') == 0 and
+                              m.get('type', '').startswith('core::marker::PhantomData<')
+                              for m in marker),
+       tagname + ': a zero-sized member (PhantomData) has no bytes', vec)
+    return res
+
+
+def rust_declarations(res, ver):
+    """RES: `dwexpr vars` of rust_variants' build by a rustc older than
+    1.88 (VER), whose standard library has full DWARF (Debian 12's 1.63).
+    A unit of std::panicking::try<isize, ...> only declares the closure
+    environment it takes (std::rt::lang_start_internal::{closure_env#2},
+    DW_AT_declaration: no size, no members); another unit defines it. As
+    GDB completes such a type by its name (opaque type resolution), the
+    parameter f has the definition's 16 bytes and its member main, a
+    &dyn Fn (before: 0 bits, no bytes)."""
+    name = 'std::rt::lang_start_internal::{closure_env#2}'
+    f = None
+    for fr in res['frames']:
+        if fr['function'].startswith('std::panicking::try<isize, '):
+            f = var_named(fr, 'f')
+            break
+    if f is None:
+        ok(True, 'rust_vars.rs (%s): a declared type # SKIP no frame of '
+           'std::panicking::try<isize, ...> with its parameter f (a standard library '
+           'without DWARF)' % ver)
+        return
+    ms = [m['name'] for m in f.get('members') or []]
+    ok(f.get('type') == name and f.get('bit_size') == 128 and ms == ['main'] and
+       isinstance(f.get('hex'), str) and len(f['hex']) == 32,
+       'rust_vars.rs (%s): a type another unit defines (%s) has its size and members' %
+       (ver, name), f)
 
 
 def rust_symbol_names(dw, work, gdb):
@@ -1734,7 +1791,12 @@ def main():
         fortran_sizes(dw, args.src, args.work, args.gdb)
         library_tls(dw, args.src, args.work, args.gdb)
         dlopen_tls(dw, args.work, args.gdb)
-        rust_variants(dw, args.src, args.work, args.gdb)
+        if not rustcs():
+            ok(True, 'rust_vars.rs # SKIP rustc not installed')
+        for label, rustc in rustcs():
+            res = rust_variants(dw, args.src, args.work, args.gdb, rustc, label)
+            if res and not rustc_takes_dwarf_version(rustc):
+                rust_declarations(res, run([rustc, '--version']).stdout.strip())
         rust_symbol_names(dw, args.work, args.gdb)
     else:
         ok(True, 'core file checks # SKIP gdb not installed')

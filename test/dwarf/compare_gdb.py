@@ -37,7 +37,11 @@ frame that calls into libc depend on libc's DWARF (GDB gives them up
 when it cannot check that the callee has no tail calls back).
 rust_vars.rs (rustc, when installed; a SKIP that says so when not) is
 named and typed in GDB's Rust notation: functions by their namespaces
-("rust_vars::main::{closure#0}"), types as Rust writes them.
+("rust_vars::main::{closure#0}"), types as Rust writes them; built by a
+rustc 1.88+ (tag rustc: DWARF 4 and 5) and by an older one without -C
+dwarf-version (tag rustc163: Debian 12's 1.63, DWARF 4, its standard
+library with full DWARF, whose units' globals are compared in the --vars
+mode only).
 
 Prints `TAG MODE: agree N / M` and each disagreement, MODE locs or vars,
 then each comparison's summary (lines starting `locs:` and `vars:`);
@@ -367,6 +371,17 @@ def read_hex(v, size, d):
     if d['hex'] and set(d['hex']) == {'x'}:
         d['optimized_out'] = True
 
+def static_size(sym, d):
+    # the size of SYM's own type, when it differs from that of its value
+    # D (GDB resolves a dynamic type at the value's address: a Rust enum,
+    # or a structure holding one, is sized by the fields resolution keeps)
+    try:
+        n = sym.type.strip_typedefs().sizeof
+        if 'size' in d and n != d['size']:
+            d['static_size'] = n
+    except Exception:
+        pass
+
 def describe(v, rust=False):
     t = v.type.strip_typedefs()
     size = t.sizeof
@@ -489,6 +504,7 @@ def frame_vars(frame):
             try:
                 v = frame.read_var(sym, b)
                 d.update(describe(v, rust))
+                static_size(sym, d)
             except Exception as e:
                 d['error'] = str(e)
             vs.append(d)
@@ -578,6 +594,14 @@ def main():
             except Exception as e:
                 d['type_error'] = str(e)
             d.update(describe(v))
+            static_size(sym, d)
+            try:
+                # which object of the name GDB took (several units may
+                # define one: rustc's vtables in Debian's libstd)
+                if v.address is not None:
+                    d['address'] = '0x%%x' %% int(v.address)
+            except Exception:
+                pass
         except Exception as e:
             d = {'name': name, 'error': str(e)}
         gl.append(d)
@@ -673,8 +697,12 @@ CXX_VARIANTS = [('g++', 'O0', 5, False), ('g++', 'O2', 5, False), ('g++', 'O2', 
 # default and that of the standard library's precompiled units): GDB's
 # Rust names of functions (namespaces, closures, generics) and types
 # ("&[u16]", "*mut T", "[u8; 4]"), enums' variant parts, and what rustc
-# -O inlines
-RUST_VARIANTS = [('rustc', 'O0', 4, False), ('rustc', 'O2', 4, False), ('rustc', 'O2', 5, False)]
+# -O inlines. 'rustc' is a rustc that takes -C dwarf-version (1.88 and
+# later); 'rustc163' one that does not, such as Debian 12's rustc 1.63
+# (what a fresh machine's apt brings, with Debian's standard library and
+# its DWARF), DWARF 4 only (RUSTC_TAGS).
+RUST_VARIANTS = [('rustc', 'O0', 4, False), ('rustc', 'O2', 4, False), ('rustc', 'O2', 5, False),
+                 ('rustc163', 'O0', 4, False), ('rustc163', 'O2', 4, False)]
 
 
 def run(cmd, **kw):
@@ -753,6 +781,9 @@ def norm(h):
 def compare_value(g, d):
     """(agree, why). G: GDB's var dump, D: dwexpr's var entry."""
     if 'error' in g and 'hex' not in g and not g.get('optimized_out'):
+        if (g['error'] == 'Cannot access memory at address 0x0' and d.get('optimized_out') and
+                d.get('hex') is None and (d.get('location') or {}).get('form') == 'none'):
+            return 'explained', GDB_DYNAMIC_NO_LOCATION
         return None, 'gdb error: %s' % g['error']
     if g.get('synthetic'):
         ip = d.get('implicit_pointer')
@@ -783,6 +814,12 @@ def compare_value(g, d):
         return None, 'no bytes (gdb: %s)' % g.get('text')
     if dh is None and d.get('optimized_out'):
         dh = 'xx' * (len(gh) // 2)
+    if (isinstance(dh, str) and len(gh) < len(dh) and g.get('static_size') == len(dh) // 2 and
+            g.get('size') == len(gh) // 2):
+        # GDB sized the value by its resolved dynamic type (GDB_DYNAMIC_SIZE)
+        ok, why = same_bytes(gh, dh[:len(gh)], d)
+        if ok is True:
+            return 'explained', '%s (gdb %s, dwexpr %s)' % (GDB_DYNAMIC_SIZE, gh, dh)
     return same_bytes(gh, dh, d)
 
 
@@ -803,6 +840,21 @@ def describe_d(d):
 GDB_SHORT_PIECES = ('explained: GDB invents the bytes past the last DW_OP_piece '
                     '(zeros, or "<synthetic pointer>" for a non-pointer member); '
                     'dwexpr marks them unavailable')
+
+
+GDB_DYNAMIC_SIZE = ('explained: GDB 13 sizes a value of a dynamic Rust type (an enum\'s '
+                    'variant part, or a structure holding one) by the fields its resolution '
+                    'keeps, the furthest end of one (resolve_dynamic_struct): no tail padding, '
+                    'and for an enum whose discriminant selects no variant (an uninitialized '
+                    'one) the discriminant alone; dwexpr gives the DW_AT_byte_size bytes of the '
+                    'type, and GDB\'s are the first of them')
+
+
+GDB_DYNAMIC_NO_LOCATION = ('explained: GDB 13 resolves the dynamic type of a variable without '
+                           'a location (a Rust enum rustc -O optimized out) at address 0 '
+                           '(read_var_value, LOC_OPTIMIZED_OUT) and fails reading the '
+                           'discriminant there ("Cannot access memory at address 0x0"); '
+                           'dwexpr: optimized out')
 
 
 GDB_SHORT_POINTER = ('explained: GDB calls a pointer member past the last DW_OP_piece a '
@@ -876,6 +928,34 @@ def same_bytes(gh, dh, d=None):
     if explained:
         return 'explained', '%s (gdb %s, dwexpr %s)' % (GDB_SHORT_PIECES, gh, dh)
     return True, ''
+
+
+def global_of(gv, dglob):
+    """dwexpr's global of GDB's GV among DGLOB (name -> dwexpr's globals
+    of that name): the one at the address GDB read when several objects
+    have the name (rustc's vtables, one per unit that uses them, some at
+    address 0 where the linker dropped them), else the first."""
+    cands = dglob.get(gv['name']) or []
+    if len(cands) > 1 and gv.get('address'):
+        for d in cands:
+            if at_address(d, gv['address']):
+                return d
+    return cands[0] if cands else None
+
+
+def at_address(d, address):
+    """Whether dwexpr's variable D is the object in memory at ADDRESS."""
+    locs = (d.get('result') or {}).get('locations') or []
+    return bool(locs) and locs[0].get('kind') == 'memory' and \
+        int(locs[0]['address'], 16) == int(address, 16)
+
+
+def globals_by_name(dglobals):
+    """dwexpr's globals DGLOBALS by name: name -> [global, ...]."""
+    out = {}
+    for d in dglobals:
+        out.setdefault(d['name'], []).append(d)
+    return out
 
 
 def match_vars(gvars, dvars):
@@ -1161,9 +1241,9 @@ def compare_vars_json(tag, text, err, dump, log, vc):
             if m.get('path') in modules and not m.get('debug_file'):
                 lines.append('%s: %s: DWARF not from a separate debug file (%s)' % (
                     tag, m['path'], m.get('error') or m.get('dwarf')))
-    dglob = {v['name']: v for v in res.get('globals', [])}
+    dglob = globals_by_name(res.get('globals', []))
     for gv in dump.get('globals', []):
-        tally('%s globals' % tag, gv, dglob.get(gv['name']), counts, lines, explained, log,
+        tally('%s globals' % tag, gv, global_of(gv, dglob), counts, lines, explained, log,
               vc, vc.global_types)
     return counts[0], counts[1], lines, explained
 
@@ -1327,8 +1407,10 @@ def build_and_dump(args, prog, probe, cc, opt, ver, split, with_vars):
     v = Variant(tag, work, binary)
     cmd = [cc, '-g', '-gdwarf-%d' % ver, '-' + opt, '-o', binary, os.path.join(args.src, prog)]
     if prog.endswith('.rs'):
-        cmd = [cc, '-g', '-C', 'opt-level=' + opt[1:], '-C', 'dwarf-version=%d' % ver, '-o', binary,
-               os.path.join(args.src, prog)]
+        # (a rustc without -C dwarf-version writes DWARF 4, its default)
+        cmd = [compiler_for(cc), '-g', '-C', 'opt-level=' + opt[1:]] + \
+              (['-C', 'dwarf-version=%d' % ver] if RUSTC_TAGS[cc] else []) + \
+              ['-o', binary, os.path.join(args.src, prog)]
     if prog.startswith('csmith'):
         cmd += ['-I' + CSMITH_INCLUDE, '-w']
     if split is True or split == 'dwp':
@@ -1405,6 +1487,12 @@ def build_and_dump(args, prog, probe, cc, opt, ver, split, with_vars):
         v.error = 'gdb produced nothing: %s' % (g.stderr.strip()[-400:])
         return v
     v.dump = json.load(open(out))
+    # the units that define each global (compare_locs)
+    units = {}
+    for x in listing['vars']:
+        if x['kind'] == 'global':
+            units.setdefault(x['name'], set()).add(x.get('unit'))
+    v.dump['global_units'] = {k: sorted(u) for k, u in units.items()}
     # the DIEs whose value is a DW_AT_const_value (GDB_SYNTHETIC_CONST)
     v.dump['const_dies'] = sorted({x['die'] for x in listing['vars']
                                    if x.get('location', {}).get('form') == 'const_value'})
@@ -1478,9 +1566,24 @@ def compare_locs(args, v, log):
         # lists the globals of the unit holding the pc)
         if not globals_done and (dframes or gi == len(groups) - 1):
             globals_done = True
-            dglob = {x['name']: x for x in res.get('globals', [])}
+            dglob = globals_by_name(res.get('globals', []))
+            # `dwexpr locs --pc` lists the globals of the unit holding the
+            # pc (and its variables'): a global defined only in other units
+            # (rustc 1.63's program with Debian's libstd: its units'
+            # globals) is compared in the --vars mode only
+            here = {x.get('unit') for x in res.get('globals', [])}
+            here |= {x.get('unit') for f in dframes for x in f.get('vars', [])}
+            units = dump.get('global_units', {})
             for gv in dump.get('globals', []):
-                dv = dglob.get(gv['name'])
+                dv = global_of(gv, dglob)
+                other = set(units.get(gv['name'], [])) - here
+                if other and (dv is None or (gv.get('address') and
+                                             not at_address(dv, gv['address']))):
+                    # (GDB's object of the name is in another unit)
+                    log.append('%s globals: %s: skipped (defined in units %s, not only in '
+                               'the unit of pc %s)' % (tag, gv['name'], sorted(other),
+                                                       real['pc']))
+                    continue
                 ok, why = (False, 'dwexpr does not list it') if dv is None else compare_value(gv, dv)
                 if ok is None:
                     log.append('%s globals: %s: skipped (%s)' % (tag, gv['name'], why))
@@ -1536,22 +1639,47 @@ def rustc_dwarf_choice(rustc):
     return _RUSTC_DWARF[rustc]
 
 
+# The Rust compiler tags: whether the tag's rustc takes -C dwarf-version
+RUSTC_TAGS = {'rustc': True, 'rustc163': False}
+
+
+def rustc_for(tag):
+    """The rustc of TAG (RUSTC_TAGS): of every rustc in PATH, then
+    /usr/bin/rustc (Debian's, which rustup's in PATH may hide), the first
+    that takes -C dwarf-version, or for 'rustc163' the first that does
+    not. None when there is none such."""
+    seen = []
+    for d in os.environ.get('PATH', '').split(os.pathsep) + ['/usr/bin']:
+        c = os.path.join(d or '.', 'rustc')
+        if not (os.path.isfile(c) and os.access(c, os.X_OK)):
+            continue
+        if os.path.realpath(c) in seen:
+            continue
+        seen.append(os.path.realpath(c))
+        if rustc_dwarf_choice(c) == RUSTC_TAGS[tag]:
+            return c
+    return None
+
+
+def compiler_for(cc):
+    """The command of compiler tag CC (a rustc tag, RUSTC_TAGS, is a
+    rustc found by rustc_for), or None when it is not installed."""
+    if cc in RUSTC_TAGS:
+        return rustc_for(cc)
+    return shutil.which(cc) and cc
+
+
 def run_variant(args, job):
     """Build and dump one variant once, then each of its comparisons: a
     list of Results, in the order of modes_of."""
     prog, probe, cc, opt, ver, split, tag, modes = job
     results = [Result(m) for m in modes]
-    if not shutil.which(cc):
+    if not compiler_for(cc):
         for res in results:
-            res.skip = '%s not installed' % cc
-        return results
-    if prog.endswith('.rs') and not rustc_dwarf_choice(cc):
-        # Debian 12's rustc 1.63: no -C dwarf-version nor std::hint::black_box
-        # (rust_vars.rs), and its programs' DWARF (with Debian's libstd's)
-        # was seen to differ from GDB in ways not examined yet
-        for res in results:
-            res.skip = ('%s is older than 1.88 (no -C dwarf-version): the Rust comparison '
-                        'is established with rustc 1.88 and later only' % cc)
+            res.skip = ('%s not installed' % cc if cc not in RUSTC_TAGS else
+                        'no rustc that takes -C dwarf-version (1.88 and later) installed'
+                        if RUSTC_TAGS[cc] else
+                        'no rustc without -C dwarf-version (older than 1.88) installed')
         return results
     try:
         v = build_and_dump(args, prog, probe, cc, opt, ver, split, 'vars' in modes)

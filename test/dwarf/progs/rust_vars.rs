@@ -6,7 +6,18 @@
 // Box, a trait object, a closure's frame, a generic function, a function
 // rustc -O inlines, statics: stopped in probe, called from main through
 // a closure, work, inlined_helper and generic::<i32>.
-use std::hint::black_box;
+// std::hint::black_box is rustc 1.66+; Debian 12's rustc 1.63 (the one a
+// fresh machine's apt brings) has it unstable. This one does what
+// core::hint's did before the intrinsic (llvm_asm!, with asm! stable since
+// 1.59): an empty asm statement given the value's address, which may read
+// and write any memory, so the value is opaque to the optimizer and stays
+// in memory (the locations at the probe are std's; an out-of-line
+// identity through a volatile read left -O2's opt in a reused stack slot).
+#[inline]
+fn black_box<T>(dummy: T) -> T {
+    unsafe { std::arch::asm!("/* {0} */", in(reg) &dummy, options(nostack)) };
+    dummy
+}
 
 #[derive(Debug, Clone, Copy)]
 struct Point {
