@@ -3067,6 +3067,23 @@ static dwexpr_status walk_abstract(walker *w, Dwarf_Die parent, const ld_scope *
                           : walk_abstract(w, c, scope, depth + 1);
         } else if (t == DW_TAG_lexical_block) {
             st = walk_abstract(w, c, scope, depth + 1);
+        } else if ((t == DW_TAG_structure_type || t == DW_TAG_class_type ||
+                    t == DW_TAG_union_type || t == DW_TAG_interface_type) &&
+                   lang_namespaced(w->lang)) {
+            /* a C++ class local to the abstract function: its methods are
+             * qualified by it alone, as the walk of a concrete function
+             * records them (walk, scope_die). GCC -flto leaves every
+             * function of the compile-time unit abstract (early debug)
+             * and names the methods' declarations there from the LTO
+             * unit's concrete DIEs (DW_AT_abstract_origin), whose place
+             * GDB's determine_prefix reads: "Local::m" */
+            const char *save = w->prefix, *n = die_string(w->ld, w->file, c, DW_AT_name);
+            const bool was = w->in_type;
+            w->prefix = n ? n : "";
+            w->in_type = true;
+            st = walk(w, c, scope, 0, NULL, depth + 1);
+            w->prefix = save;
+            w->in_type = was;
         }
         r = ld_next_sibling(w->dbg, &c);
     }
