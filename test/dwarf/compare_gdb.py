@@ -646,7 +646,8 @@ SIMPLE_VARIANTS = [('clang++', 'O2', 5, 'simple')]
 # Fortran build.)
 NOINLINE_VARIANTS = {'cxx_sort.cc': [('g++', 'O2', 5, 'noinline')],
                      'cxx_thunk.cc': [('g++', 'O2', 5, 'lto')],
-                     'cxx.cc': [('g++', 'O2', 5, 'lto')]}
+                     'cxx.cc': [('g++', 'O2', 5, 'lto')],
+                     'vars.c': [('gcc', 'O2', 5, 'lto')]}
 # the compiler flag of each such variant
 VARIANT_FLAGS = {'tu': '-fdebug-types-section', 'simple': '-gsimple-template-names',
                  'noinline': '-fno-inline', 'lto': '-flto'}
@@ -1520,10 +1521,7 @@ def modes_of(args, prog, split):
     """The comparisons of a variant: 'locs' (contexts of one module: not
     the package or the library variants) and with --vars 'vars'."""
     modes = []
-    # (the LTO build: the contexts mode lists none of the LTO unit's
-    # DW_AT_const_value globals GDB prints, and 83 locations of all the
-    # programs' LTO builds differ there; not yet examined: vars only)
-    if not args.no_locs and not (split in ('dwp', 'lto') or prog in LIBRARIES):
+    if not args.no_locs and not (split == 'dwp' or prog in LIBRARIES):
         modes.append('locs')
     if args.vars:
         modes.append('vars')
