@@ -2368,11 +2368,16 @@ dwexpr_status dwexpr_libdwarf_type_get(dwexpr_libdwarf *ld, size_t unit, uint64_
     const ld_tinfo *ti = tinfo(ld, unit, type);
     out->name = ti ? ti->name : "?";
     out->bytes = ti ? ti->bytes : 0;
-    /* the encoding of a base type behind typedefs, qualifiers, enums */
+    /* the encoding of a base type behind typedefs, qualifiers, enums,
+     * looked up in the unit that holds it: gcc -flto's LTO unit names the
+     * types of the compile-time units (DW_FORM_ref_addr) */
     uint64_t cur = type;
     for (int depth = 0; cur && depth < 16; depth++) {
         dwexpr_type bt;
-        if (cur >= u->hdr && ld_base_type(ld, unit, cur - u->hdr, &bt) == DWEXPR_OK) {
+        const size_t bu = ld_unit_of(ld, u->file, cur);
+        const ld_unit *b = bu != SIZE_MAX ? ld_unit_at(ld, bu) : u;
+        if (cur >= b->hdr &&
+            ld_base_type(ld, bu != SIZE_MAX ? bu : unit, cur - b->hdr, &bt) == DWEXPR_OK) {
             out->encoding = bt.encoding;
             break;
         }

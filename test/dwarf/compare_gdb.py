@@ -647,7 +647,8 @@ SIMPLE_VARIANTS = [('clang++', 'O2', 5, 'simple')]
 NOINLINE_VARIANTS = {'cxx_sort.cc': [('g++', 'O2', 5, 'noinline')],
                      'cxx_thunk.cc': [('g++', 'O2', 5, 'lto')],
                      'cxx.cc': [('g++', 'O2', 5, 'lto')],
-                     'vars.c': [('gcc', 'O2', 5, 'lto')]}
+                     'vars.c': [('gcc', 'O2', 5, 'lto')],
+                     'x87.c': [('gcc', 'O2', 5, 'lto')]}
 # the compiler flag of each such variant
 VARIANT_FLAGS = {'tu': '-fdebug-types-section', 'simple': '-gsimple-template-names',
                  'noinline': '-fno-inline', 'lto': '-flto'}
