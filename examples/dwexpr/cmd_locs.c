@@ -1069,19 +1069,26 @@ static void frame_attrs(locs_run *r, const dwexpr_libdwarf_scope *fn, uint32_t f
  * padding (psABI 3.1.2). GDB reads it as a conversion from the
  * register's format to the type's (i387_register_to_value), here the
  * same format: the register's bytes and zeros for the padding
- * (target_float_convert). NULL, leaving *ERR, when V is not such a value
- * or the register cannot be read. */
+ * (target_float_convert). So too a constant of the 80-bit format alone,
+ * 10 bytes (clang -flto's DW_AT_const_value of a long double parameter
+ * it propagated: the value, no padding). NULL, leaving *ERR, when V is
+ * not such a value or the register cannot be read. */
 static json_t *read_x87(locs_run *r, dwexpr_ctx *ctx, const dwexpr_libdwarf_var *v,
                         const dwexpr_loc *loc, uint64_t bits, bool *all_undef,
                         dwexpr_error *err, dwexpr_status *st)
 {
     const dwexpr_sld *s = loc->count == 1 ? &loc->slds[0] : NULL;
-    if (!s || s->kind != DWEXPR_LOC_REGISTER || s->byte_offset || s->bit ||
-        s->u.regno < 33 || s->u.regno > 40 || r->arch != dwexpr_arch_find("x86_64"))
+    if (!s || s->byte_offset || s->bit || r->arch != dwexpr_arch_find("x86_64"))
         return NULL;
     uint32_t rb = 0;
-    if (!r->t.reg_size || r->t.reg_size(r->b, s->u.regno, &rb) != DWEXPR_OK || rb != 10 ||
-        bits % 8 || bits <= 8 * (uint64_t)rb || bits > 128)
+    if (s->kind == DWEXPR_LOC_REGISTER) {
+        if (s->u.regno < 33 || s->u.regno > 40 || !r->t.reg_size ||
+            r->t.reg_size(r->b, s->u.regno, &rb) != DWEXPR_OK)
+            return NULL;
+    } else if (s->kind == DWEXPR_LOC_IMPLICIT) {
+        rb = s->u.imp.bits == 80 ? 10 : 0;
+    }
+    if (rb != 10 || bits % 8 || bits <= 8 * (uint64_t)rb || bits > 128)
         return NULL;
     dwexpr_libdwarf_type_info ti;
     if (!strip_type(r, v->unit, v->type, &ti) || ti.tag != 0x24 /* DW_TAG_base_type */ ||
