@@ -648,7 +648,8 @@ NOINLINE_VARIANTS = {'cxx_sort.cc': [('g++', 'O2', 5, 'noinline')],
                      'cxx_thunk.cc': [('g++', 'O2', 5, 'lto')],
                      'cxx.cc': [('g++', 'O2', 5, 'lto')],
                      'vars.c': [('gcc', 'O2', 5, 'lto')],
-                     'x87.c': [('gcc', 'O2', 5, 'lto'), ('clang', 'O2', 5, 'lto')]}
+                     'x87.c': [('gcc', 'O2', 5, 'lto'), ('clang', 'O2', 5, 'lto')],
+                     'solib.c': [('gcc', 'O2', 5, 'lto')]}
 # the compiler flag of each such variant
 VARIANT_FLAGS = {'tu': '-fdebug-types-section', 'simple': '-gsimple-template-names',
                  'noinline': '-fno-inline', 'lto': '-flto'}
@@ -1647,7 +1648,7 @@ def main():
                                     CXX_VARIANTS + tu if prog.endswith('.cc') else
                                     RUST_VARIANTS if prog.endswith('.rs') else
                                     CSMITH_VARIANTS if prog.startswith('csmith') else
-                                    SOLIB_VARIANTS if prog in LIBRARIES else VARIANTS + tu):
+                                    SOLIB_VARIANTS + tu if prog in LIBRARIES else VARIANTS + tu):
             tag = variant_tag(prog, cc, opt, ver, split)
             if args.only and args.only not in tag:
                 continue
