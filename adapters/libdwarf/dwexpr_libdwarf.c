@@ -826,13 +826,19 @@ static void sset(sbuf *s, const char *a, const char *b, const char *c)
     cat4(s->b, sizeof s->b, a, b, c, "");
 }
 
-/* Whether FORM is a reference or an expression: an attribute computed at
- * run time (DWARF 5 2.19), not a constant. */
+/* Whether FORM is a reference, an expression or a location list: an
+ * attribute computed at run time (DWARF 5 2.19), not a constant. A list
+ * (DW_FORM_sec_offset, DW_FORM_loclistx: class loclist) is what
+ * DW_AT_string_length may be besides (DWARF 5 5.11, Table 7.5): gfortran
+ * -O2 -fno-inline gives an out-of-line instance's character(len=*) dummy
+ * a type whose length is a list ("DW_OP_lit5; DW_OP_stack_value" over
+ * the function), whose offset is no length. */
 static bool form_dynamic(Dwarf_Half f)
 {
     return f == DW_FORM_exprloc || (f >= DW_FORM_ref1 && f <= DW_FORM_ref_udata) ||
            f == DW_FORM_ref_addr || f == DW_FORM_block1 || f == DW_FORM_block2 ||
-           f == DW_FORM_block4 || f == DW_FORM_block;
+           f == DW_FORM_block4 || f == DW_FORM_block || f == DW_FORM_sec_offset ||
+           f == DW_FORM_loclistx;
 }
 
 /* Constant attribute AT of D: 1 with *OUT (DW_FORM_sdata and

@@ -636,7 +636,9 @@ TU_PROGRAMS = {'vars.c', 'types.c', 'cxx.cc', 'cxx_thunk.cc'}
 SIMPLE_VARIANTS = [('clang++', 'O2', 5, 'simple')]
 # 'noinline': -fno-inline, for cxx_sort.cc: libstdc++'s inline templates
 # become out-of-line instances of an abstract DIE (their "this" is
-# artificial only in the abstract one)
+# artificial only in the abstract one); for arrays.f90: the contained
+# worker's out-of-line instance, whose character(len=*) dummy has a type
+# of its own, its length a location list
 # 'lto': -flto. GCC's LTO unit (first in the file) holds the code and
 # names the compile-time units' early-debug DIEs after it (types, a
 # global's or function's abstract origin, a call site's callee, a local
@@ -645,6 +647,7 @@ SIMPLE_VARIANTS = [('clang++', 'O2', 5, 'simple')]
 # DW_AT_const_value). (gfortran -flto -O2 inlines the probes away: no
 # Fortran build.)
 NOINLINE_VARIANTS = {'cxx_sort.cc': [('g++', 'O2', 5, 'noinline')],
+                     'arrays.f90': [('gfortran', 'O2', 5, 'noinline')],
                      'cxx_thunk.cc': [('g++', 'O2', 5, 'lto')],
                      'cxx.cc': [('g++', 'O2', 5, 'lto')],
                      'vars.c': [('gcc', 'O2', 5, 'lto')],
@@ -1707,7 +1710,7 @@ def main():
         tu = (TU_CXX_VARIANTS + SIMPLE_VARIANTS if prog.endswith('.cc') else TU_VARIANTS) \
             if prog in TU_PROGRAMS else []
         tu = tu + NOINLINE_VARIANTS.get(prog, [])
-        for cc, opt, ver, split in (F_VARIANTS if prog.endswith('.f90') else
+        for cc, opt, ver, split in (F_VARIANTS + tu if prog.endswith('.f90') else
                                     CXX_VARIANTS + tu if prog.endswith('.cc') else
                                     RUST_VARIANTS if prog.endswith('.rs') else
                                     CSMITH_VARIANTS if prog.startswith('csmith') else
