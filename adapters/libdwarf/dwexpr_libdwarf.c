@@ -3049,8 +3049,26 @@ static dwexpr_status scope_die(walker *w, Dwarf_Die d, dwexpr_libdwarf_scope_kin
     return st;
 }
 
-/* Walk the children of PARENT in SCOPE. SEEN (may be NULL) collects the
- * abstract origins they name. */
+static dwexpr_status walk_abstract(walker *w, Dwarf_Die parent, const ld_scope *scope, int depth);
+
+/* walk_abstract of the abstract function FN, whose functions are
+ * qualified as scope_die qualifies a concrete one's: not at all in C++
+ * (a function's local classes qualify theirs), by FN's name in Fortran
+ * (GDB's determine_prefix: a contained procedure is HOST::NAME). */
+static dwexpr_status walk_abstract_fn(walker *w, Dwarf_Die fn, const ld_scope *scope, int depth)
+{
+    const char *save = w->prefix;
+    const bool was_host = w->host;
+    w->prefix = lang_namespaced(w->lang)    ? ""
+                : w->lang == LANG_FORTRAN ? die_string(w->ld, w->file, fn, DW_AT_name)
+                                          : NULL;
+    w->host = w->lang == LANG_FORTRAN;
+    dwexpr_status st = walk_abstract(w, fn, scope, depth);
+    w->prefix = save;
+    w->host = was_host;
+    return st;
+}
+
 /* The concrete functions inside abstract function PARENT (DW_AT_inline,
  * or a declaration-less one without pcs), at any depth of its lexical
  * blocks: a GNU C nested function of a function that was inlined
@@ -3067,6 +3085,13 @@ static dwexpr_status walk_abstract(walker *w, Dwarf_Die parent, const ld_scope *
     while (r == DW_DLV_OK && st == DWEXPR_OK) {
         const Dwarf_Half t = die_tag(w->dbg, c);
         if (t == DW_TAG_subprogram && !ld_die_flag(w->ld, w->file, c, DW_AT_declaration)) {
+            /* qualified as in a concrete function (walk): a Fortran
+             * procedure contained in an abstract host by the host's name
+             * (walk_abstract_fn), which GCC -flto's concrete DIE of it, in
+             * the LTO unit, reaches through DW_AT_abstract_origin */
+            if (w->prefix)
+                ld_map_put(&w->ld->prefixes, w->host ? w->file | LD_HOST_KEY : w->file,
+                           die_offset(w->dbg, c), (void *)(uintptr_t)w->prefix);
             uint64_t lo;
             Dwarf_Attribute a;
             bool concrete = die_addr(w->ld, ld_unit_at(w->ld, w->unit), c, DW_AT_low_pc, &lo);
@@ -3075,7 +3100,7 @@ static dwexpr_status walk_abstract(walker *w, Dwarf_Die parent, const ld_scope *
                 dwarf_dealloc_attribute(a);
             }
             st = concrete ? scope_die(w, c, DWEXPR_LIBDWARF_SCOPE_FUNCTION, scope, 0, depth)
-                          : walk_abstract(w, c, scope, depth + 1);
+                          : walk_abstract_fn(w, c, scope, depth + 1);
         } else if (t == DW_TAG_lexical_block) {
             st = walk_abstract(w, c, scope, depth + 1);
         } else if ((t == DW_TAG_structure_type || t == DW_TAG_class_type ||
@@ -3141,7 +3166,7 @@ static dwexpr_status walk(walker *w, Dwarf_Die parent, const ld_scope *scope, un
             if (concrete)
                 st = scope_die(w, c, DWEXPR_LIBDWARF_SCOPE_FUNCTION, scope, 0, depth);
             else
-                st = walk_abstract(w, c, scope, depth + 1);
+                st = walk_abstract_fn(w, c, scope, depth + 1);
             break;
         }
         case DW_TAG_inlined_subroutine:
