@@ -2824,6 +2824,29 @@ static dwexpr_status add_var(walker *w, Dwarf_Die d, Dwarf_Half tag, const ld_sc
     return DWEXPR_OK;
 }
 
+/* Record variable D of concrete function FN as a concrete DIE of its
+ * abstract origin ORIGIN (ld->concretes). */
+static dwexpr_status add_concrete(walker *w, Dwarf_Die d, uint64_t origin, const ld_scope *fn)
+{
+    ld_concrete *c = ld_pool_alloc(&w->ld->pool, sizeof *c);
+    if (!c)
+        return ld_fail(w->err, DWEXPR_E_NOMEM, "out of memory");
+    c->die = die_offset(w->dbg, d);
+    c->fn = fn;
+    c->next = ld_map_get(&w->ld->concretes, w->file, origin);
+    if (!ld_map_put(&w->ld->concretes, w->file, origin, c))
+        return ld_fail(w->err, DWEXPR_E_NOMEM, "out of memory");
+    return DWEXPR_OK;
+}
+
+uint64_t ld_concrete_die(const dwexpr_libdwarf *ld, size_t file, uint64_t off, uint64_t pc)
+{
+    for (const ld_concrete *c = ld_map_get(&ld->concretes, file, off); c; c = c->next)
+        if (dwexpr_libdwarf_scope_has_pc(&c->fn->pub, pc))
+            return c->die;
+    return 0;
+}
+
 /* The register of a call-site parameter's DW_AT_location (DW_OP_regN /
  * DW_OP_regx), or UINT32_MAX. */
 static uint32_t loc_register(const uint8_t *p, size_t n)
@@ -3185,7 +3208,11 @@ static dwexpr_status walk(walker *w, Dwarf_Die parent, const ld_scope *scope, un
             break;
         case DW_TAG_variable:
         case DW_TAG_formal_parameter:
-            st = add_var(w, c, t, scope, blocks, false);
+            if (scope->pub.kind == DWEXPR_LIBDWARF_SCOPE_FUNCTION && blocks == 0 &&
+                ld_die_ref(w->ld, w->file, c, DW_AT_abstract_origin, &o))
+                st = add_concrete(w, c, o, scope);
+            if (st == DWEXPR_OK)
+                st = add_var(w, c, t, scope, blocks, false);
             break;
         case DW_TAG_call_site:
         case DW_TAG_GNU_call_site:
@@ -3816,6 +3843,7 @@ void dwexpr_libdwarf_close(dwexpr_libdwarf *ld)
     ld_map_free(&ld->tnames);
     ld_map_free(&ld->prefixes);
     ld_map_free(&ld->fn_by_die);
+    ld_map_free(&ld->concretes);
     ld_map_free(&ld->selftail);
     ld_map_free(&ld->fn_by_entry);
     ld_map_free(&ld->syms);

@@ -645,10 +645,13 @@ SIMPLE_VARIANTS = [('clang++', 'O2', 5, 'simple')]
 # class's methods); clang's propagates constants into the DWARF (a long
 # double's 10-byte DW_AT_const_value, a VLA bound's DIE with
 # DW_AT_const_value). gfortran -O0 -flto: a contained procedure's
-# concrete DIE names its host's abstract one. (gfortran -flto -O2
-# inlines the probes away.)
+# concrete DIE names its host's abstract one; an array bound's
+# DW_OP_GNU_variable_value names the abstract DIE of a variable whose
+# concrete DIE has the location. (gfortran -flto -O2 inlines the probes
+# away.)
 NOINLINE_VARIANTS = {'cxx_sort.cc': [('g++', 'O2', 5, 'noinline')],
                      'arrays.f90': [('gfortran', 'O2', 5, 'noinline'), ('gfortran', 'O0', 5, 'lto')],
+                     'ftypes.f90': [('gfortran', 'O0', 5, 'lto')],
                      'cxx_thunk.cc': [('g++', 'O2', 5, 'lto')],
                      'cxx.cc': [('g++', 'O2', 5, 'lto')],
                      'vars.c': [('gcc', 'O2', 5, 'lto')],
