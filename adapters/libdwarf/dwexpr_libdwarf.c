@@ -3896,15 +3896,31 @@ bool dwexpr_libdwarf_scope_has_pc(const dwexpr_libdwarf_scope *s, uint64_t pc)
 }
 
 /* The deepest scope whose ranges hold PC. */
+/* Whether scope S is inside scope A. */
+static bool scope_within(const ld_scope *s, const ld_scope *a)
+{
+    for (const dwexpr_libdwarf_scope *p = s->pub.parent; p; p = p->parent)
+        if (p == &a->pub)
+            return true;
+    return false;
+}
+
+/* The innermost scope holding PC. Where scopes that are not nested
+ * overlap (GCC -flto -Og: a loop body's concrete block beside the loop's
+ * block, whose abstract origin holds the body's), the one GDB's address
+ * map of the unit's blocks gives the pc: the first block finished in DIE
+ * order, inner blocks before theirs (buildsym's record_block_range sets
+ * only addresses no block has yet), i.e. the first scope holding PC in
+ * DIE order and then the innermost inside it. */
 const ld_scope *ld_scope_at(const dwexpr_libdwarf *ld, uint64_t pc)
 {
     const ld_scope *best = NULL;
-    ld_scope *const *all = ld->scopes.v;
+    ld_scope *const *all = ld->scopes.v; /* in DIE order, a scope before those inside it */
     for (size_t i = 0; i < ld->scopes.n; i++) {
         const ld_scope *s = all[i];
         if (s->no_ranges || (best && s->depth <= best->depth))
             continue;
-        if (dwexpr_libdwarf_scope_has_pc(&s->pub, pc))
+        if (dwexpr_libdwarf_scope_has_pc(&s->pub, pc) && (!best || scope_within(s, best)))
             best = s;
     }
     return best;

@@ -642,19 +642,18 @@ SIMPLE_VARIANTS = [('clang++', 'O2', 5, 'simple')]
 # 'lto': -flto. GCC's LTO unit (first in the file) holds the code and
 # names the compile-time units' early-debug DIEs after it (types, a
 # global's or function's abstract origin, a call site's callee, a local
-# class's methods); clang's propagates constants into the DWARF (a long
+# class's methods, a Fortran host's contained procedure, the variable
+# an array bound's DW_OP_GNU_variable_value names); at -Og a loop body's
+# concrete block lies beside the loop's (GDB's address map of the
+# blocks decides). clang's propagates constants into the DWARF (a long
 # double's 10-byte DW_AT_const_value, a VLA bound's DIE with
-# DW_AT_const_value). gfortran -O0 -flto: a contained procedure's
-# concrete DIE names its host's abstract one; an array bound's
-# DW_OP_GNU_variable_value names the abstract DIE of a variable whose
-# concrete DIE has the location. (gfortran -flto -O2 inlines the probes
-# away.)
+# DW_AT_const_value). (gfortran -flto -O2 inlines the probes away.)
 NOINLINE_VARIANTS = {'cxx_sort.cc': [('g++', 'O2', 5, 'noinline')],
                      'arrays.f90': [('gfortran', 'O2', 5, 'noinline'), ('gfortran', 'O0', 5, 'lto')],
                      'ftypes.f90': [('gfortran', 'O0', 5, 'lto')],
                      'cxx_thunk.cc': [('g++', 'O2', 5, 'lto')],
                      'cxx.cc': [('g++', 'O2', 5, 'lto')],
-                     'vars.c': [('gcc', 'O2', 5, 'lto')],
+                     'vars.c': [('gcc', 'O2', 5, 'lto'), ('gcc', 'Og', 5, 'lto')],
                      'types.c': [('clang', 'O2', 5, 'lto')],
                      'x87.c': [('gcc', 'O2', 5, 'lto'), ('clang', 'O2', 5, 'lto')],
                      'solib.c': [('gcc', 'O2', 5, 'lto')]}
