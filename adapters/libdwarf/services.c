@@ -112,9 +112,7 @@ static dwexpr_status sv_die(void *u, const dwexpr_unit *unit, uint64_t off, bool
     if (!cu)
         return note(b, DWEXPR_E_NOT_FOUND, "no unit %llu", (unsigned long long)unit->id);
     uint64_t abs = section_relative ? off : cu->hdr + off;
-    uint64_t pc;
-    if (b->has_where && ld_map_get(&ld->concretes, cu->file, abs) &&
-        ld_frame_pc(b, &b->where, &pc) == DWEXPR_OK) {
+    if (b->has_where && ld_map_get(&ld->concretes, cu->file, abs)) {
         dwexpr_libdwarf_attr a;
         const size_t au = ld_unit_of(ld, cu->file, abs);
         const bool own = au != SIZE_MAX &&
@@ -122,9 +120,12 @@ static dwexpr_status sv_die(void *u, const dwexpr_unit *unit, uint64_t off, bool
                               DWEXPR_OK ||
                           dwexpr_libdwarf_attr_get(ld, au, abs, DW_AT_const_value, &a, NULL) ==
                               DWEXPR_OK);
-        const uint64_t con = own ? 0
-                                 : ld_concrete_die(ld, cu->file, abs,
-                                                   ld_frame_lookup_pc(b, &b->where, pc));
+        char kept[sizeof b->msg];
+        memcpy(kept, b->msg, sizeof kept);
+        uint64_t pc, con = 0;
+        if (!own && ld_frame_pc(b, &b->where, &pc) == DWEXPR_OK)
+            con = ld_concrete_die(ld, cu->file, abs, ld_frame_lookup_pc(b, &b->where, pc));
+        memcpy(b->msg, kept, sizeof kept); /* no pc: no note of it, the DIE answers alone */
         if (con)
             abs = con;
     }
