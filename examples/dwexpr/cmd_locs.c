@@ -401,6 +401,9 @@ static bool unit_describes(dwexpr_libdwarf *ld, const dwexpr_libdwarf_scope *s, 
 {
     if (unit == s->unit)
         return true;
+    const dwexpr_libdwarf_unit *su = dwexpr_libdwarf_unit_get(ld, s->unit);
+    if (!su || su->split)
+        return false; /* a split unit's references are offsets in its .dwo */
     for (; s && s->kind != DWEXPR_LIBDWARF_SCOPE_UNIT; s = s->parent) {
         dwexpr_libdwarf_attr a;
         if (dwexpr_libdwarf_attr_get(ld, s->unit, s->die, AT_abstract_origin, &a, NULL) ==
