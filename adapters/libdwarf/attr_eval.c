@@ -58,7 +58,15 @@ static dwexpr_status run(dwexpr_libdwarf_binding *b, dwexpr_ctx *ctx, const dwex
         return st;
     }
     dwexpr_eval_params q = params_for(where, s);
+    /* the frame, for the DIE service (a DW_OP_GNU_variable_value of an
+     * abstract DIE: sv_die), restored for an enclosing evaluation */
+    const bool had = b->has_where;
+    const dwexpr_frameref was = b->where;
+    b->has_where = true;
+    b->where = (dwexpr_frameref){q.thread, q.frame, q.lane, q.ctx};
     st = dwexpr_eval(ctx, p, &b->t, b, &q, out);
+    b->has_where = had;
+    b->where = was;
     dwexpr_program_free(p);
     if (st)
         return ctx_fail(ctx, st, err);

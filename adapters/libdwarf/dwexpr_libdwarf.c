@@ -832,13 +832,19 @@ static void sset(sbuf *s, const char *a, const char *b, const char *c)
     cat4(s->b, sizeof s->b, a, b, c, "");
 }
 
-/* Whether FORM is a reference or an expression: an attribute computed at
- * run time (DWARF 5 2.19), not a constant. */
+/* Whether FORM is a reference, an expression or a location list: an
+ * attribute computed at run time (DWARF 5 2.19), not a constant. A list
+ * (DW_FORM_sec_offset, DW_FORM_loclistx: class loclist) is what
+ * DW_AT_string_length may be besides (DWARF 5 5.11, Table 7.5): gfortran
+ * -O2 -fno-inline gives an out-of-line instance's character(len=*) dummy
+ * a type whose length is a list ("DW_OP_lit5; DW_OP_stack_value" over
+ * the function), whose offset is no length. */
 static bool form_dynamic(Dwarf_Half f)
 {
     return f == DW_FORM_exprloc || (f >= DW_FORM_ref1 && f <= DW_FORM_ref_udata) ||
            f == DW_FORM_ref_addr || f == DW_FORM_block1 || f == DW_FORM_block2 ||
-           f == DW_FORM_block4 || f == DW_FORM_block;
+           f == DW_FORM_block4 || f == DW_FORM_block || f == DW_FORM_sec_offset ||
+           f == DW_FORM_loclistx;
 }
 
 /* Constant attribute AT of D: 1 with *OUT (DW_FORM_sdata and
@@ -2374,11 +2380,16 @@ dwexpr_status dwexpr_libdwarf_type_get(dwexpr_libdwarf *ld, size_t unit, uint64_
     const ld_tinfo *ti = tinfo(ld, unit, type);
     out->name = ti ? ti->name : "?";
     out->bytes = ti ? ti->bytes : 0;
-    /* the encoding of a base type behind typedefs, qualifiers, enums */
+    /* the encoding of a base type behind typedefs, qualifiers, enums,
+     * looked up in the unit that holds it: gcc -flto's LTO unit names the
+     * types of the compile-time units (DW_FORM_ref_addr) */
     uint64_t cur = type;
     for (int depth = 0; cur && depth < 16; depth++) {
         dwexpr_type bt;
-        if (cur >= u->hdr && ld_base_type(ld, unit, cur - u->hdr, &bt) == DWEXPR_OK) {
+        const size_t bu = ld_unit_of(ld, u->file, cur);
+        const ld_unit *b = bu != SIZE_MAX ? ld_unit_at(ld, bu) : u;
+        if (cur >= b->hdr &&
+            ld_base_type(ld, bu != SIZE_MAX ? bu : unit, cur - b->hdr, &bt) == DWEXPR_OK) {
             out->encoding = bt.encoding;
             break;
         }
@@ -2889,6 +2900,29 @@ static dwexpr_status add_var(walker *w, Dwarf_Die d, Dwarf_Half tag, const ld_sc
     return DWEXPR_OK;
 }
 
+/* Record variable D of concrete function FN as a concrete DIE of its
+ * abstract origin ORIGIN (ld->concretes). */
+static dwexpr_status add_concrete(walker *w, Dwarf_Die d, uint64_t origin, const ld_scope *fn)
+{
+    ld_concrete *c = ld_pool_alloc(&w->ld->pool, sizeof *c);
+    if (!c)
+        return ld_fail(w->err, DWEXPR_E_NOMEM, "out of memory");
+    c->die = die_offset(w->dbg, d);
+    c->fn = fn;
+    c->next = ld_map_get(&w->ld->concretes, w->file, origin);
+    if (!ld_map_put(&w->ld->concretes, w->file, origin, c))
+        return ld_fail(w->err, DWEXPR_E_NOMEM, "out of memory");
+    return DWEXPR_OK;
+}
+
+uint64_t ld_concrete_die(const dwexpr_libdwarf *ld, size_t file, uint64_t off, uint64_t pc)
+{
+    for (const ld_concrete *c = ld_map_get(&ld->concretes, file, off); c; c = c->next)
+        if (dwexpr_libdwarf_scope_has_pc(&c->fn->pub, pc))
+            return c->die;
+    return 0;
+}
+
 /* The register of a call-site parameter's DW_AT_location (DW_OP_regN /
  * DW_OP_regx), or UINT32_MAX. */
 static uint32_t loc_register(const uint8_t *p, size_t n)
@@ -3114,8 +3148,26 @@ static dwexpr_status scope_die(walker *w, Dwarf_Die d, dwexpr_libdwarf_scope_kin
     return st;
 }
 
-/* Walk the children of PARENT in SCOPE. SEEN (may be NULL) collects the
- * abstract origins they name. */
+static dwexpr_status walk_abstract(walker *w, Dwarf_Die parent, const ld_scope *scope, int depth);
+
+/* walk_abstract of the abstract function FN, whose functions are
+ * qualified as scope_die qualifies a concrete one's: not at all in C++
+ * (a function's local classes qualify theirs), by FN's name in Fortran
+ * (GDB's determine_prefix: a contained procedure is HOST::NAME). */
+static dwexpr_status walk_abstract_fn(walker *w, Dwarf_Die fn, const ld_scope *scope, int depth)
+{
+    const char *save = w->prefix;
+    const bool was_host = w->host;
+    w->prefix = lang_namespaced(w->lang)    ? ""
+                : w->lang == LANG_FORTRAN ? die_string(w->ld, w->file, fn, DW_AT_name)
+                                          : NULL;
+    w->host = w->lang == LANG_FORTRAN;
+    dwexpr_status st = walk_abstract(w, fn, scope, depth);
+    w->prefix = save;
+    w->host = was_host;
+    return st;
+}
+
 /* The concrete functions inside abstract function PARENT (DW_AT_inline,
  * or a declaration-less one without pcs), at any depth of its lexical
  * blocks: a GNU C nested function of a function that was inlined
@@ -3132,6 +3184,13 @@ static dwexpr_status walk_abstract(walker *w, Dwarf_Die parent, const ld_scope *
     while (r == DW_DLV_OK && st == DWEXPR_OK) {
         const Dwarf_Half t = die_tag(w->dbg, c);
         if (t == DW_TAG_subprogram && !ld_die_flag(w->ld, w->file, c, DW_AT_declaration)) {
+            /* qualified as in a concrete function (walk): a Fortran
+             * procedure contained in an abstract host by the host's name
+             * (walk_abstract_fn), which GCC -flto's concrete DIE of it, in
+             * the LTO unit, reaches through DW_AT_abstract_origin */
+            if (w->prefix)
+                ld_map_put(&w->ld->prefixes, w->host ? w->file | LD_HOST_KEY : w->file,
+                           die_offset(w->dbg, c), (void *)(uintptr_t)w->prefix);
             uint64_t lo;
             Dwarf_Attribute a;
             bool concrete = die_addr(w->ld, ld_unit_at(w->ld, w->unit), c, DW_AT_low_pc, &lo);
@@ -3140,9 +3199,26 @@ static dwexpr_status walk_abstract(walker *w, Dwarf_Die parent, const ld_scope *
                 dwarf_dealloc_attribute(a);
             }
             st = concrete ? scope_die(w, c, DWEXPR_LIBDWARF_SCOPE_FUNCTION, scope, 0, depth)
-                          : walk_abstract(w, c, scope, depth + 1);
+                          : walk_abstract_fn(w, c, scope, depth + 1);
         } else if (t == DW_TAG_lexical_block) {
             st = walk_abstract(w, c, scope, depth + 1);
+        } else if ((t == DW_TAG_structure_type || t == DW_TAG_class_type ||
+                    t == DW_TAG_union_type || t == DW_TAG_interface_type) &&
+                   lang_namespaced(w->lang)) {
+            /* a C++ class local to the abstract function: its methods are
+             * qualified by it alone, as the walk of a concrete function
+             * records them (walk, scope_die). GCC -flto leaves every
+             * function of the compile-time unit abstract (early debug)
+             * and names the methods' declarations there from the LTO
+             * unit's concrete DIEs (DW_AT_abstract_origin), whose place
+             * GDB's determine_prefix reads: "Local::m" */
+            const char *save = w->prefix, *n = die_string(w->ld, w->file, c, DW_AT_name);
+            const bool was = w->in_type;
+            w->prefix = n ? n : "";
+            w->in_type = true;
+            st = walk(w, c, scope, 0, NULL, depth + 1);
+            w->prefix = save;
+            w->in_type = was;
         }
         r = ld_next_sibling(w->dbg, &c);
     }
@@ -3189,7 +3265,7 @@ static dwexpr_status walk(walker *w, Dwarf_Die parent, const ld_scope *scope, un
             if (concrete)
                 st = scope_die(w, c, DWEXPR_LIBDWARF_SCOPE_FUNCTION, scope, 0, depth);
             else
-                st = walk_abstract(w, c, scope, depth + 1);
+                st = walk_abstract_fn(w, c, scope, depth + 1);
             break;
         }
         case DW_TAG_inlined_subroutine:
@@ -3208,7 +3284,11 @@ static dwexpr_status walk(walker *w, Dwarf_Die parent, const ld_scope *scope, un
             break;
         case DW_TAG_variable:
         case DW_TAG_formal_parameter:
-            st = add_var(w, c, t, scope, blocks, false);
+            if (scope->pub.kind == DWEXPR_LIBDWARF_SCOPE_FUNCTION && blocks == 0 &&
+                ld_die_ref(w->ld, w->file, c, DW_AT_abstract_origin, &o))
+                st = add_concrete(w, c, o, scope);
+            if (st == DWEXPR_OK)
+                st = add_var(w, c, t, scope, blocks, false);
             break;
         case DW_TAG_call_site:
         case DW_TAG_GNU_call_site:
@@ -3846,6 +3926,7 @@ void dwexpr_libdwarf_close(dwexpr_libdwarf *ld)
     ld_vec_free(&ld->decls);
     ld_map_free(&ld->type_defs);
     ld_map_free(&ld->fn_by_die);
+    ld_map_free(&ld->concretes);
     ld_map_free(&ld->selftail);
     ld_map_free(&ld->fn_by_entry);
     ld_map_free(&ld->syms);
@@ -3898,15 +3979,31 @@ bool dwexpr_libdwarf_scope_has_pc(const dwexpr_libdwarf_scope *s, uint64_t pc)
 }
 
 /* The deepest scope whose ranges hold PC. */
+/* Whether scope S is inside scope A. */
+static bool scope_within(const ld_scope *s, const ld_scope *a)
+{
+    for (const dwexpr_libdwarf_scope *p = s->pub.parent; p; p = p->parent)
+        if (p == &a->pub)
+            return true;
+    return false;
+}
+
+/* The innermost scope holding PC. Where scopes that are not nested
+ * overlap (GCC -flto -Og: a loop body's concrete block beside the loop's
+ * block, whose abstract origin holds the body's), the one GDB's address
+ * map of the unit's blocks gives the pc: the first block finished in DIE
+ * order, inner blocks before theirs (buildsym's record_block_range sets
+ * only addresses no block has yet), i.e. the first scope holding PC in
+ * DIE order and then the innermost inside it. */
 const ld_scope *ld_scope_at(const dwexpr_libdwarf *ld, uint64_t pc)
 {
     const ld_scope *best = NULL;
-    ld_scope *const *all = ld->scopes.v;
+    ld_scope *const *all = ld->scopes.v; /* in DIE order, a scope before those inside it */
     for (size_t i = 0; i < ld->scopes.n; i++) {
         const ld_scope *s = all[i];
         if (s->no_ranges || (best && s->depth <= best->depth))
             continue;
-        if (dwexpr_libdwarf_scope_has_pc(&s->pub, pc))
+        if (dwexpr_libdwarf_scope_has_pc(&s->pub, pc) && (!best || scope_within(s, best)))
             best = s;
     }
     return best;

@@ -235,6 +235,9 @@ struct dwexpr_libdwarf {
     ld_map type_defs;            /* (hash of the qualified name, k) -> ld_named_type */
     ld_vec decls;                /* ld_named_type: the declarations seen */
     ld_map decl_defs;            /* (file, declaration) -> uint64_t *: its definition */
+    ld_map concretes;            /* (file, off of an abstract variable DIE) -> ld_concrete
+                                    *: the variables of concrete functions that name it
+                                    by DW_AT_abstract_origin (ld_concrete_die) */
     uint64_t load_bias;
     uint64_t range_lo, range_hi; /* run-time addresses of the module; 0, 0: all */
     char arch[24];
@@ -255,6 +258,21 @@ struct dwexpr_libdwarf {
     ld_map fn_by_name[2];        /* (hash of the linkage name [0] / DW_AT_name [1], k) ->
                                     ld_scope * */
 };
+
+/* A variable DIE (in FILE) that is a direct child of concrete function
+ * FN and names an abstract DIE by DW_AT_abstract_origin; NEXT: another
+ * such DIE of the same abstract one. */
+typedef struct ld_concrete {
+    uint64_t die;
+    const ld_scope *fn;
+    struct ld_concrete *next;
+} ld_concrete;
+
+/* GDB's resolve_abstract_p (dwarf2_fetch_die_loc_sect_off): for the
+ * abstract variable DIE OFF of FILE, the concrete DIE of the function
+ * holding link-time PC; 0 if none. */
+LD_HIDDEN uint64_t ld_concrete_die(const dwexpr_libdwarf *ld, size_t file, uint64_t off,
+                                   uint64_t pc);
 
 /* Fill ERR with status S and a message; returns S. */
 LD_HIDDEN dwexpr_status ld_fail(dwexpr_error *err, dwexpr_status s, const char *fmt, ...)

@@ -98,7 +98,11 @@ static dwexpr_status sv_base_type(void *u, const dwexpr_unit *unit, uint64_t die
 
 /* Service: the DIE of DW_OP_call2/4/call_ref, implicit pointers and
  * DW_OP_GNU_variable_value (DWARF 5 2.5.1.5: its DW_AT_location, else
- * DW_AT_const_value). */
+ * DW_AT_const_value). An abstract variable DIE without either is
+ * answered, as GDB answers it (dwarf2_fetch_die_loc_sect_off with
+ * resolve_abstract_p), by its concrete DIE in the function holding the
+ * pc of the evaluation's frame: gcc -flto's early-debug DIE of a
+ * gfortran array bound's artificial variable, named from the type. */
 static dwexpr_status sv_die(void *u, const dwexpr_unit *unit, uint64_t off, bool section_relative,
                             dwexpr_die *out)
 {
@@ -108,6 +112,23 @@ static dwexpr_status sv_die(void *u, const dwexpr_unit *unit, uint64_t off, bool
     if (!cu)
         return note(b, DWEXPR_E_NOT_FOUND, "no unit %llu", (unsigned long long)unit->id);
     uint64_t abs = section_relative ? off : cu->hdr + off;
+    if (b->has_where && ld_map_get(&ld->concretes, cu->file, abs)) {
+        dwexpr_libdwarf_attr a;
+        const size_t au = ld_unit_of(ld, cu->file, abs);
+        const bool own = au != SIZE_MAX &&
+                         (dwexpr_libdwarf_attr_get(ld, au, abs, DW_AT_location, &a, NULL) ==
+                              DWEXPR_OK ||
+                          dwexpr_libdwarf_attr_get(ld, au, abs, DW_AT_const_value, &a, NULL) ==
+                              DWEXPR_OK);
+        char kept[sizeof b->msg];
+        memcpy(kept, b->msg, sizeof kept);
+        uint64_t pc, con = 0;
+        if (!own && ld_frame_pc(b, &b->where, &pc) == DWEXPR_OK)
+            con = ld_concrete_die(ld, cu->file, abs, ld_frame_lookup_pc(b, &b->where, pc));
+        memcpy(b->msg, kept, sizeof kept); /* no pc: no note of it, the DIE answers alone */
+        if (con)
+            abs = con;
+    }
     dwexpr_die *c = ld_map_get(&ld->dies, cu->file, abs);
     if (c) {
         *out = *c;

@@ -57,6 +57,10 @@ struct dwexpr_libdwarf_binding {
     struct ld_memo *memo;
     size_t memo_cap, memo_n;
     unsigned long nest_fail;
+    /* the frame of the evaluation in progress (attr_eval.c's run), for
+     * the DIE service's abstract DIEs (sv_die); has_where false: none */
+    bool has_where;
+    dwexpr_frameref where;
 };
 
 /* Program location of frame F, link-time (machine frame_pc minus the load

@@ -99,26 +99,44 @@ enum { DECL_NO, DECL_HERE, DECL_OUTSIDE, DECL_AMBIGUOUS };
 static int ref_target(dwexpr_libdwarf *ld, ld_callsite *cs, const ld_scope **fn, uint64_t *addr)
 {
     size_t file = ld_unit_at(ld, cs->unit)->file;
-    Dwarf_Die d;
     *fn = NULL;
     *addr = 0;
-    if (ld_offdie(ld, file, cs->target_die, &d, NULL) != DWEXPR_OK)
-        return DECL_NO;
-    uint64_t spec;
-    const char *name = NULL;
-    bool decl = false;
     /* GDB's die_is_declaration: DW_AT_declaration without
-     * DW_AT_specification */
-    if (ld_die_flag(ld, file, d, DW_AT_declaration) &&
-        !ld_die_ref(ld, file, d, DW_AT_specification, &spec)) {
-        decl = true;
-        name = ld_die_string(ld, file, d, DW_AT_linkage_name);
-        if (!name)
-            name = ld_die_string(ld, file, d, DW_AT_MIPS_linkage_name);
-        if (!name)
-            name = ld_die_string(ld, file, d, DW_AT_name);
+     * DW_AT_specification, each looked for as GDB's dwarf2_attr looks:
+     * on the DIE, else along its DW_AT_specification /
+     * DW_AT_abstract_origin (gcc -flto's call site names a DIE of the
+     * LTO unit whose abstract origin is the compile-time unit's
+     * declaration of a shared library's function); the name too */
+    const char *linkage = NULL, *plain = NULL;
+    bool decl = false, spec = false, found = false;
+    uint64_t off = cs->target_die;
+    for (int hop = 0; hop < 8; hop++) {
+        Dwarf_Die d;
+        if (ld_offdie(ld, file, off, &d, NULL) != DWEXPR_OK)
+            break;
+        found = true;
+        decl = decl || ld_die_flag(ld, file, d, DW_AT_declaration);
+        if (!linkage)
+            linkage = ld_die_string(ld, file, d, DW_AT_linkage_name);
+        if (!linkage)
+            linkage = ld_die_string(ld, file, d, DW_AT_MIPS_linkage_name);
+        if (!plain)
+            plain = ld_die_string(ld, file, d, DW_AT_name);
+        uint64_t o;
+        bool more = false;
+        if (ld_die_ref(ld, file, d, DW_AT_specification, &o))
+            spec = more = true;
+        else if (ld_die_ref(ld, file, d, DW_AT_abstract_origin, &o))
+            more = true;
+        dwarf_dealloc_die(d);
+        if (!more || o == off)
+            break;
+        off = o;
     }
-    dwarf_dealloc_die(d);
+    if (!found)
+        return DECL_NO;
+    decl = decl && !spec;
+    const char *name = linkage ? linkage : plain;
     if (decl) {
         size_t count;
         if (!name)

@@ -25,7 +25,7 @@ enum { TAG_array = 0x01, TAG_class = 0x02, TAG_structure = 0x13, TAG_union = 0x1
        TAG_variant_part = 0x33 };
 /* DW_AT_* read for members. */
 enum { AT_data_member_location = 0x38, AT_data_bit_offset = 0x6b, AT_discr = 0x15,
-       AT_discr_value = 0x16, AT_discr_list = 0x3d };
+       AT_discr_value = 0x16, AT_discr_list = 0x3d, AT_abstract_origin = 0x31 };
 /* Bounds of the member listing: nesting depth, elements per array. */
 enum { MEMBERS_DEPTH = 4, MEMBERS_ELEMENTS = 64 };
 
@@ -37,7 +37,9 @@ static const char usage_locs[] =
     "depth, inlined-call chain, type and bit size) with its location expression\n"
     "or location list (entries with their [low, high) ranges), disassembled.\n"
     "With --pc, only the variables in scope at that pc, evaluated against the\n"
-    "context file's simulated target and read (contract \"dwexpr vars\" entries).\n"
+    "context file's simulated target and read (contract \"dwexpr vars\" entries),\n"
+    "and the globals of the unit holding the pc and of the units its scopes'\n"
+    "abstract origins are in (gcc -flto: the compile-time units).\n"
     "\n"
     "options:\n"
     "  --json                one JSON object on stdout\n"
@@ -370,6 +372,46 @@ static void human_function(json_t *f)
                (long long)json_integer_value(json_object_get(f, "call_line")));
     printf(" (unit %lld, die %s)\n", (long long)json_integer_value(json_object_get(f, "unit")),
            json_string_value(json_object_get(f, "die")));
+}
+
+/* The unit of LD whose .debug_info holds offset OFF (a unit of the main
+ * file, not a split one: its DIEs are the .dwo's); SIZE_MAX if none. */
+static size_t unit_holding(const dwexpr_libdwarf *ld, uint64_t off)
+{
+    size_t best = SIZE_MAX;
+    uint64_t at = 0;
+    for (size_t i = 0; i < dwexpr_libdwarf_unit_count(ld); i++) {
+        const dwexpr_libdwarf_unit *u = dwexpr_libdwarf_unit_get(ld, i);
+        if (u->split || u->offset > off || (best != SIZE_MAX && u->offset < at))
+            continue;
+        best = i;
+        at = u->offset;
+    }
+    return best;
+}
+
+/* Whether the globals of UNIT are those of the code at scope S: UNIT is
+ * S's own, or holds the abstract origin of S or of a scope around it
+ * (DWARF 5 3.3.8.1). gcc -flto puts the code of every source file in the
+ * LTO unit, whose concrete DIEs name the early-debug DIEs of each file's
+ * compile-time unit (DW_AT_abstract_origin, DW_FORM_ref_addr): a global
+ * LTO dropped, or a static of that file, has its only DIE there (GDB
+ * finds them by name, "<optimized out>" or "Missing ELF symbol"). */
+static bool unit_describes(dwexpr_libdwarf *ld, const dwexpr_libdwarf_scope *s, size_t unit)
+{
+    if (unit == s->unit)
+        return true;
+    const dwexpr_libdwarf_unit *su = dwexpr_libdwarf_unit_get(ld, s->unit);
+    if (!su || su->split)
+        return false; /* a split unit's references are offsets in its .dwo */
+    for (; s && s->kind != DWEXPR_LIBDWARF_SCOPE_UNIT; s = s->parent) {
+        dwexpr_libdwarf_attr a;
+        if (dwexpr_libdwarf_attr_get(ld, s->unit, s->die, AT_abstract_origin, &a, NULL) ==
+                DWEXPR_OK &&
+            a.kind == DWEXPR_LIBDWARF_ATTR_REF && unit_holding(ld, a.ref) == unit)
+            return true;
+    }
+    return false;
 }
 
 static json_t *units_json(locs_run *r)
@@ -1032,19 +1074,26 @@ static void frame_attrs(locs_run *r, const dwexpr_libdwarf_scope *fn, uint32_t f
  * padding (psABI 3.1.2). GDB reads it as a conversion from the
  * register's format to the type's (i387_register_to_value), here the
  * same format: the register's bytes and zeros for the padding
- * (target_float_convert). NULL, leaving *ERR, when V is not such a value
- * or the register cannot be read. */
+ * (target_float_convert). So too a constant of the 80-bit format alone,
+ * 10 bytes (clang -flto's DW_AT_const_value of a long double parameter
+ * it propagated: the value, no padding). NULL, leaving *ERR, when V is
+ * not such a value or the register cannot be read. */
 static json_t *read_x87(locs_run *r, dwexpr_ctx *ctx, const dwexpr_libdwarf_var *v,
                         const dwexpr_loc *loc, uint64_t bits, bool *all_undef,
                         dwexpr_error *err, dwexpr_status *st)
 {
     const dwexpr_sld *s = loc->count == 1 ? &loc->slds[0] : NULL;
-    if (!s || s->kind != DWEXPR_LOC_REGISTER || s->byte_offset || s->bit ||
-        s->u.regno < 33 || s->u.regno > 40 || r->arch != dwexpr_arch_find("x86_64"))
+    if (!s || s->byte_offset || s->bit || r->arch != dwexpr_arch_find("x86_64"))
         return NULL;
     uint32_t rb = 0;
-    if (!r->t.reg_size || r->t.reg_size(r->b, s->u.regno, &rb) != DWEXPR_OK || rb != 10 ||
-        bits % 8 || bits <= 8 * (uint64_t)rb || bits > 128)
+    if (s->kind == DWEXPR_LOC_REGISTER) {
+        if (s->u.regno < 33 || s->u.regno > 40 || !r->t.reg_size ||
+            r->t.reg_size(r->b, s->u.regno, &rb) != DWEXPR_OK)
+            return NULL;
+    } else if (s->kind == DWEXPR_LOC_IMPLICIT) {
+        rb = s->u.imp.bits == 80 ? 10 : 0;
+    }
+    if (rb != 10 || bits % 8 || bits <= 8 * (uint64_t)rb || bits > 128)
         return NULL;
     dwexpr_libdwarf_type_info ti;
     if (!strip_type(r, v->unit, v->type, &ti) || ti.tag != 0x24 /* DW_TAG_base_type */ ||
@@ -1561,7 +1610,8 @@ int cmd_locs(int argc, char **argv)
         json_t *globals = json_array();
         for (size_t i = 0; i < dwexpr_libdwarf_var_count(r.ld); i++) {
             const dwexpr_libdwarf_var *v = dwexpr_libdwarf_var_get(r.ld, i);
-            if (v->scope->kind == DWEXPR_LIBDWARF_SCOPE_UNIT && inner && v->unit == inner->unit)
+            if (v->scope->kind == DWEXPR_LIBDWARF_SCOPE_UNIT && inner &&
+                unit_describes(r.ld, inner, v->unit))
                 json_array_append_new(globals, locs_eval_var(&r, v, 0, at));
         }
         json_object_set_new(top, "globals", globals);

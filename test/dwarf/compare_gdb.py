@@ -660,11 +660,27 @@ TU_PROGRAMS = {'vars.c', 'types.c', 'cxx.cc', 'cxx_thunk.cc'}
 SIMPLE_VARIANTS = [('clang++', 'O2', 5, 'simple')]
 # 'noinline': -fno-inline, for cxx_sort.cc: libstdc++'s inline templates
 # become out-of-line instances of an abstract DIE (their "this" is
-# artificial only in the abstract one)
+# artificial only in the abstract one); for arrays.f90: the contained
+# worker's out-of-line instance, whose character(len=*) dummy has a type
+# of its own, its length a location list
+# 'lto': -flto. GCC's LTO unit (first in the file) holds the code and
+# names the compile-time units' early-debug DIEs after it (types, a
+# global's or function's abstract origin, a call site's callee, a local
+# class's methods, a Fortran host's contained procedure, the variable
+# an array bound's DW_OP_GNU_variable_value names); at -Og a loop body's
+# concrete block lies beside the loop's (GDB's address map of the
+# blocks decides). clang's propagates constants into the DWARF (a long
+# double's 10-byte DW_AT_const_value, a VLA bound's DIE with
+# DW_AT_const_value). (gfortran -flto -O2 inlines the probes away.)
 NOINLINE_VARIANTS = {'cxx_sort.cc': [('g++', 'O2', 5, 'noinline')],
-                     # 'lto': g++ -flto, whose LTO unit (first in the file)
-                     # names the types of the compile-time units after it
-                     'cxx_thunk.cc': [('g++', 'O2', 5, 'lto')]}
+                     'arrays.f90': [('gfortran', 'O2', 5, 'noinline'), ('gfortran', 'O0', 5, 'lto')],
+                     'ftypes.f90': [('gfortran', 'O0', 5, 'lto')],
+                     'cxx_thunk.cc': [('g++', 'O2', 5, 'lto')],
+                     'cxx.cc': [('g++', 'O2', 5, 'lto')],
+                     'vars.c': [('gcc', 'O2', 5, 'lto'), ('gcc', 'Og', 5, 'lto')],
+                     'types.c': [('clang', 'O2', 5, 'lto')],
+                     'x87.c': [('gcc', 'O2', 5, 'lto'), ('clang', 'O2', 5, 'lto')],
+                     'solib.c': [('gcc', 'O2', 5, 'lto')]}
 # the compiler flag of each such variant
 VARIANT_FLAGS = {'tu': '-fdebug-types-section', 'simple': '-gsimple-template-names',
                  'noinline': '-fno-inline', 'lto': '-flto'}
@@ -820,7 +836,13 @@ def compare_value(g, d):
         ok, why = same_bytes(gh, dh[:len(gh)], d)
         if ok is True:
             return 'explained', '%s (gdb %s, dwexpr %s)' % (GDB_DYNAMIC_SIZE, gh, dh)
-    return same_bytes(gh, dh, d)
+    ok, why = same_bytes(gh, dh, d)
+    loc = d.get('location') or {}
+    cb = loc.get('bytes') if loc.get('form') == 'const_value' else None
+    if ok is False and isinstance(cb, str) and isinstance(dh, str) and \
+            len(cb) < len(gh) == len(dh) and gh.startswith(cb) and dh.startswith(cb):
+        return 'explained', '%s (gdb %s, dwexpr %s)' % (GDB_CONST_PAST_BLOCK, gh, dh)
+    return ok, why
 
 
 def describe_d(d):
@@ -877,14 +899,27 @@ GDB_SYNTHETIC_CONST = ('explained: GDB 13 gives other bytes, different in every 
                        'the constant')
 
 
+GDB_CONST_PAST_BLOCK = ('explained: the DW_AT_const_value block is shorter than the type (clang '
+                        '-flto: a long double parameter\'s 10 bytes of x87 extended format); '
+                        'GDB 13 complains and reads the type\'s length from the block '
+                        '(dwarf2_const_value_attr), the bytes past it being the DIE\'s next '
+                        'attributes; dwexpr gives the value and, as for an x87 register, '
+                        'zeros for the long double\'s padding (psABI 3.1.2)')
+
+
 def mark_const_pointees(dframes, dump):
     """Mark dwexpr's implicit pointers (of variables and members) to a
-    DIE with DW_AT_const_value (DUMP's const_dies): 'const_value'."""
+    DIE with DW_AT_const_value (DUMP's const_dies): 'const_value'; and
+    the variables whose array bound is such a DIE (DUMP's
+    const_bound_dies): 'const_bound'."""
     consts = set(dump.get('const_dies', []))
+    bounds = set(dump.get('const_bound_dies', []))
     def mark(x):
         ip = x.get('implicit_pointer')
         if ip and ip.get('die') in consts:
             ip['const_value'] = True
+        if x.get('die') in bounds:
+            x['const_bound'] = True
         for m in x.get('members') or []:
             mark(m)
     for f in dframes:
@@ -1076,6 +1111,14 @@ GDB_LOWER_BOUND = ("explained: GDB 13 cannot print the type (%s): a Fortran lowe
                    "computed at run time, which dwexpr writes as ':'")
 
 
+GDB_CONST_BOUND = ('explained: the array\'s DW_AT_count (or DW_AT_upper_bound) refers to a '
+                   'DIE that holds a DW_AT_const_value (clang -flto: the VLA bound '
+                   '__vla_expr0 it propagated as a constant); GDB 13 reads such a reference '
+                   'only through the DIE\'s DW_AT_location (attr_to_dynamic_prop), complains '
+                   '"Unresolved DW_AT_count" and keeps the default upper bound 0: one element; '
+                   'dwexpr calls the bound variable, as GDB does with a location')
+
+
 GDB_SPLIT_TLS = ('explained: GDB takes the .debug_addr entry of a split unit\'s TLS '
                  'variable, which binutils ld resolves to the variable\'s link-time address, '
                  'as its TLS offset; dwexpr makes such an address an offset again')
@@ -1100,6 +1143,11 @@ def tally_type(where, gv, dv, tcounts, lines, explained):
         tcounts[1] += 1
         if dv['type'] == gv['type']:
             tcounts[0] += 1
+        elif dv.get('const_bound') and gv['type'] == dv['type'].replace('[variable length]',
+                                                                        '[1]'):
+            tcounts[2] += 1
+            explained.append('%s: %s: type gdb %r, dwexpr %r: %s' %
+                             (where, gv['name'], gv['type'], dv['type'], GDB_CONST_BOUND))
         else:
             lines.append('%s: %s: type gdb %r, dwexpr %r' %
                          (where, gv['name'], gv['type'], dv['type']))
@@ -1496,7 +1544,51 @@ def build_and_dump(args, prog, probe, cc, opt, ver, split, with_vars):
     # the DIEs whose value is a DW_AT_const_value (GDB_SYNTHETIC_CONST)
     v.dump['const_dies'] = sorted({x['die'] for x in listing['vars']
                                    if x.get('location', {}).get('form') == 'const_value'})
+    # the variables whose array bound refers to a constant's DIE (GDB_CONST_BOUND)
+    if any('[variable length]' in (x.get('type') or '') for x in listing['vars']):
+        v.dump['const_bound_dies'] = sorted(const_bound_vars(binary))
     return v
+
+
+def const_bound_vars(binary):
+    """The variables and parameters of BINARY (DIE offsets, "0x1ef") whose
+    type is an array with a DW_AT_count or DW_AT_upper_bound that refers
+    to a DIE holding a DW_AT_const_value and no DW_AT_location
+    (GDB_CONST_BOUND), from readelf's dump of .debug_info."""
+    out = run(['readelf', '--wide', '--debug-dump=info', binary], timeout=120).stdout
+    dies, order, cur = {}, [], None
+    for line in out.splitlines():
+        m = re.match(r'\s*<(\d+)><([0-9a-f]+)>: Abbrev Number: \d+ \((\w+)\)', line)
+        if m:
+            cur = {'depth': int(m.group(1)), 'tag': m.group(3), 'attrs': {}}
+            dies[int(m.group(2), 16)] = cur
+            order.append(int(m.group(2), 16))
+            continue
+        m = re.match(r'\s*<[0-9a-f]+>\s+(DW_AT_\w+)\s*:\s*(.*)$', line)
+        if m and cur is not None:
+            cur['attrs'][m.group(1)] = m.group(2).strip()
+
+    def ref(value):
+        m = re.match(r'(\(\w+\)\s*)?<0x([0-9a-f]+)>', value or '')   # "(ref4) <0x1ef>"
+        return int(m.group(2), 16) if m else None
+
+    arrays = set()
+    for i, off in enumerate(order):
+        d = dies[off]
+        if d['tag'] != 'DW_TAG_array_type':
+            continue
+        for k in order[i + 1:]:
+            sub = dies[k]
+            if sub['depth'] <= d['depth']:
+                break
+            for a in ('DW_AT_count', 'DW_AT_upper_bound'):
+                t = dies.get(ref(sub['attrs'].get(a))) if sub['tag'] == 'DW_TAG_subrange_type' \
+                    else None
+                if t and 'DW_AT_const_value' in t['attrs'] and 'DW_AT_location' not in t['attrs']:
+                    arrays.add(off)
+    return {'0x%x' % off for off in order
+            if dies[off]['tag'] in ('DW_TAG_variable', 'DW_TAG_formal_parameter') and
+            ref(dies[off]['attrs'].get('DW_AT_type')) in arrays}
 
 
 def compare_locs(args, v, log):
@@ -1617,10 +1709,7 @@ def modes_of(args, prog, split):
     """The comparisons of a variant: 'locs' (contexts of one module: not
     the package or the library variants) and with --vars 'vars'."""
     modes = []
-    # (the LTO build: the contexts mode lists none of the LTO unit's
-    # DW_AT_const_value globals GDB prints, and 83 locations of all the
-    # programs' LTO builds differ there; not yet examined: vars only)
-    if not args.no_locs and not (split in ('dwp', 'lto') or prog in LIBRARIES):
+    if not args.no_locs and not (split == 'dwp' or prog in LIBRARIES):
         modes.append('locs')
     if args.vars:
         modes.append('vars')
@@ -1752,11 +1841,11 @@ def main():
         tu = (TU_CXX_VARIANTS + SIMPLE_VARIANTS if prog.endswith('.cc') else TU_VARIANTS) \
             if prog in TU_PROGRAMS else []
         tu = tu + NOINLINE_VARIANTS.get(prog, [])
-        for cc, opt, ver, split in (F_VARIANTS if prog.endswith('.f90') else
+        for cc, opt, ver, split in (F_VARIANTS + tu if prog.endswith('.f90') else
                                     CXX_VARIANTS + tu if prog.endswith('.cc') else
                                     RUST_VARIANTS if prog.endswith('.rs') else
                                     CSMITH_VARIANTS if prog.startswith('csmith') else
-                                    SOLIB_VARIANTS if prog in LIBRARIES else VARIANTS + tu):
+                                    SOLIB_VARIANTS + tu if prog in LIBRARIES else VARIANTS + tu):
             tag = variant_tag(prog, cc, opt, ver, split)
             if args.only and args.only not in tag:
                 continue
