@@ -1654,7 +1654,7 @@ static dwexpr_status eval_guarded(dwexpr_ctx *ctx, const dwexpr_program *prog,
     /* dwexpr_eval's test, with the registers a target of fixed register
      * sizes has said hold 8 bytes (dwx_target_reg_size_ask) */
     const dwx_folded *f = prog->fold;
-    if (target && !target->aspace_info && target->size >= sizeof(dwexpr_target) &&
+    if (target && target->size >= sizeof(dwexpr_target) && !target->aspace_info &&
         target->reg_size == ctx->reg_fn && (target->flags & DWEXPR_TARGET_REG_SIZES_FIXED) &&
         !(f->req & ~(ctx->fold_have | ctx->reg_have)) && (!params || params_foldable(params)))
         return use_fold(ctx, f, out);
