@@ -1496,14 +1496,6 @@ dwexpr_status dwx_target_reg_size_miss(dwexpr_ctx *ctx, const dwexpr_target *t, 
     return st;
 }
 
-/* See lib/evalint.h (a leaf when it finds the answer). */
-dwexpr_status dwx_target_reg_size_ask(dwexpr_ctx *ctx, const dwexpr_target *t, void *user,
-                                      uint32_t r, uint32_t *bytes)
-{
-    return dwx_reg_memo(ctx, t, r, bytes) ? DWEXPR_OK
-                                          : dwx_target_reg_size_miss(ctx, t, user, r, bytes);
-}
-
 /* See lib/evalint.h. */
 dwexpr_status dwx_bound_reg_size_ask(dwexpr_ctx *ctx, uint32_t r, uint32_t *bytes)
 {
@@ -1557,7 +1549,7 @@ static inline bool fold_usable(dwexpr_ctx *ctx, const dwexpr_program *prog,
     if (p && !params_foldable(p))
         return false;
     /* register parts whose registers a target of fixed register sizes
-     * has said hold 8 bytes (dwx_target_reg_size_ask), else each asked */
+     * has said hold 8 bytes (dwx_target_reg_size_miss), else each asked */
     return f->nguards == 0 || !t->reg_size ||
            (!(f->req & ~(ctx->fold_have | ctx->reg_have)) && t->reg_size == ctx->reg_fn &&
             (t->flags & DWEXPR_TARGET_REG_SIZES_FIXED)) ||
@@ -1652,7 +1644,7 @@ static dwexpr_status eval_guarded(dwexpr_ctx *ctx, const dwexpr_program *prog,
                                   const dwexpr_eval_params *params, dwexpr_result *out)
 {
     /* dwexpr_eval's test, with the registers a target of fixed register
-     * sizes has said hold 8 bytes (dwx_target_reg_size_ask) */
+     * sizes has said hold 8 bytes (dwx_target_reg_size_miss) */
     const dwx_folded *f = prog->fold;
     if (target && target->size >= sizeof(dwexpr_target) && !target->aspace_info &&
         target->reg_size == ctx->reg_fn && (target->flags & DWEXPR_TARGET_REG_SIZES_FIXED) &&

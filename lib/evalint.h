@@ -239,11 +239,6 @@ static inline bool dwx_default_space_plain(const dwexpr_ctx *ctx, const dwexpr_t
     return (dwx_default_space_sizes(t, user) >> asz) & 1; /* lib/loc.c */
 }
 
-/* dwx_target_reg_size out of line (lib/eval.c), for callers whose code
- * should stay small. */
-DWX_HIDDEN dwexpr_status dwx_target_reg_size_ask(dwexpr_ctx *ctx, const dwexpr_target *t,
-                                                 void *user, uint32_t r, uint32_t *bytes);
-
 /* dwx_target_reg_size's miss (lib/eval.c): T asked, the answer
  * remembered when T promises fixed register sizes. */
 DWX_HIDDEN dwexpr_status dwx_target_reg_size_miss(dwexpr_ctx *ctx, const dwexpr_target *t,
