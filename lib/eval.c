@@ -1534,6 +1534,17 @@ static inline bool params_foldable(const dwexpr_eval_params *p)
             (p->ctx & (DWEXPR_CTX_THREAD | DWEXPR_CTX_FRAME)) | (p->trace != NULL)) == 0;
 }
 
+/* Whether every register part of fold F is in a register that T (a
+ * current-size target) has said, under DWEXPR_TARGET_REG_SIZES_FIXED,
+ * holds 8 bytes or more (the context's memory: dwx_target_reg_size_miss),
+ * with what else F needs of an unbound evaluation (ctx->fold_have). */
+static inline bool fold_regs_known(const dwexpr_ctx *ctx, const dwx_folded *f,
+                                   const dwexpr_target *t)
+{
+    return t->reg_size == ctx->reg_fn && (t->flags & DWEXPR_TARGET_REG_SIZES_FIXED) &&
+           !(f->req & ~(ctx->fold_have | ctx->reg_have));
+}
+
 /* Whether PROG's folded result may stand for this evaluation (lib/fold.c):
  * a current-size target whose default address space is the plain one
  * (dwx_default_space_plain), default parameters (no thread recorded in
@@ -1548,11 +1559,7 @@ static inline bool fold_usable(dwexpr_ctx *ctx, const dwexpr_program *prog,
         return false;
     if (p && !params_foldable(p))
         return false;
-    /* register parts whose registers a target of fixed register sizes
-     * has said hold 8 bytes (dwx_target_reg_size_miss), else each asked */
-    return f->nguards == 0 || !t->reg_size ||
-           (!(f->req & ~(ctx->fold_have | ctx->reg_have)) && t->reg_size == ctx->reg_fn &&
-            (t->flags & DWEXPR_TARGET_REG_SIZES_FIXED)) ||
+    return f->nguards == 0 || !t->reg_size || fold_regs_known(ctx, f, t) ||
            fold_guards_hold(ctx, f, t, user);
 }
 
@@ -1644,11 +1651,11 @@ static dwexpr_status eval_guarded(dwexpr_ctx *ctx, const dwexpr_program *prog,
                                   const dwexpr_eval_params *params, dwexpr_result *out)
 {
     /* dwexpr_eval's test, with the registers a target of fixed register
-     * sizes has said hold 8 bytes (dwx_target_reg_size_miss) */
+     * sizes has said hold 8 bytes (the size checked before any field
+     * past it is read) */
     const dwx_folded *f = prog->fold;
     if (target && target->size >= sizeof(dwexpr_target) && !target->aspace_info &&
-        target->reg_size == ctx->reg_fn && (target->flags & DWEXPR_TARGET_REG_SIZES_FIXED) &&
-        !(f->req & ~(ctx->fold_have | ctx->reg_have)) && (!params || params_foldable(params)))
+        fold_regs_known(ctx, f, target) && (!params || params_foldable(params)))
         return use_fold(ctx, f, out);
     if (fold_usable(ctx, prog, target, user, params))
         return use_fold(ctx, prog->fold, out);
