@@ -320,39 +320,33 @@ static json_t *var_base_json(const dwexpr_libdwarf_var *v)
     return o;
 }
 
-/* The units with their base types (what the base_type service answers). */
-/* Every function and inlined call (dwexpr_libdwarf_scope_get; lexical
- * blocks left out) with its ranges: "functions" of the listing. */
-static json_t *functions_json(locs_run *r)
+/* One "functions" entry of the listing: function or inlined call S
+ * with its ranges; NULL for any other scope (lexical blocks, units). */
+static json_t *function_json(const dwexpr_libdwarf_scope *s)
 {
-    json_t *a = json_array();
-    for (size_t i = 0; i < dwexpr_libdwarf_scope_count(r->ld); i++) {
-        const dwexpr_libdwarf_scope *s = dwexpr_libdwarf_scope_get(r->ld, i);
-        if (s->kind != DWEXPR_LIBDWARF_SCOPE_FUNCTION && s->kind != DWEXPR_LIBDWARF_SCOPE_INLINED)
-            continue;
-        json_t *o = json_object();
-        json_object_set_new(o, "name", s->name ? json_string(s->name) : json_null());
-        json_object_set_new(o, "inline", json_boolean(s->kind == DWEXPR_LIBDWARF_SCOPE_INLINED));
-        json_object_set_new(o, "unit", json_integer((json_int_t)s->unit));
-        json_object_set_new(o, "die", hexnum(s->die));
-        const dwexpr_libdwarf_scope *outer =
-            s->parent ? dwexpr_libdwarf_scope_function(s->parent) : NULL;
-        json_object_set_new(o, "inlined_in",
-                            s->kind == DWEXPR_LIBDWARF_SCOPE_INLINED && outer && outer->name
-                                ? json_string(outer->name) : json_null());
-        if (s->kind == DWEXPR_LIBDWARF_SCOPE_INLINED)
-            json_object_set_new(o, "call_line", json_integer(s->call_line));
-        json_t *ranges = json_array();
-        for (size_t k = 0; k < s->nranges; k++) {
-            json_t *pair = json_array();
-            json_array_append_new(pair, hexnum(s->ranges[k].low));
-            json_array_append_new(pair, hexnum(s->ranges[k].high));
-            json_array_append_new(ranges, pair);
-        }
-        json_object_set_new(o, "ranges", ranges);
-        json_array_append_new(a, o);
+    if (s->kind != DWEXPR_LIBDWARF_SCOPE_FUNCTION && s->kind != DWEXPR_LIBDWARF_SCOPE_INLINED)
+        return NULL;
+    json_t *o = json_object();
+    json_object_set_new(o, "name", s->name ? json_string(s->name) : json_null());
+    json_object_set_new(o, "inline", json_boolean(s->kind == DWEXPR_LIBDWARF_SCOPE_INLINED));
+    json_object_set_new(o, "unit", json_integer((json_int_t)s->unit));
+    json_object_set_new(o, "die", hexnum(s->die));
+    const dwexpr_libdwarf_scope *outer =
+        s->parent ? dwexpr_libdwarf_scope_function(s->parent) : NULL;
+    json_object_set_new(o, "inlined_in",
+                        s->kind == DWEXPR_LIBDWARF_SCOPE_INLINED && outer && outer->name
+                            ? json_string(outer->name) : json_null());
+    if (s->kind == DWEXPR_LIBDWARF_SCOPE_INLINED)
+        json_object_set_new(o, "call_line", json_integer(s->call_line));
+    json_t *ranges = json_array();
+    for (size_t k = 0; k < s->nranges; k++) {
+        json_t *pair = json_array();
+        json_array_append_new(pair, hexnum(s->ranges[k].low));
+        json_array_append_new(pair, hexnum(s->ranges[k].high));
+        json_array_append_new(ranges, pair);
     }
-    return a;
+    json_object_set_new(o, "ranges", ranges);
+    return o;
 }
 
 /* Human form of one "functions" entry. */
@@ -414,6 +408,8 @@ static bool unit_describes(dwexpr_libdwarf *ld, const dwexpr_libdwarf_scope *s, 
     return false;
 }
 
+/* The units with their base types (what the base_type service answers):
+ * "units" of the listing. */
 static json_t *units_json(locs_run *r)
 {
     json_t *a = json_array();
@@ -462,6 +458,91 @@ static json_t *units_json(locs_run *r)
         json_array_append_new(a, o);
     }
     return a;
+}
+
+/* ---- the listing, streamed ----
+ *
+ * A listing is printed entry by entry as each is made, then freed: held
+ * whole (jansson's objects), the listing of a 9 MB binary of 8,000
+ * functions took 740 MB. The JSON form is exactly what json_dumps prints
+ * for the whole object (out_print_json: ", " and ": " separators, keys in
+ * insertion order): the members made so far, then each array's elements
+ * dumped one at a time. */
+typedef struct listing {
+    bool json;
+    bool first;                     /* no element of the open array yet */
+    void (*human)(json_t *entry);   /* the human form of an entry */
+} listing;
+
+/* Start the JSON object with TOP's members (at least one); TOP is
+ * consumed (the human form prints none of them). */
+static void listing_open(const listing *l, json_t *top)
+{
+    if (l->json) {
+        char *s = json_dumps(top, JSON_ENSURE_ASCII);
+        if (s && s[0])
+            fwrite(s, 1, strlen(s) - 1, stdout); /* all but the closing brace */
+        free(s);
+    }
+    json_decref(top);
+}
+
+/* Open array member KEY (a plain name) whose entries print as HUMAN
+ * without --json. */
+static void listing_array(listing *l, const char *key, void (*human)(json_t *))
+{
+    if (l->json)
+        printf(", \"%s\": [", key);
+    l->first = true;
+    l->human = human;
+}
+
+/* Print ENTRY, an element of the open array, and free it. */
+static void listing_entry(listing *l, json_t *entry)
+{
+    if (l->json) {
+        char *s = json_dumps(entry, JSON_ENSURE_ASCII);
+        if (!l->first)
+            fputs(", ", stdout);
+        if (s)
+            fputs(s, stdout);
+        free(s);
+    } else {
+        l->human(entry);
+    }
+    l->first = false;
+    json_decref(entry);
+}
+
+static void listing_array_end(const listing *l)
+{
+    if (l->json)
+        fputc(']', stdout);
+}
+
+static void listing_close(const listing *l)
+{
+    if (l->json)
+        fputs("}\n", stdout);
+}
+
+/* Human forms of a unit and of a variable of the listing. */
+static void human_unit(json_t *v)
+{
+    const char *dwo_error = json_string_value(json_object_get(v, "dwo_error"));
+    printf("unit %lld: %s (DWARF %lld, address size %lld%s%s%s)\n",
+           (long long)json_integer_value(json_object_get(v, "index")),
+           json_is_string(json_object_get(v, "name"))
+               ? json_string_value(json_object_get(v, "name")) : "?",
+           (long long)json_integer_value(json_object_get(v, "version")),
+           (long long)json_integer_value(json_object_get(v, "addr_size")),
+           json_is_true(json_object_get(v, "split")) ? ", split" : "",
+           dwo_error ? "; its .dwo not read: " : "", dwo_error ? dwo_error : "");
+}
+
+static void human_listed_var(json_t *v)
+{
+    locs_human_var(v, false);
 }
 
 /* ---- evaluation at a pc ---- */
@@ -1563,38 +1644,38 @@ int cmd_locs(int argc, char **argv)
     json_object_set_new(top, "arch", json_string(dwexpr_libdwarf_arch_name(r.ld)));
     json_object_set_new(top, "load_bias", hexnum(bias));
     if (!o.has_pc) {
-        json_object_set_new(top, "units", units_json(&r));
-        json_object_set_new(top, "functions", functions_json(&r));
-        json_t *vars = json_array();
-        for (size_t i = 0; i < dwexpr_libdwarf_var_count(r.ld); i++) {
-            const dwexpr_libdwarf_var *v = dwexpr_libdwarf_var_get(r.ld, i);
-            json_t *j = var_base_json(v);
+        listing l = {.json = o.json};
+        json_t *units = units_json(&r);
+        size_t i;
+        json_t *v;
+        if (l.json) {
+            json_object_set_new(top, "units", units);
+        } else {
+            json_array_foreach(units, i, v)
+                human_unit(v);
+            json_decref(units);
+        }
+        listing_open(&l, top);
+        top = NULL;
+        listing_array(&l, "functions", human_function);
+        for (size_t k = 0; k < dwexpr_libdwarf_scope_count(r.ld); k++) {
+            json_t *f = function_json(dwexpr_libdwarf_scope_get(r.ld, k));
+            if (f)
+                listing_entry(&l, f);
+        }
+        listing_array_end(&l);
+        listing_array(&l, "vars", human_listed_var);
+        for (size_t k = 0; k < dwexpr_libdwarf_var_count(r.ld); k++) {
+            const dwexpr_libdwarf_var *var = dwexpr_libdwarf_var_get(r.ld, k);
+            json_t *j = var_base_json(var);
             bool bad = false;
-            json_object_set_new(j, "location", location_json(&r, v, &bad));
+            json_object_set_new(j, "location", location_json(&r, var, &bad));
             if (bad)
                 rc = LOCS_ERROR;
-            json_array_append_new(vars, j);
+            listing_entry(&l, j);
         }
-        json_object_set_new(top, "vars", vars);
-        if (!o.json) {
-            size_t i;
-            json_t *v;
-            json_t *units = json_object_get(top, "units");
-            json_array_foreach(units, i, v) {
-                const char *dwo_error = json_string_value(json_object_get(v, "dwo_error"));
-                printf("unit %zu: %s (DWARF %lld, address size %lld%s%s%s)\n", i,
-                       json_is_string(json_object_get(v, "name"))
-                           ? json_string_value(json_object_get(v, "name")) : "?",
-                       (long long)json_integer_value(json_object_get(v, "version")),
-                       (long long)json_integer_value(json_object_get(v, "addr_size")),
-                       json_is_true(json_object_get(v, "split")) ? ", split" : "",
-                       dwo_error ? "; its .dwo not read: " : "", dwo_error ? dwo_error : "");
-            }
-            json_array_foreach(json_object_get(top, "functions"), i, v)
-                human_function(v);
-            json_array_foreach(vars, i, v)
-                locs_human_var(v, false);
-        }
+        listing_array_end(&l);
+        listing_close(&l);
     } else {
         uint64_t link = o.pc - bias;
         uint64_t at = o.caller && link ? link - 1 : link;
@@ -1634,7 +1715,7 @@ int cmd_locs(int argc, char **argv)
         }
         rc = r.rc;
     }
-    if (o.json)
+    if (top && o.json)
         out_print_json(top);
     else
         json_decref(top);
