@@ -1397,8 +1397,6 @@ dwexpr_status dwexpr_unw_crosscheck(dwexpr_unw *u, dwexpr_unwinder *uw, char *re
                 SAY("frame %u: CFA 0x%llx (dwexpr) != 0x%llx (libunwind)\n", (unsigned)i,
                     (unsigned long long)f.cfa.byte_offset, (unsigned long long)want);
         }
-        if (i > 1000)
-            break;
     }
     if (i < u->nframes) {
         /* libunwind goes on where dwexpr stopped */

@@ -19,7 +19,10 @@
 
 static const char usage_frames[] =
     "usage: dwexpr frames --core CORE [--json] [--max N] BINARY\n"
-    "       dwexpr frames --pid PID [--json] [--max N]\n";
+    "       dwexpr frames --pid PID [--json] [--max N]\n"
+    "\n"
+    "  --max N   unwind at most N frames (default 4096); a deeper stack is listed\n"
+    "            to frame N - 1 with an error (exit status 1)\n";
 
 /* A usage error: MSG (and, with JSON, the failure object on stdout), then
  * the usage text on stderr; exit status 2. */
@@ -343,7 +346,7 @@ int cmd_frames(int argc, char **argv)
     bool json = out_argv_json(argc, argv, valued);
     const char *core = NULL, *binary = NULL;
     int pid = 0;
-    uint32_t max = 256;
+    uint32_t max = 4096; /* LD_MAX_FRAMES: the frames a binding knows pcs of */
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         uint64_t n;

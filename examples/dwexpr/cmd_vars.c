@@ -37,7 +37,7 @@ static const char usage_vars[] =
     "\n"
     "options:\n"
     "  --json                one JSON object on stdout\n"
-    "  --max N               unwind at most N frames (default 256)\n"
+    "  --max N               unwind at most N frames (default 4096)\n"
     "  --entry-values register|call-site|register-only\n"
     "                        how DW_OP_entry_value is resolved (default register:\n"
     "                        the caller's register if unwinding recovers it, else\n"
@@ -93,7 +93,7 @@ static int parse(int argc, char **argv, vars_opts *o)
     static const char *const valued[] = {"--core",         "--pid",       "--max",
                                          "--entry-values", "--debug-dir", NULL};
     memset(o, 0, sizeof *o);
-    o->max = 256;
+    o->max = 4096; /* LD_MAX_FRAMES: the frames a binding knows pcs of */
     o->debug_dirs = DEBUGFILE_DEFAULT_DIRS;
     usage_json = out_argv_json(argc, argv, valued);
     for (int i = 0; i < argc; i++) {

@@ -883,7 +883,7 @@ def recursion_entry_values(dw, src, work, gdb):
         return
     exe, core = built
     try:
-        r = run(dw + ['vars', '--core', core, '--json', '--max', '400', exe])
+        r = run(dw + ['vars', '--core', core, '--json', exe])  # --max's default: 4096
     except subprocess.TimeoutExpired:
         ok(False, 'recursion.c gcc -O2: dwexpr vars', 'did not end within 120 s')
         return
@@ -903,6 +903,25 @@ def recursion_entry_values(dw, src, work, gdb):
     ok(r.returncode == 0 and len(frames) == 301 and not bad,
        'recursion.c gcc -O2: n and acc of all 301 frames of rec, through entry values',
        '\n'.join(bad[:10]) or ('%d frames of rec' % len(frames)) + r.stderr[-300:])
+    # a stack 1500 calls deep: every frame by default (--max 4096), each
+    # checked against libunwind's (the cross-check once stopped at 1001)
+    built = built_core(gdb, src, work, 'recursion.c', ['-O2', '-DDEPTH=1500'], 'recursion-1500')
+    if built:
+        r = run(dw + ['frames', '--core', built[1], '--json', built[0]])
+        res = json.loads(r.stdout or '{"frames": []}')
+        lu = res.get('libunwind', {})
+        nrec = sum(1 for f in res['frames'] if f.get('function') == 'rec')
+        ok(r.returncode == 0 and nrec == 1501 and lu.get('checked', 0) >= 1503 and
+           not lu.get('disagreements') and 'error' not in res,
+           'recursion.c 1500 deep: frames lists all 1501 frames of rec, libunwind agreeing',
+           'exit %d, %d rec frames, %r %s' % (r.returncode, nrec, lu, r.stderr[-300:]))
+    # --max N: the first N frames, then the unwinding error (exit status 1)
+    r = run(dw + ['vars', '--core', core, '--json', '--max', '50', exe])
+    res = json.loads(r.stdout or '{"frames": []}')
+    err = (res.get('error') or {}).get('message', '')
+    ok(r.returncode == 1 and len(res['frames']) == 50 and 'more than 50 frames' in err,
+       'recursion.c gcc -O2: vars --max 50 lists 50 frames, then "more than 50 frames"',
+       'exit %d, %d frames, error %r' % (r.returncode, len(res['frames']), err))
 
 
 def nested_functions(dw, src, work, gdb):

@@ -7,6 +7,12 @@
  * call-site values). */
 volatile long sink;
 
+/* calls of rec (check_vars.py also builds it 1500 deep: past the
+ * frame limits an unwinder or its cross-check may have) */
+#ifndef DEPTH
+#define DEPTH 300
+#endif
+
 __attribute__((noinline)) void probe(long acc)
 {
     sink = acc;
@@ -32,5 +38,5 @@ __attribute__((noinline)) int rec(int n, long acc)
 
 int main(void)
 {
-    return rec(300, 1) & 0x7f;
+    return rec(DEPTH, 1) & 0x7f;
 }
