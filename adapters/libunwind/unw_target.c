@@ -85,6 +85,9 @@ struct dwexpr_unw {
     bool have_st;
     uint64_t fs_base;              /* the thread pointer */
     bool have_fs;
+    uint64_t tid;                  /* the thread read (a core's pr_pid; a process: the pid) */
+    uint64_t *tids;                /* a core's threads, in its NT_PRSTATUS order */
+    size_t ntids;
     uint64_t tls_offset;           /* the main executable's TLS block: tp - tls_offset */
     uint64_t tls_vaddr, tls_memsz; /* its PT_TLS */
     bool have_tls;
@@ -457,42 +460,68 @@ static void xstate_regs(dwexpr_unw *u, const uint8_t *xs, size_t n)
  * and st0-7 and xmm0-15 from the first NT_FPREGSET (an fxsave image). The
  * general registers are read here, not through
  * _UCD_access_reg: libunwind 1.6's coredump accessor gives wrong r8-r15. */
-static void core_extra_regs(dwexpr_unw *u)
+static void core_extra_regs(dwexpr_unw *u, size_t thread)
 {
+    /* the thread's notes: its NT_PRSTATUS ("CORE" 1), then, before the
+     * next thread's, its NT_FPREGSET ("CORE" 2) and NT_X86_XSTATE
+     * ("LINUX" 0x202) (the kernel puts the process-wide notes, NT_PRPSINFO
+     * to NT_FILE, between the first thread's NT_PRSTATUS and its
+     * NT_FPREGSET) */
     uint64_t it = 0;
     dwexpr_elf_note n;
-    bool prs = false, fp = false, xs = false;
-    while (dwexpr_elf_note_next(u->core_elf, &it, &n) == DWEXPR_OK && !(prs && fp && xs)) {
-        if (n.namesz < 4 || memcmp(n.name, "CORE", 4) != 0)
-            continue;
-        if (n.type == 1 && !prs && n.descsz >= 112 + 27 * 8) {
-            static const uint8_t pr_word[NREGS] = {10, 12, 11, 5, 13, 14, 4,  19, 9,
-                                                   8,  7,  6,  3, 2,  1,  0, 16};
-            for (int r = 0; r < NREGS; r++)
-                u->gp[r] = le64(n.desc + 112 + 8 * pr_word[r]);
-            u->have_gp = true;
-            u->fs_base = le64(n.desc + 112 + 21 * 8);
-            u->have_fs = prs = true;
-        } else if (n.type == 2 && !fp && n.descsz >= FX_XMM0 + NXMM * 16) {
+    size_t seen = 0; /* NT_PRSTATUS notes so far */
+    bool fp = false, xs = false;
+    while (dwexpr_elf_note_next(u->core_elf, &it, &n) == DWEXPR_OK) {
+        const bool core = n.namesz >= 4 && memcmp(n.name, "CORE", 4) == 0;
+        if (core && n.type == 1) {
+            if (seen++ > thread)
+                break; /* the next thread's */
+            if (seen == thread + 1 && n.descsz >= 112 + 27 * 8) {
+                static const uint8_t pr_word[NREGS] = {10, 12, 11, 5, 13, 14, 4,  19, 9,
+                                                       8,  7,  6,  3, 2,  1,  0, 16};
+                for (int r = 0; r < NREGS; r++)
+                    u->gp[r] = le64(n.desc + 112 + 8 * pr_word[r]);
+                u->have_gp = true;
+                u->fs_base = le64(n.desc + 112 + 21 * 8);
+                u->have_fs = true;
+            }
+        } else if (seen == thread + 1 && core && n.type == 2 && !fp &&
+                   n.descsz >= FX_XMM0 + NXMM * 16) {
             fxsave_regs(u, n.desc);
             fp = true;
-        }
-    }
-    /* the first thread's NT_X86_XSTATE (name "LINUX"), after its
-     * NT_PRSTATUS and before the next thread's */
-    it = 0;
-    prs = false;
-    while (dwexpr_elf_note_next(u->core_elf, &it, &n) == DWEXPR_OK && !xs) {
-        if (n.namesz >= 4 && memcmp(n.name, "CORE", 4) == 0 && n.type == 1) {
-            if (prs)
-                break; /* the next thread's */
-            prs = true;
-        } else if (prs && n.namesz >= 5 && memcmp(n.name, "LINUX", 5) == 0 &&
-                   n.type == 0x202) {
+        } else if (seen == thread + 1 && !xs && n.namesz >= 5 &&
+                   memcmp(n.name, "LINUX", 5) == 0 && n.type == 0x202) {
             xstate_regs(u, n.desc, n.descsz);
             xs = true;
         }
     }
+}
+
+/* The thread ids of core U (each NT_PRSTATUS's pr_pid, in order) into
+ * u->tids. */
+static dwexpr_status core_threads(dwexpr_unw *u)
+{
+    uint64_t it = 0;
+    dwexpr_elf_note n;
+    size_t cap = 0;
+    while (dwexpr_elf_note_next(u->core_elf, &it, &n) == DWEXPR_OK) {
+        if (n.namesz < 4 || memcmp(n.name, "CORE", 4) != 0 || n.type != 1 || n.descsz < 36)
+            continue;
+        if (u->ntids == cap) {
+            size_t c = cap ? 2 * cap : 8;
+            uint64_t *v = realloc(u->tids, c * sizeof *v);
+            if (!v)
+                return DWEXPR_E_NOMEM;
+            u->tids = v;
+            cap = c;
+        }
+        /* struct elf_prstatus: pr_info (12 bytes), pr_cursig (2) and
+         * padding, pr_sigpend, pr_sighold (8 each), then pr_pid */
+        const uint8_t *q = n.desc + 32;
+        u->tids[u->ntids++] = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 |
+                              (uint32_t)q[3] << 24;
+    }
+    return DWEXPR_OK;
 }
 
 /* The same for a stopped process (PTRACE_GETREGS, PTRACE_GETFPREGS). */
@@ -555,6 +584,12 @@ static dwexpr_status walk(dwexpr_unw *u, uint32_t max, dwexpr_error *err)
 dwexpr_status dwexpr_unw_open_core(const char *core, const char *exe, uint32_t max_frames,
                                    dwexpr_unw **out, dwexpr_error *err)
 {
+    return dwexpr_unw_open_core_thread(core, exe, max_frames, 0, out, err);
+}
+
+dwexpr_status dwexpr_unw_open_core_thread(const char *core, const char *exe, uint32_t max_frames,
+                                          uint64_t tid, dwexpr_unw **out, dwexpr_error *err)
+{
     if (!core || !out)
         return DWEXPR_E_USAGE;
     *out = NULL;
@@ -574,6 +609,24 @@ dwexpr_status dwexpr_unw_open_core(const char *core, const char *exe, uint32_t m
         s = fail(err, DWEXPR_E_TARGET, "libunwind: _UCD_create(%s) failed", core);
         goto bad;
     }
+    /* the thread: the first NT_PRSTATUS's (the one that crashed, or GDB's
+     * selected one for its gcore), else the one whose id is TID;
+     * libunwind numbers the threads in the same order */
+    if ((s = core_threads(u)))
+        goto bad;
+    size_t thread = 0;
+    while (tid && thread < u->ntids && u->tids[thread] != tid)
+        thread++;
+    if (thread == u->ntids || (int)u->ntids != _UCD_get_num_threads(u->ui)) {
+        s = thread == u->ntids
+                ? fail(err, DWEXPR_E_NOT_FOUND, "%s has no thread %llu (it has %zu)", core,
+                       (unsigned long long)tid, u->ntids)
+                : fail(err, DWEXPR_E_TARGET, "%s: libunwind counts %d threads, its notes %zu",
+                       core, _UCD_get_num_threads(u->ui), u->ntids);
+        goto bad;
+    }
+    _UCD_select_thread(u->ui, (int)thread);
+    u->tid = u->tids[thread];
     /* the files behind the core's mappings (NT_FILE): for libunwind's
      * own lookups and for dwexpr's CFI */
     dwexpr_elf_mapping m;
@@ -597,7 +650,7 @@ dwexpr_status dwexpr_unw_open_core(const char *core, const char *exe, uint32_t m
         if ((s = add_map(u, m.start, m.end, m.file_offset, path)))
             goto bad;
     }
-    core_extra_regs(u);
+    core_extra_regs(u, thread);
     if ((s = walk(u, max_frames, err)))
         goto bad;
     find_main_tls(u, u->nmaps ? u->maps[0].path : NULL);
@@ -634,6 +687,7 @@ dwexpr_status dwexpr_unw_open_pid(int pid, uint32_t max_frames, dwexpr_unw **out
     if (!u)
         return DWEXPR_E_NOMEM;
     u->pid = pid;
+    u->tid = (uint64_t)pid;
     dwexpr_status s;
     /* a process stopped (SIGSTOP, job control) before we came stays
      * stopped when we leave */
@@ -720,6 +774,7 @@ void dwexpr_unw_close(dwexpr_unw *u)
     free(u->maps);
     free(u->frames);
     free(u->unseen);
+    free(u->tids);
     dwexpr_elf_free(u->core_elf);
     while (u->sigymm) {
         struct sigymm *next = u->sigymm->next;
@@ -727,6 +782,21 @@ void dwexpr_unw_close(dwexpr_unw *u)
         u->sigymm = next;
     }
     free(u);
+}
+
+uint64_t dwexpr_unw_thread_id(const dwexpr_unw *u)
+{
+    return u->tid;
+}
+
+size_t dwexpr_unw_threads(const dwexpr_unw *u, uint64_t *tids, size_t cap)
+{
+    const uint64_t one = u->tid;
+    const uint64_t *v = u->core ? u->tids : &one;
+    const size_t n = u->core ? u->ntids : 1;
+    for (size_t i = 0; i < n && i < cap; i++)
+        tids[i] = v[i];
+    return n;
 }
 
 size_t dwexpr_unw_frame_count(const dwexpr_unw *u) { return u->nframes; }

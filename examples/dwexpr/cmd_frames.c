@@ -18,9 +18,12 @@
 #endif
 
 static const char usage_frames[] =
-    "usage: dwexpr frames --core CORE [--json] [--max N] BINARY\n"
+    "usage: dwexpr frames --core CORE [--thread TID] [--json] [--max N] BINARY\n"
     "       dwexpr frames --pid PID [--json] [--max N]\n"
     "\n"
+    "  --thread TID  the core's thread whose id (LWP) is TID (default: its first,\n"
+    "                the thread that crashed or GDB's selected one); the JSON\n"
+    "                lists the core's \"threads\"\n"
     "  --max N   unwind at most N frames (default 4096); a deeper stack is listed\n"
     "            to frame N - 1 with an error (exit status 1)\n";
 
@@ -215,6 +218,39 @@ dwexpr_status frames_unwinder_new(dwexpr_unw *u, const dwexpr_arch *arch,
     return DWEXPR_OK;
 }
 
+dwexpr_status frames_open(const char *core, const char *binary, int pid, uint64_t tid,
+                          uint32_t max, dwexpr_unw **u, dwexpr_error *err)
+{
+    return core ? dwexpr_unw_open_core_thread(core, binary, max, tid, u, err)
+                : dwexpr_unw_open_pid(pid, max, u, err);
+}
+
+void frames_threads_out(dwexpr_unw *u, json_t *top)
+{
+    uint64_t first[64];
+    size_t n = dwexpr_unw_threads(u, first, 64);
+    uint64_t *all = n > 64 ? malloc(n * sizeof *all) : first;
+    if (!all)
+        n = 64;
+    else if (all != first)
+        dwexpr_unw_threads(u, all, n);
+    const uint64_t tid = dwexpr_unw_thread_id(u);
+    if (top) {
+        json_t *a = json_array();
+        for (size_t i = 0; i < n; i++)
+            json_array_append_new(a, json_integer((json_int_t)(all ? all : first)[i]));
+        json_object_set_new(top, "thread", json_integer((json_int_t)tid));
+        json_object_set_new(top, "threads", a);
+    } else if (n > 1) {
+        printf("thread %" PRIu64 " (threads:", tid);
+        for (size_t i = 0; i < n; i++)
+            printf(" %" PRIu64, (all ? all : first)[i]);
+        printf(")\n");
+    }
+    if (all != first)
+        free(all);
+}
+
 static int run_frames(dwexpr_unw *u, bool json, uint32_t max)
 {
     const dwexpr_arch *arch = dwexpr_arch_find("x86_64");
@@ -229,6 +265,8 @@ static int run_frames(dwexpr_unw *u, bool json, uint32_t max)
     json_t *jframes = json_array();
     int rc = 0;
     uint32_t i;
+    if (!json)
+        frames_threads_out(u, NULL);
     dwexpr_status st = DWEXPR_OK;
     for (i = 0;; i++) {
         dwexpr_unwind_frame f;
@@ -299,6 +337,7 @@ static int run_frames(dwexpr_unw *u, bool json, uint32_t max)
         json_array_append_new(jframes, jf);
     }
     json_t *top = json_object();
+    frames_threads_out(u, top);
     json_object_set_new(top, "frames", jframes);
     if (st != DWEXPR_E_NOT_FOUND) {
         const dwexpr_error *e = dwexpr_unwinder_error(uw);
@@ -341,11 +380,12 @@ static int run_frames(dwexpr_unw *u, bool json, uint32_t max)
 
 int cmd_frames(int argc, char **argv)
 {
-    static const char *const valued[] = {"--core", "--pid", "--max", NULL};
+    static const char *const valued[] = {"--core", "--pid", "--max", "--thread", NULL};
     /* with --json anywhere, a usage error is the JSON failure object too */
     bool json = out_argv_json(argc, argv, valued);
     const char *core = NULL, *binary = NULL;
     int pid = 0;
+    uint64_t tid = 0;
     uint32_t max = 4096; /* LD_MAX_FRAMES: the frames a binding knows pcs of */
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -358,11 +398,14 @@ int cmd_frames(int argc, char **argv)
                 return frames_usage(json, "expected a file after", a);
             core = v;
             i++;
-        } else if (strcmp(a, "--pid") == 0 || strcmp(a, "--max") == 0) {
+        } else if (strcmp(a, "--pid") == 0 || strcmp(a, "--max") == 0 ||
+                   strcmp(a, "--thread") == 0) {
             if (!v || cli_parse_u64(v, &n) || n == 0 || n > INT_MAX)
                 return frames_usage(json, "expected a positive number after", a);
             if (a[2] == 'p')
                 pid = (int)n;
+            else if (a[2] == 't')
+                tid = n;
             else
                 max = (uint32_t)n;
             i++;
@@ -378,11 +421,12 @@ int cmd_frames(int argc, char **argv)
     }
     if (!core == !pid)
         return frames_usage(json, "give one of --core CORE and --pid PID", NULL);
+    if (tid && pid)
+        return frames_usage(json, "--thread is for --core (give the thread's id as --pid)", NULL);
 #ifdef DWEXPR_HAVE_LIBUNWIND
     dwexpr_unw *u;
     dwexpr_error e;
-    dwexpr_status st = core ? dwexpr_unw_open_core(core, binary, max, &u, &e)
-                            : dwexpr_unw_open_pid(pid, max, &u, &e);
+    dwexpr_status st = frames_open(core, binary, pid, tid, max, &u, &e);
     if (st)
         return out_usage(json, "dwexpr", "%s", e.message); /* unreadable input */
     int rc = run_frames(u, json, max);
@@ -391,6 +435,7 @@ int cmd_frames(int argc, char **argv)
 #else
     (void)max;
     (void)binary;
+    (void)tid;
     return out_usage(json, "dwexpr",
                      "frames needs the libunwind adapter, which this build does not have");
 #endif

@@ -38,6 +38,8 @@ static const char usage_vars[] =
     "options:\n"
     "  --json                one JSON object on stdout\n"
     "  --max N               unwind at most N frames (default 4096)\n"
+    "  --thread TID          the core's thread whose id (LWP) is TID (default: its\n"
+    "                        first); the JSON lists the core's \"threads\"\n"
     "  --entry-values register|call-site|register-only\n"
     "                        how DW_OP_entry_value is resolved (default register:\n"
     "                        the caller's register if unwinding recovers it, else\n"
@@ -50,7 +52,8 @@ static const char usage_vars[] =
     "                        its .debug/ and under DIR/ + the file's directory\n"
     "\n"
     "The thread: a core's first (NT_PRSTATUS: the thread that crashed, or the\n"
-    "one GDB had selected when it wrote the core); with --pid, the thread whose\n"
+    "one GDB had selected when it wrote the core), or the one --thread names;\n"
+    "with --pid, the thread whose\n"
     "id is the number given (the main thread for a process id; give another\n"
     "thread's id, from /proc/PID/task, for that thread).\n"
     "\n"
@@ -70,6 +73,7 @@ typedef struct vars_opts {
     const char *core, *binary;
     const char *debug_dirs;     /* --debug-dir, else DEBUGFILE_DEFAULT_DIRS */
     int pid;
+    uint64_t tid;               /* --thread: a core's thread (0: its first) */
     bool json, no_dwo, help;
     uint32_t max;
     dwexpr_libdwarf_entry_policy policy;
@@ -91,7 +95,8 @@ static int usage(const char *msg, const char *arg)
 static int parse(int argc, char **argv, vars_opts *o)
 {
     static const char *const valued[] = {"--core",         "--pid",       "--max",
-                                         "--entry-values", "--debug-dir", NULL};
+                                         "--entry-values", "--debug-dir", "--thread",
+                                         NULL};
     memset(o, 0, sizeof *o);
     o->max = 4096; /* LD_MAX_FRAMES: the frames a binding knows pcs of */
     o->debug_dirs = DEBUGFILE_DEFAULT_DIRS;
@@ -115,12 +120,15 @@ static int parse(int argc, char **argv, vars_opts *o)
                 return usage("expected directories after", a);
             o->debug_dirs = v;
             i++;
-        } else if (strcmp(a, "--pid") == 0 || strcmp(a, "--max") == 0) {
+        } else if (strcmp(a, "--pid") == 0 || strcmp(a, "--max") == 0 ||
+                   strcmp(a, "--thread") == 0) {
             uint64_t n;
             if (!v || cli_parse_u64(v, &n) || n == 0 || n > INT_MAX)
                 return usage("expected a positive number after", a);
             if (a[2] == 'p')
                 o->pid = (int)n;
+            else if (a[2] == 't')
+                o->tid = n;
             else
                 o->max = (uint32_t)n;
             i++;
@@ -142,6 +150,8 @@ static int parse(int argc, char **argv, vars_opts *o)
         return 0;
     if (!o->core == !o->pid)
         return usage("give one of --core CORE and --pid PID", NULL);
+    if (o->tid && o->pid)
+        return usage("--thread is for --core (give the thread's id as --pid)", NULL);
     if (!o->binary)
         return usage("no binary given", NULL);
     return 0;
@@ -861,6 +871,7 @@ static int run_vars(const vars_opts *o, dwexpr_unw *u, dwexpr_libdwarf *binary_l
     }
     json_t *top = json_object(), *frames = json_array();
     json_object_set_new(top, "binary", json_string(o->binary));
+    frames_threads_out(u, top);
     json_object_set_new(top, "load_bias", hexnum(bias));
     uint64_t tp;
     if (dwexpr_unw_thread_pointer(u, &tp))
@@ -938,6 +949,7 @@ static int run_vars(const vars_opts *o, dwexpr_unw *u, dwexpr_libdwarf *binary_l
     if (o->json)
         out_print_json(top);
     else {
+        frames_threads_out(u, NULL);
         human(top);
         json_decref(top);
     }
@@ -974,8 +986,7 @@ int cmd_vars(int argc, char **argv)
     if (open_dwarf(&o, o.binary, NULL, &ld, &debug_file, why, sizeof why))
         return out_usage(o.json, "dwexpr vars", "%s: %s", o.binary, why);
     dwexpr_unw *u;
-    dwexpr_status st = o.core ? dwexpr_unw_open_core(o.core, o.binary, o.max, &u, &err)
-                              : dwexpr_unw_open_pid(o.pid, o.max, &u, &err);
+    dwexpr_status st = frames_open(o.core, o.binary, o.pid, o.tid, o.max, &u, &err);
     if (st) {
         dwexpr_libdwarf_close(ld);
         free(debug_file);

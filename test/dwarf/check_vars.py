@@ -870,6 +870,57 @@ def wide_ints(dw, src, work, gdb):
            '%s: %s' % (tag, ', '.join(names)), '\n'.join(bad) or r.stderr)
 
 
+def core_threads(dw, src, work, gdb):
+    """progs/threads.c: a core GDB writes with main in probe() and three
+    workers waiting, each with its own id, mine = 100 + id and
+    thread-local tl = 1000 + id. The core's threads are listed; --thread
+    reads each worker's frames, locals and TLS (its own thread pointer,
+    NT_FPREGSET and libunwind thread); an unknown thread is a usage
+    error."""
+    built = built_core(gdb, src, work, 'threads.c', ['-O0', '-pthread'], 'threads-O0')
+    if not built:
+        return
+    exe, core = built
+    r = run(dw + ['vars', '--core', core, '--json', exe])
+    res = json.loads(r.stdout or '{}')
+    tids = res.get('threads', [])
+    first = [f['function'] for f in res.get('frames', [])][:1]
+    ok(r.returncode == 0 and len(tids) == 4 and res.get('thread') == tids[0] and first == ['probe'],
+       'threads.c: vars lists the core\'s 4 threads and reads the first (main, in probe)',
+       'exit %d, threads %r, thread %r, frames %r' % (r.returncode, tids, res.get('thread'), first))
+    seen = set()
+    for tid in tids[1:]:
+        r = run(dw + ['vars', '--core', core, '--json', '--thread', str(tid), exe])
+        res = json.loads(r.stdout or '{}')
+        w = [f for f in res.get('frames', []) if f['function'] == 'worker']
+        got = {v['name']: v.get('hex') for v in (w[0]['vars'] if w else [])}
+        tl = [g.get('hex') for g in res.get('globals', []) if g['name'] == 'tl']
+        wid = int.from_bytes(bytes.fromhex(got.get('id') or '00'), 'little')
+        seen.add(wid)
+        want = {'id': wid.to_bytes(4, 'little').hex(),
+                'mine': (100 + wid).to_bytes(4, 'little').hex()}
+        ok(r.returncode == 0 and res.get('thread') == tid and 1 <= wid <= 3 and
+           all(got.get(k) == v for k, v in want.items()) and
+           tl == [(1000 + wid).to_bytes(4, 'little').hex()],
+           'threads.c: vars --thread %d: worker %d\'s id, mine and its own tl' % (tid, wid),
+           'exit %d, thread %r, worker %r, tl %r %s' % (r.returncode, res.get('thread'), got, tl,
+                                                      r.stderr[-300:]))
+        f = run(dw + ['frames', '--core', core, '--json', '--thread', str(tid), exe])
+        fr = json.loads(f.stdout or '{}')
+        ok(f.returncode == 0 and fr.get('thread') == tid and
+           'worker' in [x.get('function') for x in fr.get('frames', [])],
+           'threads.c: frames --thread %d unwinds that thread to worker' % tid,
+           'exit %d, thread %r %s' % (f.returncode, fr.get('thread'), f.stderr[-300:]))
+    ok(seen == {1, 2, 3}, 'threads.c: the three workers are three threads', repr(seen))
+    missing = max(tids or [0]) + 1000000
+    r = run(dw + ['vars', '--core', core, '--thread', str(missing), exe])
+    ok(r.returncode == 2 and 'has no thread %d' % missing in r.stderr,
+       'threads.c: --thread of no thread of the core is a usage error', r.stderr)
+    r = run(dw + ['vars', '--pid', '1', '--thread', '5', exe])
+    ok(r.returncode == 2 and '--thread is for --core' in r.stderr,
+       'vars --pid with --thread is a usage error', r.stderr)
+
+
 def recursion_entry_values(dw, src, work, gdb):
     """progs/recursion.c by gcc -O2: 300 frames of rec(n, acc) whose
     parameters are the caller's entry values all the way up to main's
@@ -1802,6 +1853,7 @@ def main():
     if shutil.which(args.gdb):
         core_file(dw, args.src, args.work, args.gdb)
         recursion_entry_values(dw, args.src, args.work, args.gdb)
+        core_threads(dw, args.src, args.work, args.gdb)
         nested_functions(dw, args.src, args.work, args.gdb)
         declared_callees(dw, args.src, args.work, args.gdb)
         gdb_frame_names(dw, args.src, args.work, args.gdb)

@@ -34,6 +34,19 @@ typedef struct dwexpr_unw_frame {
 DWEXPR_API dwexpr_status dwexpr_unw_open_core(const char *core, const char *exe,
                                               uint32_t max_frames, dwexpr_unw **out,
                                               dwexpr_error *err);
+/* dwexpr_unw_open_core for the core's thread whose id is TID (its
+ * NT_PRSTATUS's pr_pid, the LWP GDB shows); 0: the first thread, the one
+ * dwexpr_unw_open_core reads (the kernel's: the thread that crashed;
+ * GDB's gcore: its selected thread). E_NOT_FOUND when the core has no
+ * thread TID. */
+DWEXPR_API dwexpr_status dwexpr_unw_open_core_thread(const char *core, const char *exe,
+                                                     uint32_t max_frames, uint64_t tid,
+                                                     dwexpr_unw **out, dwexpr_error *err);
+/* The id of the thread U reads (a process: the id it was opened with). */
+DWEXPR_API uint64_t dwexpr_unw_thread_id(const dwexpr_unw *u);
+/* The ids of the threads of U's core in its order (a process: the one
+ * thread U reads): the first CAP go to TIDS; returns their count. */
+DWEXPR_API size_t dwexpr_unw_threads(const dwexpr_unw *u, uint64_t *tids, size_t cap);
 /* Attach to process PID with ptrace (it stops until dwexpr_unw_close; a
  * process that was stopped before stays stopped after it). */
 DWEXPR_API dwexpr_status dwexpr_unw_open_pid(int pid, uint32_t max_frames, dwexpr_unw **out,
