@@ -41,7 +41,10 @@ named and typed in GDB's Rust notation: functions by their namespaces
 rustc 1.88+ (tag rustc: DWARF 4 and 5) and by an older one without -C
 dwarf-version (tag rustc163: Debian 12's 1.63, DWARF 4, its standard
 library with full DWARF, whose units' globals are compared in the --vars
-mode only).
+mode only). cxx_decl.cc is built with cxx_decl_def.cc (SOURCES), which
+holds the key functions of the classes cxx_decl.cc uses: g++ and clang++
+describe them there alone, and by declarations in cxx_decl.cc, which GDB
+completes with the other unit's definitions.
 
 Prints `TAG MODE: agree N / M` and each disagreement, MODE locs or vars,
 then each comparison's summary (lines starting `locs:` and `vars:`);
@@ -692,7 +695,12 @@ PROGRAMS = [('vars.c', 'probe'), ('types.c', 'probe_t'), ('lists.c', 'step'),
             ('cxx.cc', 'probe_c'), ('cxx_refs.cc', 'probe'), ('tailcalls.c', 'probe_tc'),
             ('x87.c', 'x87.c:/* STOP */'), ('synth.c', 'probe_s'), ('nocfi.c', 'probe_nc'),
             ('statics.c', 'probe_st'), ('cxx_sort.cc', 'probe'), ('cxx_thunk.cc', 'probe'),
-            ('rust_vars.rs', 'rust_vars::probe')]
+            ('rust_vars.rs', 'rust_vars::probe'), ('cxx_decl.cc', 'probe')]
+# Programs of several units: the other sources each is built with (in
+# the same command, after it). cxx_decl.cc uses classes whose key
+# functions cxx_decl_def.cc defines: its own DWARF declares them
+# (DW_AT_declaration), which GDB resolves to the other unit's definitions.
+SOURCES = {'cxx_decl.cc': ['cxx_decl_def.cc']}
 # Programs with a shared library of their own: the library each links
 # (built first into lib<name>.so next to it, -shared -fPIC, found through
 # -rpath $ORIGIN). They are compared in the --vars mode only (a context
@@ -1453,7 +1461,8 @@ def build_and_dump(args, prog, probe, cc, opt, ver, split, with_vars):
     os.makedirs(work, exist_ok=True)
     binary = os.path.join(work, tag)
     v = Variant(tag, work, binary)
-    cmd = [cc, '-g', '-gdwarf-%d' % ver, '-' + opt, '-o', binary, os.path.join(args.src, prog)]
+    cmd = [cc, '-g', '-gdwarf-%d' % ver, '-' + opt, '-o', binary, os.path.join(args.src, prog)] + \
+          [os.path.join(args.src, x) for x in SOURCES.get(prog, [])]
     if prog.endswith('.rs'):
         # (a rustc without -C dwarf-version writes DWARF 4, its default)
         cmd = [compiler_for(cc), '-g', '-C', 'opt-level=' + opt[1:]] + \
