@@ -172,7 +172,7 @@ bool ld_die_ref(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, Dwarf_Half at, ui
     if (ok && ld->files[file].type_units && (at == DW_AT_type || at == DW_AT_containing_type))
         *out = signature_target(ld, file, *out);
     if (ok && ld->files[file].decl_types && at == DW_AT_type) {
-        /* a Rust declaration another unit defines (resolve_decls) */
+        /* a Rust or C++ declaration another unit defines (resolve_decls) */
         const uint64_t *def = ld_map_get(&ld->decl_defs, file, *out);
         if (def)
             *out = *def;
@@ -2553,22 +2553,38 @@ static uint64_t name_hash(const char *s)
     return h;
 }
 
-/* A Rust structure, union or enumeration DIE C (at OFF of FILE) named
- * NAME in full: a declaration (DW_AT_declaration, DWARF 5 2.13.1; "an
- * incomplete structure, union or class type", 5.7.1: no byte size, no
- * members) is kept for resolve_decls, the first definition of each name
- * indexed. rustc
- * declares in one unit a type another defines (Debian's libstd: a
- * closure's environment, std::rt::lang_start_internal::{closure_env#2},
- * is a declaration in the unit of std::panicking::try<...>), which GDB's
- * check_typedef completes by looking the name up among the definitions
- * (opaque type resolution, TYPE_STUB): its size and members. */
-static void rust_type_seen(dwexpr_libdwarf *ld, size_t file, Dwarf_Die c, uint64_t off,
-                           const char *name)
+/* A Rust or C++ structure, class, union or enumeration DIE C (at OFF of
+ * FILE) named NAME in full: a declaration (DW_AT_declaration, DWARF 5
+ * 2.13.1; "an incomplete structure, union or class type", 5.7.1: no byte
+ * size, no members) is kept for resolve_decls, the first definition of
+ * each name indexed. GDB's check_typedef completes a declared type (a
+ * stub: TYPE_STUB) by looking its name up among the definitions of the
+ * program (opaque type resolution: lookup_transparent_type, or
+ * lookup_symbol in STRUCT_DOMAIN when the declaration lists methods):
+ * its size and members, from another unit.
+ *   rustc declares in one unit a type another defines (Debian's libstd:
+ * a closure's environment, std::rt::lang_start_internal::{closure_env#2},
+ * is a declaration in the unit of std::panicking::try<...>).
+ *   g++ (-fno-emit-class-debug-always, its default) and clang++
+ * (-fno-standalone-debug, its default on Linux) describe a dynamic class
+ * whose key function, and so vtable, another unit defines by a
+ * declaration in the units that only use it; GDB reads a variable of
+ * such a class, a member of it, the target of a pointer or reference to
+ * it, with the definition's layout (GDB puts C++ classes in the global
+ * block: any unit's definition is found). A signature stub (a declaration
+ * with DW_AT_signature) is no declaration here: it stands for its type
+ * unit's type already (signature_target). */
+static void named_type_seen(dwexpr_libdwarf *ld, size_t file, Dwarf_Die c, uint64_t off,
+                            const char *name)
 {
-    if (!name)
+    if (!name || ld->decls_done)
         return;
     if (ld_die_flag(ld, file, c, DW_AT_declaration)) {
+        Dwarf_Attribute a;
+        if (get_attr(ld->files[file].dbg, c, DW_AT_signature, &a)) {
+            dwarf_dealloc_attribute(a);
+            return;
+        }
         ld->decls.elem = sizeof(ld_named_type);
         ld_named_type *d = ld_vec_push(&ld->decls);
         if (d)
@@ -2588,10 +2604,13 @@ static void rust_type_seen(dwexpr_libdwarf *ld, size_t file, Dwarf_Die c, uint64
     }
 }
 
-/* Each Rust declaration rust_type_seen kept stands for the definition of
- * its name in the same file, if any (ld_die_ref follows it). */
+/* Each declaration named_type_seen kept stands for the definition of
+ * its name in the same file, if any (ld_die_ref follows it). A
+ * declaration no unit defines (a class only pointed to) stays one: GDB's
+ * <incomplete type>. */
 static void resolve_decls(dwexpr_libdwarf *ld)
 {
+    ld->decls_done = true;
     const ld_named_type *all = ld->decls.v;
     for (size_t i = 0; i < ld->decls.n; i++) {
         const uint64_t h = name_hash(all[i].name);
@@ -2675,8 +2694,8 @@ static void type_prefixes(dwexpr_libdwarf *ld, size_t file, Dwarf_Debug dbg, Dwa
             }
             if (pre && *pre)
                 ld_map_put(&ld->prefixes, file, off, (void *)(uintptr_t)pre);
-            if (ld->prefix_rust && n && t != DW_TAG_typedef)
-                rust_type_seen(ld, file, c, off, qualify(ld, pre, n));
+            if (ld->prefix_decls && n && t != DW_TAG_typedef)
+                named_type_seen(ld, file, c, off, qualify(ld, pre, n));
             if (t != DW_TAG_enumeration_type && t != DW_TAG_typedef) {
                 const char *q = n ? qualify(ld, pre, n) : "";
                 if (q)
@@ -3665,9 +3684,10 @@ static dwexpr_status unit_prefixes(dwexpr_libdwarf *ld, size_t file, Dwarf_Die c
     uint64_t lang;
     if ((tag == DW_TAG_type_unit || tag == DW_TAG_compile_unit || tag == DW_TAG_partial_unit) &&
         ld_die_udata(ld, file, cu, DW_AT_language, &lang) && lang_namespaced(lang_kind(lang))) {
-        ld->prefix_rust = lang_kind(lang) == LANG_RUST;
+        /* (lang_namespaced: Rust and C++, whose declared types resolve) */
+        ld->prefix_decls = true;
         type_prefixes(ld, file, dbg, cu, NULL, 0);
-        ld->prefix_rust = false;
+        ld->prefix_decls = false;
     }
     (void)hdr, (void)end, (void)version, (void)addr_size, (void)offset_size, (void)ut;
     (void)sig, (void)arg, (void)err;
@@ -3828,8 +3848,13 @@ static void debug_types_prefixes(dwexpr_libdwarf *ld, size_t file)
         if (r != DW_DLV_OK)
             continue;
         uint64_t lang;
-        if (ld_die_udata(ld, file, cu, DW_AT_language, &lang) && lang_kind(lang) == LANG_CPLUS)
+        if (ld_die_udata(ld, file, cu, DW_AT_language, &lang) && lang_kind(lang) == LANG_CPLUS) {
+            /* the definitions here complete the units' declarations too
+             * (named_type_seen; the main file's, before resolve_decls) */
+            ld->prefix_decls = true;
             type_prefixes(ld, file, dbg, cu, NULL, 0);
+            ld->prefix_decls = false;
+        }
         dwarf_dealloc_die(cu);
     }
 }
