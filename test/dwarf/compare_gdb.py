@@ -656,7 +656,7 @@ VARIANTS = [
 # programs of TU_PROGRAMS (their types are what type units change).
 TU_VARIANTS = [('gcc', 'O2', 4, 'tu'), ('clang', 'O2', 5, 'tu')]
 TU_CXX_VARIANTS = [('g++', 'O0', 4, 'tu'), ('g++', 'O2', 5, 'tu'), ('clang++', 'O2', 5, 'tu')]
-TU_PROGRAMS = {'vars.c', 'types.c', 'cxx.cc', 'cxx_thunk.cc'}
+TU_PROGRAMS = {'vars.c', 'types.c', 'cxx.cc', 'cxx_thunk.cc', 'cxx_decl.cc'}
 # 'simple': clang's -gsimple-template-names (a class template's
 # DW_AT_name without its arguments, which GDB rebuilds from the template
 # parameter DIEs), for the C++ programs of TU_PROGRAMS
