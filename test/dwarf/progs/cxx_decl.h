@@ -16,10 +16,19 @@ public:
     int id;
     double scale;
 };
+extern "C" void probe(int v);
 class Rect : public Shape {
 public:
     Rect(int i, int w, int h);
     int area() const override;
+    // not the key function: emitted where it is called (cxx_decl.cc),
+    // whose DWARF declares the class of its "this"
+    __attribute__((noinline)) int perimeter(int extra) const
+    {
+        int p = 2 * (w + h);
+        probe(extra + p);
+        return p;
+    }
     int w, h;
 };
 namespace detail {
