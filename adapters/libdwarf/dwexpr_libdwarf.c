@@ -665,18 +665,17 @@ static dwexpr_status read_attr(dwexpr_libdwarf *ld, size_t unit, uint64_t die, D
         size_t size = data_form_size(f);
         if (at == DW_AT_const_value) {
             /* DWARF 5 4.1: the constant in the representation of the
-             * variable's type; a fixed-size data form takes the type's
-             * signedness (DWARF 5 7.5.5), sdata is signed, udata not */
+             * variable's type, as many bytes as the type has; sdata is
+             * signed, udata not, and a fixed-size data form (DWARF 5
+             * 7.5.5 leaves its signedness to the consumer) is
+             * zero-extended, whatever the type's signedness, as GDB's
+             * dwarf2_const_value_data reads it (the form's bits, masked):
+             * GCC writes a negative constant as sdata and a non-negative
+             * one in the smallest data form it fits unsigned ("int x =
+             * 200" is DW_FORM_data1 0xc8, GDB's 200), clang a signed
+             * type's as sdata and an unsigned one's in a data form */
             uint64_t type = die_type(ld, file, d);
             uint64_t tb = ld_type_bytes(ld, unit, type);
-            dwexpr_libdwarf_type_info ti;
-            size_t fs = size;
-            if (fs && fs < 8 && dwexpr_libdwarf_type_get(ld, unit, type, &ti) == DWEXPR_OK &&
-                (ti.encoding == DW_ATE_signed || ti.encoding == DW_ATE_signed_char) &&
-                ((v >> (8 * fs - 1)) & 1)) {
-                v |= ~(uint64_t)0 << (8 * fs);
-                out->sconst = (int64_t)v;
-            }
             size = tb ? (size_t)tb : (size ? size : 8);
         }
         if (!size)
