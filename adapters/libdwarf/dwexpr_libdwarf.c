@@ -1078,6 +1078,64 @@ static void canon_declarator(const char *s, const char *at, const char *end, cbu
     }
 }
 
+/* "& NAME" in [S, END) (spaces around; NAME without parentheses): the
+ * start of NAME, else NULL. */
+static const char *address_of(const char *s, const char *end)
+{
+    while (s < end && *s == ' ')
+        s++;
+    if (s >= end || *s != '&')
+        return NULL;
+    for (s++; s < end && *s == ' ';)
+        s++;
+    if (s >= end || memchr(s, '(', (size_t)(end - s)) || memchr(s, ')', (size_t)(end - s)))
+        return NULL;
+    return s;
+}
+
+/* GCC's spellings of a template argument that is an address constant,
+ * "(& ns::v)" (a pointer non-type argument) and "((int const&)(& ns::v))"
+ * (a reference one: a cast of it), as GDB's name canonicalization prints
+ * them, its parser reading the expression and libiberty's printer
+ * writing it: "&ns::v", "(int const&)(&ns::v)" (the parentheses around
+ * the whole argument dropped, no space after the unary '&'; GDB 13's
+ * "whatis" of a variable of GCC's "A<(& gj)>" is "A<&gj>"). [S, END) is
+ * trimmed. False, nothing written, for another shape. */
+static bool canon_address_arg(const char *s, const char *end, cbuf *o)
+{
+    if (end - s < 4 || *s != '(' || end[-1] != ')')
+        return false;
+    const char *in = s + 1, *in_end = end - 1;
+    const char *name = address_of(in, in_end);
+    if (name) {
+        cput(o, "&", 1);
+        canon_name(name, (size_t)(in_end - name), o);
+        return true;
+    }
+    /* "((TYPE)(& NAME))" */
+    while (in < in_end && *in == ' ')
+        in++;
+    if (*in != '(')
+        return false;
+    const char *type_end = memchr(in, ')', (size_t)(in_end - in));
+    if (!type_end || memchr(in + 1, '(', (size_t)(type_end - in - 1)))
+        return false;
+    const char *op = type_end + 1;
+    while (op < in_end && *op == ' ')
+        op++;
+    const char *op_end = in_end;
+    while (op_end > op && op_end[-1] == ' ')
+        op_end--;
+    if (op_end - op < 3 || *op != '(' || op_end[-1] != ')' ||
+        !(name = address_of(op + 1, op_end - 1)))
+        return false;
+    cput(o, in, (size_t)(type_end + 1 - in));
+    cput(o, "(&", 2);
+    canon_name(name, (size_t)(op_end - 1 - name), o);
+    cput(o, ")", 1);
+    return true;
+}
+
 /* One template argument [S, END) as GDB's C++ name canonicalization
  * prints it (cp_canonicalize_string, which GDB applies to clang's names;
  * GCC already writes them so): the qualifiers after what they qualify
@@ -1095,8 +1153,11 @@ static void canon_arg(const char *s, const char *end, cbuf *o)
     for (const char *q = s; q < end; q++) {
         nest += *q == '<' ? 1 : *q == '>' ? -1 : 0;
         if (nest == 0 && (*q == '(' || *q == '[')) {
-            if (q == s)
+            if (q == s) {
+                if (canon_address_arg(s, end, o))
+                    return;
                 goto as_is; /* a cast: (char)97 */
+            }
             canon_declarator(s, q, end, o);
             return;
         }
