@@ -267,7 +267,12 @@ def members_of(v, depth=0):
     out = []
     if t.code in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION):
         for f in t.fields():
-            if f.is_base_class or not hasattr(f, 'bitpos') or not f.name:
+            if f.is_base_class or not hasattr(f, 'bitpos'):
+                continue
+            # an anonymous structure or union member (its members are the
+            # enclosing type's): name '', told apart by its bit position
+            if not f.name and f.type.strip_typedefs().code not in (gdb.TYPE_CODE_STRUCT,
+                                                                   gdb.TYPE_CODE_UNION):
                 continue
             try:
                 fv = v[f]
@@ -275,7 +280,7 @@ def members_of(v, depth=0):
                 continue
             ft = f.type.strip_typedefs()
             size = ft.sizeof
-            d = {'name': f.name, 'bitpos': f.bitpos, 'bitsize': f.bitsize or 8 * size}
+            d = {'name': f.name or '', 'bitpos': f.bitpos, 'bitsize': f.bitsize or 8 * size}
             if ft.code == gdb.TYPE_CODE_PTR and synthetic(fv):
                 d['synthetic'] = True
             if fv.is_optimized_out and ft.code not in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION,
@@ -695,7 +700,8 @@ PROGRAMS = [('vars.c', 'probe'), ('types.c', 'probe_t'), ('lists.c', 'step'),
             ('cxx.cc', 'probe_c'), ('cxx_refs.cc', 'probe'), ('tailcalls.c', 'probe_tc'),
             ('x87.c', 'x87.c:/* STOP */'), ('synth.c', 'probe_s'), ('nocfi.c', 'probe_nc'),
             ('statics.c', 'probe_st'), ('cxx_sort.cc', 'probe'), ('cxx_thunk.cc', 'probe'),
-            ('rust_vars.rs', 'rust_vars::probe'), ('cxx_decl.cc', 'probe')]
+            ('rust_vars.rs', 'rust_vars::probe'), ('cxx_decl.cc', 'probe'),
+            ('cxx_kinds.cc', 'probe')]
 # Programs of several units: the other sources each is built with (in
 # the same command, after it). cxx_decl.cc uses classes whose key
 # functions cxx_decl_def.cc defines: its own DWARF declares them
@@ -1030,16 +1036,19 @@ def tally_members(where, gms, dms, mcounts, lines, explained, short=None, base=0
     bit offset, bit size and bytes of each. SHORT: the bits the variable's
     pieces describe (dwexpr's short_composite), BASE: the bit offset of
     these members in the variable."""
-    byname = {m.get('name'): m for m in (dms or [])}
+    # an anonymous structure or union member (name '') by its bit offset
+    byname = {m.get('name') or ('', m.get('bit_offset')): m for m in (dms or [])}
     for gm in gms:
         start = base + gm['bitpos']
         # the part of this member the pieces describe (GDB invents the rest)
         mshort = None if short is None else {'bits': max(0, short - start)}
-        w = '%s.%s' % (where, gm['name']) if not gm['name'].startswith('[') else where + gm['name']
+        w = ('%s.%s' % (where, gm['name']) if gm['name'] and not gm['name'].startswith('[')
+             else where + gm['name'] if gm['name']
+             else '%s.<anonymous at bit %d>' % (where, gm['bitpos']))
         if 'hex' not in gm:
             continue
         mcounts[1] += 1
-        dm = byname.get(gm['name'])
+        dm = byname.get(gm['name'] or ('', gm['bitpos']))
         if dm is None:
             lines.append('%s: dwexpr lists no such member' % w)
             continue
