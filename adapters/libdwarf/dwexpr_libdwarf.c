@@ -1444,11 +1444,16 @@ static uint64_t spell(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t,
 }
 
 /* A template value parameter C (DW_TAG_template_value_parameter with a
- * DW_AT_const_value) as GDB's dwarf2_compute_name writes it: an integer
- * in decimal, a bool as true / false, a plain char as its literal ('a',
- * printable ASCII only), an enumeration's value as its underlying type's.
- * False for anything else (an address, a value GDB would print otherwise):
- * the caller then leaves the name as the producer wrote it. */
+ * DW_AT_const_value) as GDB's dwarf2_compute_name writes it (GDB 13.1's
+ * "whatis" of clang -gsimple-template-names classes): an integer in
+ * decimal, a bool as its number ("H<1>": GDB prints the value with the
+ * 'd' format, not as true / false), a plain char as a cast of its
+ * literal ("G<(char)'x'>", printable ASCII only), an enumeration's value
+ * as its underlying type's. False for anything else (an address, a
+ * value GDB would print otherwise): the caller then leaves the name as
+ * the producer wrote it. (GDB's 'd' format is signed: it writes an
+ * unsigned argument whose top bit is set negative, "A<-294967296>" for
+ * A<4000000000u>, a wrong name dwexpr does not copy.) */
 static bool template_value(dwexpr_libdwarf *ld, size_t file, Dwarf_Die c, char *out, size_t cap)
 {
     Dwarf_Debug dbg = ld->files[file].dbg;
@@ -1470,11 +1475,11 @@ static bool template_value(dwexpr_libdwarf *ld, size_t file, Dwarf_Die c, char *
             const uint64_t m = size == 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * size)) - 1;
             v &= m;
             if (enc == DW_ATE_boolean) {
-                ok = snprintf(out, cap, "%s", v ? "true" : "false") > 0;
+                ok = snprintf(out, cap, "%llu", (unsigned long long)(v != 0)) > 0;
             } else if (bn && strcmp(bn, "char") == 0) {
-                /* GDB: c_printchar for a type of no signedness */
+                /* GDB: a type of no signedness, printed as a cast */
                 ok = v >= 0x20 && v < 0x7f && v != '\'' && v != '\\' &&
-                     snprintf(out, cap, "'%c'", (int)v) > 0;
+                     snprintf(out, cap, "(char)'%c'", (int)v) > 0;
             } else if (enc == DW_ATE_signed || enc == DW_ATE_signed_char) {
                 const int64_t s = size == 8 || !(v >> (8 * size - 1)) ? (int64_t)v
                                                                       : (int64_t)(v | ~m);
