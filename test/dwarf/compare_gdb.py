@@ -267,7 +267,7 @@ def members_of(v, depth=0):
     out = []
     if t.code in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION):
         for f in t.fields():
-            if f.is_base_class or not hasattr(f, 'bitpos'):
+            if not hasattr(f, 'bitpos'):
                 continue
             # an anonymous structure or union member (its members are the
             # enclosing type's): name '', told apart by its bit position
@@ -280,7 +280,20 @@ def members_of(v, depth=0):
                 continue
             ft = f.type.strip_typedefs()
             size = ft.sizeof
-            d = {'name': f.name or '', 'bitpos': f.bitpos, 'bitsize': f.bitsize or 8 * size}
+            bitpos = f.bitpos
+            if f.is_base_class and bitpos is None:
+                # a virtual base: its place a DWARF expression computes
+                # from the object's vtable (bitpos None); where GDB's cast
+                # to it (baseclass_offset) put it in this object
+                try:
+                    bitpos = 8 * (int(fv.address) - int(v.address))
+                except Exception:
+                    continue
+                if bitpos < 0:
+                    continue
+            # a base class subobject is named by its type (f.name), as
+            # dwexpr's "base" entries are
+            d = {'name': f.name or '', 'bitpos': bitpos, 'bitsize': f.bitsize or 8 * size}
             if ft.code == gdb.TYPE_CODE_PTR and synthetic(fv):
                 d['synthetic'] = True
             if fv.is_optimized_out and ft.code not in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION,
