@@ -44,7 +44,13 @@ library with full DWARF, whose units' globals are compared in the --vars
 mode only). cxx_decl.cc is built with cxx_decl_def.cc (SOURCES), which
 holds the key functions of the classes cxx_decl.cc uses: g++ and clang++
 describe them there alone, and by declarations in cxx_decl.cc, which GDB
-completes with the other unit's definitions.
+completes with the other unit's definitions. cxx_kinds.cc has the C++
+types the others lack (scoped enums of negative and 64-bit values,
+anonymous unions and structures in a class, class bit-fields, std::array
+and std::pair, std::nullptr_t, non-type template arguments of every
+kind). Members include anonymous structure and union members (matched
+by bit offset) and a class's base classes (named by their type; a
+virtual base where its vtable places it).
 
 Prints `TAG MODE: agree N / M` and each disagreement, MODE locs or vars,
 then each comparison's summary (lines starting `locs:` and `vars:`);
