@@ -172,7 +172,7 @@ bool ld_die_ref(dwexpr_libdwarf *ld, size_t file, Dwarf_Die d, Dwarf_Half at, ui
     if (ok && ld->files[file].type_units && (at == DW_AT_type || at == DW_AT_containing_type))
         *out = signature_target(ld, file, *out);
     if (ok && ld->files[file].decl_types && at == DW_AT_type) {
-        /* a Rust declaration another unit defines (resolve_decls) */
+        /* a Rust or C++ declaration another unit defines (resolve_decls) */
         const uint64_t *def = ld_map_get(&ld->decl_defs, file, *out);
         if (def)
             *out = *def;
@@ -665,18 +665,17 @@ static dwexpr_status read_attr(dwexpr_libdwarf *ld, size_t unit, uint64_t die, D
         size_t size = data_form_size(f);
         if (at == DW_AT_const_value) {
             /* DWARF 5 4.1: the constant in the representation of the
-             * variable's type; a fixed-size data form takes the type's
-             * signedness (DWARF 5 7.5.5), sdata is signed, udata not */
+             * variable's type, as many bytes as the type has; sdata is
+             * signed, udata not, and a fixed-size data form (DWARF 5
+             * 7.5.5 leaves its signedness to the consumer) is
+             * zero-extended, whatever the type's signedness, as GDB's
+             * dwarf2_const_value_data reads it (the form's bits, masked):
+             * GCC writes a negative constant as sdata and a non-negative
+             * one in the smallest data form it fits unsigned ("int x =
+             * 200" is DW_FORM_data1 0xc8, GDB's 200), clang a signed
+             * type's as sdata and an unsigned one's in a data form */
             uint64_t type = die_type(ld, file, d);
             uint64_t tb = ld_type_bytes(ld, unit, type);
-            dwexpr_libdwarf_type_info ti;
-            size_t fs = size;
-            if (fs && fs < 8 && dwexpr_libdwarf_type_get(ld, unit, type, &ti) == DWEXPR_OK &&
-                (ti.encoding == DW_ATE_signed || ti.encoding == DW_ATE_signed_char) &&
-                ((v >> (8 * fs - 1)) & 1)) {
-                v |= ~(uint64_t)0 << (8 * fs);
-                out->sconst = (int64_t)v;
-            }
             size = tb ? (size_t)tb : (size ? size : 8);
         }
         if (!size)
@@ -1079,6 +1078,64 @@ static void canon_declarator(const char *s, const char *at, const char *end, cbu
     }
 }
 
+/* "& NAME" in [S, END) (spaces around; NAME without parentheses): the
+ * start of NAME, else NULL. */
+static const char *address_of(const char *s, const char *end)
+{
+    while (s < end && *s == ' ')
+        s++;
+    if (s >= end || *s != '&')
+        return NULL;
+    for (s++; s < end && *s == ' ';)
+        s++;
+    if (s >= end || memchr(s, '(', (size_t)(end - s)) || memchr(s, ')', (size_t)(end - s)))
+        return NULL;
+    return s;
+}
+
+/* GCC's spellings of a template argument that is an address constant,
+ * "(& ns::v)" (a pointer non-type argument) and "((int const&)(& ns::v))"
+ * (a reference one: a cast of it), as GDB's name canonicalization prints
+ * them, its parser reading the expression and libiberty's printer
+ * writing it: "&ns::v", "(int const&)(&ns::v)" (the parentheses around
+ * the whole argument dropped, no space after the unary '&'; GDB 13's
+ * "whatis" of a variable of GCC's "A<(& gj)>" is "A<&gj>"). [S, END) is
+ * trimmed. False, nothing written, for another shape. */
+static bool canon_address_arg(const char *s, const char *end, cbuf *o)
+{
+    if (end - s < 4 || *s != '(' || end[-1] != ')')
+        return false;
+    const char *in = s + 1, *in_end = end - 1;
+    const char *name = address_of(in, in_end);
+    if (name) {
+        cput(o, "&", 1);
+        canon_name(name, (size_t)(in_end - name), o);
+        return true;
+    }
+    /* "((TYPE)(& NAME))" */
+    while (in < in_end && *in == ' ')
+        in++;
+    if (*in != '(')
+        return false;
+    const char *type_end = memchr(in, ')', (size_t)(in_end - in));
+    if (!type_end || memchr(in + 1, '(', (size_t)(type_end - in - 1)))
+        return false;
+    const char *op = type_end + 1;
+    while (op < in_end && *op == ' ')
+        op++;
+    const char *op_end = in_end;
+    while (op_end > op && op_end[-1] == ' ')
+        op_end--;
+    if (op_end - op < 3 || *op != '(' || op_end[-1] != ')' ||
+        !(name = address_of(op + 1, op_end - 1)))
+        return false;
+    cput(o, in, (size_t)(type_end + 1 - in));
+    cput(o, "(&", 2);
+    canon_name(name, (size_t)(op_end - 1 - name), o);
+    cput(o, ")", 1);
+    return true;
+}
+
 /* One template argument [S, END) as GDB's C++ name canonicalization
  * prints it (cp_canonicalize_string, which GDB applies to clang's names;
  * GCC already writes them so): the qualifiers after what they qualify
@@ -1096,8 +1153,11 @@ static void canon_arg(const char *s, const char *end, cbuf *o)
     for (const char *q = s; q < end; q++) {
         nest += *q == '<' ? 1 : *q == '>' ? -1 : 0;
         if (nest == 0 && (*q == '(' || *q == '[')) {
-            if (q == s)
+            if (q == s) {
+                if (canon_address_arg(s, end, o))
+                    return;
                 goto as_is; /* a cast: (char)97 */
+            }
             canon_declarator(s, q, end, o);
             return;
         }
@@ -1384,11 +1444,16 @@ static uint64_t spell(dwexpr_libdwarf *ld, size_t unit, size_t file, uint64_t t,
 }
 
 /* A template value parameter C (DW_TAG_template_value_parameter with a
- * DW_AT_const_value) as GDB's dwarf2_compute_name writes it: an integer
- * in decimal, a bool as true / false, a plain char as its literal ('a',
- * printable ASCII only), an enumeration's value as its underlying type's.
- * False for anything else (an address, a value GDB would print otherwise):
- * the caller then leaves the name as the producer wrote it. */
+ * DW_AT_const_value) as GDB's dwarf2_compute_name writes it (GDB 13.1's
+ * "whatis" of clang -gsimple-template-names classes): an integer in
+ * decimal, a bool as its number ("H<1>": GDB prints the value with the
+ * 'd' format, not as true / false), a plain char as a cast of its
+ * literal ("G<(char)'x'>", printable ASCII only), an enumeration's value
+ * as its underlying type's. False for anything else (an address, a
+ * value GDB would print otherwise): the caller then leaves the name as
+ * the producer wrote it. (GDB's 'd' format is signed: it writes an
+ * unsigned argument whose top bit is set negative, "A<-294967296>" for
+ * A<4000000000u>, a wrong name dwexpr does not copy.) */
 static bool template_value(dwexpr_libdwarf *ld, size_t file, Dwarf_Die c, char *out, size_t cap)
 {
     Dwarf_Debug dbg = ld->files[file].dbg;
@@ -1410,11 +1475,11 @@ static bool template_value(dwexpr_libdwarf *ld, size_t file, Dwarf_Die c, char *
             const uint64_t m = size == 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * size)) - 1;
             v &= m;
             if (enc == DW_ATE_boolean) {
-                ok = snprintf(out, cap, "%s", v ? "true" : "false") > 0;
+                ok = snprintf(out, cap, "%llu", (unsigned long long)(v != 0)) > 0;
             } else if (bn && strcmp(bn, "char") == 0) {
-                /* GDB: c_printchar for a type of no signedness */
+                /* GDB: a type of no signedness, printed as a cast */
                 ok = v >= 0x20 && v < 0x7f && v != '\'' && v != '\\' &&
-                     snprintf(out, cap, "'%c'", (int)v) > 0;
+                     snprintf(out, cap, "(char)'%c'", (int)v) > 0;
             } else if (enc == DW_ATE_signed || enc == DW_ATE_signed_char) {
                 const int64_t s = size == 8 || !(v >> (8 * size - 1)) ? (int64_t)v
                                                                       : (int64_t)(v | ~m);
@@ -2553,22 +2618,38 @@ static uint64_t name_hash(const char *s)
     return h;
 }
 
-/* A Rust structure, union or enumeration DIE C (at OFF of FILE) named
- * NAME in full: a declaration (DW_AT_declaration, DWARF 5 2.13.1; "an
- * incomplete structure, union or class type", 5.7.1: no byte size, no
- * members) is kept for resolve_decls, the first definition of each name
- * indexed. rustc
- * declares in one unit a type another defines (Debian's libstd: a
- * closure's environment, std::rt::lang_start_internal::{closure_env#2},
- * is a declaration in the unit of std::panicking::try<...>), which GDB's
- * check_typedef completes by looking the name up among the definitions
- * (opaque type resolution, TYPE_STUB): its size and members. */
-static void rust_type_seen(dwexpr_libdwarf *ld, size_t file, Dwarf_Die c, uint64_t off,
-                           const char *name)
+/* A Rust or C++ structure, class, union or enumeration DIE C (at OFF of
+ * FILE) named NAME in full: a declaration (DW_AT_declaration, DWARF 5
+ * 2.13.1; "an incomplete structure, union or class type", 5.7.1: no byte
+ * size, no members) is kept for resolve_decls, the first definition of
+ * each name indexed. GDB's check_typedef completes a declared type (a
+ * stub: TYPE_STUB) by looking its name up among the definitions of the
+ * program (opaque type resolution: lookup_transparent_type, or
+ * lookup_symbol in STRUCT_DOMAIN when the declaration lists methods):
+ * its size and members, from another unit.
+ *   rustc declares in one unit a type another defines (Debian's libstd:
+ * a closure's environment, std::rt::lang_start_internal::{closure_env#2},
+ * is a declaration in the unit of std::panicking::try<...>).
+ *   g++ (-fno-emit-class-debug-always, its default) and clang++
+ * (-fno-standalone-debug, its default on Linux) describe a dynamic class
+ * whose key function, and so vtable, another unit defines by a
+ * declaration in the units that only use it; GDB reads a variable of
+ * such a class, a member of it, the target of a pointer or reference to
+ * it, with the definition's layout (GDB puts C++ classes in the global
+ * block: any unit's definition is found). A signature stub (a declaration
+ * with DW_AT_signature) is no declaration here: it stands for its type
+ * unit's type already (signature_target). */
+static void named_type_seen(dwexpr_libdwarf *ld, size_t file, Dwarf_Die c, uint64_t off,
+                            const char *name)
 {
-    if (!name)
+    if (!name || ld->decls_done)
         return;
     if (ld_die_flag(ld, file, c, DW_AT_declaration)) {
+        Dwarf_Attribute a;
+        if (get_attr(ld->files[file].dbg, c, DW_AT_signature, &a)) {
+            dwarf_dealloc_attribute(a);
+            return;
+        }
         ld->decls.elem = sizeof(ld_named_type);
         ld_named_type *d = ld_vec_push(&ld->decls);
         if (d)
@@ -2588,10 +2669,13 @@ static void rust_type_seen(dwexpr_libdwarf *ld, size_t file, Dwarf_Die c, uint64
     }
 }
 
-/* Each Rust declaration rust_type_seen kept stands for the definition of
- * its name in the same file, if any (ld_die_ref follows it). */
+/* Each declaration named_type_seen kept stands for the definition of
+ * its name in the same file, if any (ld_die_ref follows it). A
+ * declaration no unit defines (a class only pointed to) stays one: GDB's
+ * <incomplete type>. */
 static void resolve_decls(dwexpr_libdwarf *ld)
 {
+    ld->decls_done = true;
     const ld_named_type *all = ld->decls.v;
     for (size_t i = 0; i < ld->decls.n; i++) {
         const uint64_t h = name_hash(all[i].name);
@@ -2675,8 +2759,8 @@ static void type_prefixes(dwexpr_libdwarf *ld, size_t file, Dwarf_Debug dbg, Dwa
             }
             if (pre && *pre)
                 ld_map_put(&ld->prefixes, file, off, (void *)(uintptr_t)pre);
-            if (ld->prefix_rust && n && t != DW_TAG_typedef)
-                rust_type_seen(ld, file, c, off, qualify(ld, pre, n));
+            if (ld->prefix_decls && n && t != DW_TAG_typedef)
+                named_type_seen(ld, file, c, off, qualify(ld, pre, n));
             if (t != DW_TAG_enumeration_type && t != DW_TAG_typedef) {
                 const char *q = n ? qualify(ld, pre, n) : "";
                 if (q)
@@ -3665,9 +3749,10 @@ static dwexpr_status unit_prefixes(dwexpr_libdwarf *ld, size_t file, Dwarf_Die c
     uint64_t lang;
     if ((tag == DW_TAG_type_unit || tag == DW_TAG_compile_unit || tag == DW_TAG_partial_unit) &&
         ld_die_udata(ld, file, cu, DW_AT_language, &lang) && lang_namespaced(lang_kind(lang))) {
-        ld->prefix_rust = lang_kind(lang) == LANG_RUST;
+        /* (lang_namespaced: Rust and C++, whose declared types resolve) */
+        ld->prefix_decls = true;
         type_prefixes(ld, file, dbg, cu, NULL, 0);
-        ld->prefix_rust = false;
+        ld->prefix_decls = false;
     }
     (void)hdr, (void)end, (void)version, (void)addr_size, (void)offset_size, (void)ut;
     (void)sig, (void)arg, (void)err;
@@ -3828,8 +3913,13 @@ static void debug_types_prefixes(dwexpr_libdwarf *ld, size_t file)
         if (r != DW_DLV_OK)
             continue;
         uint64_t lang;
-        if (ld_die_udata(ld, file, cu, DW_AT_language, &lang) && lang_kind(lang) == LANG_CPLUS)
+        if (ld_die_udata(ld, file, cu, DW_AT_language, &lang) && lang_kind(lang) == LANG_CPLUS) {
+            /* the definitions here complete the units' declarations too
+             * (named_type_seen; the main file's, before resolve_decls) */
+            ld->prefix_decls = true;
             type_prefixes(ld, file, dbg, cu, NULL, 0);
+            ld->prefix_decls = false;
+        }
         dwarf_dealloc_die(cu);
     }
 }

@@ -130,8 +130,8 @@ typedef struct ld_file {
     Dwarf_Debug dbg;
     bool elf_ok;
     bool type_units;       /* it has type units: DW_AT_type may name a signature stub */
-    bool decl_types;       /* DW_AT_type may name a Rust type declaration defined in
-                              another unit (ld->decl_defs) */
+    bool decl_types;       /* DW_AT_type may name a Rust or C++ type declaration
+                              defined in another unit (ld->decl_defs) */
 } ld_file;
 
 /* A DIE of a DWARF 4 .debug_types section (the type units of GCC's
@@ -199,7 +199,7 @@ typedef struct ld_callsite {
     const char *ambiguous;       /* a declaration's name several functions here have */
 } ld_callsite;
 
-/* A named type DIE: a Rust type definition or declaration by its
+/* A named type DIE: a Rust or C++ type definition or declaration by its
  * qualified name (type_prefixes). */
 typedef struct ld_named_type {
     const char *name;
@@ -227,11 +227,14 @@ struct dwexpr_libdwarf {
     ld_map prefixes;             /* (file, off) -> const char *: the qualifier of a
                                     DW_TAG_subprogram seen inside a namespace, class,
                                     module or Fortran host procedure (walk) */
-    /* GDB's opaque type resolution (check_typedef), for Rust units: a
-     * structure, union or enumeration declaration (DW_AT_declaration,
-     * rustc's for a type another unit defines) stands for the first
-     * definition of its qualified name (type_prefixes) */
-    bool prefix_rust;            /* type_prefixes is in a Rust unit */
+    /* GDB's opaque type resolution (check_typedef), for Rust and C++
+     * units: a structure, class, union or enumeration declaration
+     * (DW_AT_declaration: rustc's for a type another unit defines, g++'s
+     * and clang++'s for a class whose vtable another unit holds) stands
+     * for the first definition of its qualified name (type_prefixes) */
+    bool prefix_decls;           /* type_prefixes indexes named types (a Rust or C++
+                                    unit, before resolve_decls) */
+    bool decls_done;             /* resolve_decls ran: no more are indexed */
     ld_map type_defs;            /* (hash of the qualified name, k) -> ld_named_type */
     ld_vec decls;                /* ld_named_type: the declarations seen */
     ld_map decl_defs;            /* (file, declaration) -> uint64_t *: its definition */

@@ -22,7 +22,7 @@ enum { TAG_pointer = 0x0f, TAG_reference = 0x10, TAG_rvalue_reference = 0x42 };
 /* ... and of the aggregates whose members are listed. */
 enum { TAG_array = 0x01, TAG_class = 0x02, TAG_structure = 0x13, TAG_union = 0x17,
        TAG_member = 0x0d, TAG_subrange = 0x21, TAG_string = 0x12, TAG_variant = 0x19,
-       TAG_variant_part = 0x33 };
+       TAG_variant_part = 0x33, TAG_inheritance = 0x1c };
 /* DW_AT_* read for members. */
 enum { AT_data_member_location = 0x38, AT_data_bit_offset = 0x6b, AT_discr = 0x15,
        AT_discr_value = 0x16, AT_discr_list = 0x3d, AT_abstract_origin = 0x31 };
@@ -903,14 +903,34 @@ static json_t *member_entry(locs_run *r, size_t unit, const char *name, uint64_t
     return m;
 }
 
+/* The bit offset of a member at ML in an object at LOC, both single
+ * memory locations of one address space with the member at or past the
+ * object's start; -1 otherwise. */
+static int64_t placed_offset(const dwexpr_loc *loc, const dwexpr_loc *ml)
+{
+    if (loc->count != 1 || ml->count != 1)
+        return -1;
+    const dwexpr_sld *o = &loc->slds[0], *m = &ml->slds[0];
+    if (o->kind != DWEXPR_LOC_MEMORY || m->kind != DWEXPR_LOC_MEMORY || o->aspace != m->aspace)
+        return -1;
+    const uint64_t ob = 8 * o->byte_offset + o->bit, mb = 8 * m->byte_offset + m->bit;
+    return mb >= ob && mb - ob <= INT64_MAX ? (int64_t)(mb - ob) : -1;
+}
+
 /* Append to A the entry of data member DIE (member_entry) of an object
- * at LOC; false when the listing must stop (out of memory). */
+ * at LOC; false when the listing must stop (out of memory). A base class
+ * (DW_TAG_inheritance) is an entry too, as GDB lists a class's base
+ * subobjects among its fields ("{<Base> = {...}, m = 1}"): named by its
+ * type (GDB's field name for it, TYPE_BASECLASS_NAME), "base": true. */
 static bool append_member(locs_run *r, size_t unit, uint64_t die, const dwexpr_loc *loc,
                           const dwexpr_eval_params *where, int depth, json_t *a)
 {
     dwexpr_libdwarf_member m;
     if (dwexpr_libdwarf_member_get(r->ld, unit, die, &m) != DWEXPR_OK)
         return true;
+    const bool base = m.tag == TAG_inheritance;
+    if (base)
+        m.name = m.type_name;
     /* the static bit offset, when the DWARF gives one */
     json_t *bo = json_null();
     dwexpr_libdwarf_attr at;
@@ -953,10 +973,21 @@ static bool append_member(locs_run *r, size_t unit, uint64_t die, const dwexpr_l
         shift_bits(&ml, shift);
         bits += shift;
     }
-    if (known)
+    if (known) {
         bo = json_integer((json_int_t)bits);
-    json_array_append_new(a, member_entry(r, unit, m.name, m.type, m.type_name, bo,
-                                          m.bit_size, &ml, where, depth));
+    } else {
+        /* placed by an expression (a virtual base: the offset the
+         * object's vtable holds, which GDB's baseclass_offset reads too):
+         * where it put the member in this object, when both are in memory */
+        const int64_t placed = placed_offset(loc, &ml);
+        if (placed >= 0)
+            bo = json_integer((json_int_t)placed);
+    }
+    json_t *entry = member_entry(r, unit, m.name, m.type, m.type_name, bo, m.bit_size, &ml,
+                                 where, depth);
+    if (base)
+        json_object_set_new(entry, "base", json_true());
+    json_array_append_new(a, entry);
     dwexpr_libdwarf_loc_free(&ml);
     return true;
 }
@@ -1112,6 +1143,11 @@ static json_t *members_json(locs_run *r, size_t unit, uint64_t type, const dwexp
         return NULL;
     json_t *a = json_array();
     uint64_t die;
+    /* the base classes first, as GDB's fields */
+    for (size_t i = 0; dwexpr_libdwarf_child_die(r->ld, unit, type, TAG_inheritance, i, &die) ==
+                       DWEXPR_OK; i++)
+        if (!append_member(r, unit, die, loc, where, depth, a))
+            break;
     for (size_t i = 0; dwexpr_libdwarf_child_die(r->ld, unit, type, TAG_member, i, &die) ==
                        DWEXPR_OK; i++)
         if (!append_member(r, unit, die, loc, where, depth, a))

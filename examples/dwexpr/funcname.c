@@ -1,6 +1,7 @@
 /* examples/dwexpr/funcname.c: see funcname.h. */
 #include "funcname.h"
 
+#include <ctype.h>
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -74,6 +75,21 @@ static bool function_type(const char *d)
     return false;
 }
 
+/* Whether D names a type by decltype ("f(int, decltype(nullptr))": the
+ * demangler's spelling of std::nullptr_t, mangled "Dn", and of any
+ * decltype in a signature), a keyword GDB 13's C++ name parser
+ * (cp-name-parser.y) does not know: cp_remove_params fails and GDB's
+ * backtrace shows the name whole, "f4(int, decltype(nullptr))" for
+ * f4(int, std::nullptr_t) (g++ and clang++ alike). */
+static bool has_decltype(const char *d)
+{
+    for (const char *p = strstr(d, "decltype("); p; p = strstr(p + 1, "decltype(")) {
+        if (p == d || !(isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+            return true;
+    }
+    return false;
+}
+
 void funcname_strip(char *d)
 {
     /* a function-local name, or one with a function type, keeps its
@@ -86,7 +102,7 @@ void funcname_strip(char *d)
     if (strncmp(d, "virtual thunk to ", 17) == 0 || strncmp(d, "non-virtual thunk to ", 21) == 0 ||
         strncmp(d, "covariant return thunk to ", 26) == 0)
         return;
-    const bool local = local_name(d) || function_type(d);
+    const bool local = local_name(d) || function_type(d) || has_decltype(d);
     size_t n = strlen(d);
     /* the function's qualifiers after its parameters */
     for (;;) {

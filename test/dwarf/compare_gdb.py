@@ -41,7 +41,16 @@ named and typed in GDB's Rust notation: functions by their namespaces
 rustc 1.88+ (tag rustc: DWARF 4 and 5) and by an older one without -C
 dwarf-version (tag rustc163: Debian 12's 1.63, DWARF 4, its standard
 library with full DWARF, whose units' globals are compared in the --vars
-mode only).
+mode only). cxx_decl.cc is built with cxx_decl_def.cc (SOURCES), which
+holds the key functions of the classes cxx_decl.cc uses: g++ and clang++
+describe them there alone, and by declarations in cxx_decl.cc, which GDB
+completes with the other unit's definitions. cxx_kinds.cc has the C++
+types the others lack (scoped enums of negative and 64-bit values,
+anonymous unions and structures in a class, class bit-fields, std::array
+and std::pair, std::nullptr_t, non-type template arguments of every
+kind). Members include anonymous structure and union members (matched
+by bit offset) and a class's base classes (named by their type; a
+virtual base where its vtable places it).
 
 Prints `TAG MODE: agree N / M` and each disagreement, MODE locs or vars,
 then each comparison's summary (lines starting `locs:` and `vars:`);
@@ -264,7 +273,12 @@ def members_of(v, depth=0):
     out = []
     if t.code in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION):
         for f in t.fields():
-            if f.is_base_class or not hasattr(f, 'bitpos') or not f.name:
+            if not hasattr(f, 'bitpos'):
+                continue
+            # an anonymous structure or union member (its members are the
+            # enclosing type's): name '', told apart by its bit position
+            if not f.name and f.type.strip_typedefs().code not in (gdb.TYPE_CODE_STRUCT,
+                                                                   gdb.TYPE_CODE_UNION):
                 continue
             try:
                 fv = v[f]
@@ -272,7 +286,20 @@ def members_of(v, depth=0):
                 continue
             ft = f.type.strip_typedefs()
             size = ft.sizeof
-            d = {'name': f.name, 'bitpos': f.bitpos, 'bitsize': f.bitsize or 8 * size}
+            bitpos = f.bitpos
+            if f.is_base_class and bitpos is None:
+                # a virtual base: its place a DWARF expression computes
+                # from the object's vtable (bitpos None); where GDB's cast
+                # to it (baseclass_offset) put it in this object
+                try:
+                    bitpos = 8 * (int(fv.address) - int(v.address))
+                except Exception:
+                    continue
+                if bitpos < 0:
+                    continue
+            # a base class subobject is named by its type (f.name), as
+            # dwexpr's "base" entries are
+            d = {'name': f.name or '', 'bitpos': bitpos, 'bitsize': f.bitsize or 8 * size}
             if ft.code == gdb.TYPE_CODE_PTR and synthetic(fv):
                 d['synthetic'] = True
             if fv.is_optimized_out and ft.code not in (gdb.TYPE_CODE_STRUCT, gdb.TYPE_CODE_UNION,
@@ -653,7 +680,7 @@ VARIANTS = [
 # programs of TU_PROGRAMS (their types are what type units change).
 TU_VARIANTS = [('gcc', 'O2', 4, 'tu'), ('clang', 'O2', 5, 'tu')]
 TU_CXX_VARIANTS = [('g++', 'O0', 4, 'tu'), ('g++', 'O2', 5, 'tu'), ('clang++', 'O2', 5, 'tu')]
-TU_PROGRAMS = {'vars.c', 'types.c', 'cxx.cc', 'cxx_thunk.cc'}
+TU_PROGRAMS = {'vars.c', 'types.c', 'cxx.cc', 'cxx_thunk.cc', 'cxx_decl.cc'}
 # 'simple': clang's -gsimple-template-names (a class template's
 # DW_AT_name without its arguments, which GDB rebuilds from the template
 # parameter DIEs), for the C++ programs of TU_PROGRAMS
@@ -692,7 +719,13 @@ PROGRAMS = [('vars.c', 'probe'), ('types.c', 'probe_t'), ('lists.c', 'step'),
             ('cxx.cc', 'probe_c'), ('cxx_refs.cc', 'probe'), ('tailcalls.c', 'probe_tc'),
             ('x87.c', 'x87.c:/* STOP */'), ('synth.c', 'probe_s'), ('nocfi.c', 'probe_nc'),
             ('statics.c', 'probe_st'), ('cxx_sort.cc', 'probe'), ('cxx_thunk.cc', 'probe'),
-            ('rust_vars.rs', 'rust_vars::probe')]
+            ('rust_vars.rs', 'rust_vars::probe'), ('cxx_decl.cc', 'probe'),
+            ('cxx_kinds.cc', 'probe')]
+# Programs of several units: the other sources each is built with (in
+# the same command, after it). cxx_decl.cc uses classes whose key
+# functions cxx_decl_def.cc defines: its own DWARF declares them
+# (DW_AT_declaration), which GDB resolves to the other unit's definitions.
+SOURCES = {'cxx_decl.cc': ['cxx_decl_def.cc']}
 # Programs with a shared library of their own: the library each links
 # (built first into lib<name>.so next to it, -shared -fPIC, found through
 # -rpath $ORIGIN). They are compared in the --vars mode only (a context
@@ -1022,16 +1055,19 @@ def tally_members(where, gms, dms, mcounts, lines, explained, short=None, base=0
     bit offset, bit size and bytes of each. SHORT: the bits the variable's
     pieces describe (dwexpr's short_composite), BASE: the bit offset of
     these members in the variable."""
-    byname = {m.get('name'): m for m in (dms or [])}
+    # an anonymous structure or union member (name '') by its bit offset
+    byname = {m.get('name') or ('', m.get('bit_offset')): m for m in (dms or [])}
     for gm in gms:
         start = base + gm['bitpos']
         # the part of this member the pieces describe (GDB invents the rest)
         mshort = None if short is None else {'bits': max(0, short - start)}
-        w = '%s.%s' % (where, gm['name']) if not gm['name'].startswith('[') else where + gm['name']
+        w = ('%s.%s' % (where, gm['name']) if gm['name'] and not gm['name'].startswith('[')
+             else where + gm['name'] if gm['name']
+             else '%s.<anonymous at bit %d>' % (where, gm['bitpos']))
         if 'hex' not in gm:
             continue
         mcounts[1] += 1
-        dm = byname.get(gm['name'])
+        dm = byname.get(gm['name'] or ('', gm['bitpos']))
         if dm is None:
             lines.append('%s: dwexpr lists no such member' % w)
             continue
@@ -1453,7 +1489,8 @@ def build_and_dump(args, prog, probe, cc, opt, ver, split, with_vars):
     os.makedirs(work, exist_ok=True)
     binary = os.path.join(work, tag)
     v = Variant(tag, work, binary)
-    cmd = [cc, '-g', '-gdwarf-%d' % ver, '-' + opt, '-o', binary, os.path.join(args.src, prog)]
+    cmd = [cc, '-g', '-gdwarf-%d' % ver, '-' + opt, '-o', binary, os.path.join(args.src, prog)] + \
+          [os.path.join(args.src, x) for x in SOURCES.get(prog, [])]
     if prog.endswith('.rs'):
         # (a rustc without -C dwarf-version writes DWARF 4, its default)
         cmd = [compiler_for(cc), '-g', '-C', 'opt-level=' + opt[1:]] + \

@@ -396,10 +396,13 @@ int main(int argc, char **argv)
     TAP_OK(vv && vv->loc.count == 1 && vv->loc.entries[0].low == 0x7000,
            "gcc's DW_LLE_GNU_view_pair is skipped");
 
-    /* const values in every form, bytes in target order */
+    /* const values in every form, bytes in target order; a fixed-size
+     * data form zero-extended to its type's size (c_data2: 0xfffe for an
+     * int is 65534, as GDB reads it and as GCC means it: it writes a
+     * negative constant as sdata), sdata and implicit_const sign-extended */
     static const struct {
         const char *name, *hex;
-    } consts[] = {{"c_data1", "fe"}, {"c_data2", "feffffff"}, {"c_data4", "78563412"},
+    } consts[] = {{"c_data1", "fe"}, {"c_data2", "feff0000"}, {"c_data4", "78563412"},
                   {"c_data8", "8877665544332211"}, {"c_sdata", "fbffffff"},
                   {"c_udata", "2c010000"}, {"c_block", "010203"},
                   {"c_data16", "000102030405060708090a0b0c0d0e0f"}, {"c_string", "686900"},
