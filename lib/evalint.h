@@ -536,6 +536,62 @@ static inline uint64_t dwx_value_bits(const dwexpr_value *v)
     return (uint64_t)v->type.bits * (v->type.lanes ? v->type.lanes : 1);
 }
 
+/* Whether ENC is an integral encoding (seed "DWARF Expression Value"):
+ * dwexpr_type_is_integral's rule. DW_ATE_address is taken as integral
+ * (unsigned) so typed addresses can be used as addresses; DW_ATE_UTF
+ * characters are unsigned integers; vendor encodings are integral. */
+static inline bool dwx_encoding_integral(uint32_t enc)
+{
+    switch (enc) {
+    case DWEXPR_ATE_GENERIC:
+    case DW_ATE_address:
+    case DW_ATE_boolean:
+    case DW_ATE_signed:
+    case DW_ATE_signed_char:
+    case DW_ATE_unsigned:
+    case DW_ATE_unsigned_char:
+    case DW_ATE_UTF:
+        return true;
+    default:
+        return enc >= DW_ATE_lo_user && enc <= DW_ATE_hi_user;
+    }
+}
+
+/* DW_OP_convert between integral types (DWARF 5 2.5.1.6), the case the
+ * commonest conversions take: V, a value of FROM_BITS (1..64) bits of a
+ * signed (FROM_SIGNED) or other integral type, converted to T, one lane
+ * of an integral type of 1..64 bits: extended by its signedness (the
+ * generic type is unsigned here, as GDB's address type), cut to T's
+ * bits. Fills *R as dwx_value_convert does (true); false, R untouched,
+ * for any other T (dwx_value_convert answers). Inline: the fast loop and
+ * the tape call it before dwx_value_convert, which calls it first. */
+static inline bool dwx_convert_int_bits(uint64_t v, uint32_t from_bits, bool from_signed,
+                                        const dwexpr_type *t, dwexpr_value *r)
+{
+    if (from_bits - 1 >= 64 || t->bits - 1 >= 64 || t->lanes > 1 ||
+        !dwx_encoding_integral(t->encoding))
+        return false;
+    v &= dwx_mask(from_bits);
+    if (from_signed)
+        v = (uint64_t)dwx_sext(v, from_bits);
+    memset(r, 0, sizeof *r);
+    r->type = *t;
+    r->bits = v & dwx_mask(t->bits);
+    return true;
+}
+
+/* dwx_convert_int_bits of value A: one lane of an integral type of 1..64
+ * bits, not wide, not an implicit pointer; false for any other A. */
+static inline bool dwx_convert_int(const dwexpr_value *a, const dwexpr_type *t, dwexpr_value *r)
+{
+    const dwexpr_type *f = &a->type;
+    return !a->is_implicit_pointer && !a->wide && f->lanes <= 1 &&
+           dwx_encoding_integral(f->encoding) &&
+           dwx_convert_int_bits(a->bits, f->bits,
+                                f->encoding == DW_ATE_signed || f->encoding == DW_ATE_signed_char,
+                                t, r);
+}
+
 /* ---- locations (lib/loc.c) ---- */
 /* Add DELTA bits to the offset of S (seed "General Location Description
  * Operations"): E_BAD_OFFSET when it leaves [0, size). */

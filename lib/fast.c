@@ -343,17 +343,27 @@ next:
                 DWEXPR_OK)
             goto decline;
         fent *top = &st[sp - 1];
-        if (top->k == FK_TVAL)
-            in = typed[top->v];
-        else if (as_value(top, m, &a))
-            in = generic_value(unit, a);
-        else
+        const bool reinterp = op == DWX_CODE_reinterpret || op == DWX_CODE_GNU_reinterpret;
+        if (top->k == FK_TVAL) {
+            /* between integral types inline (dwx_convert_int) */
+            if (reinterp || !dwx_convert_int(&typed[top->v], &t, &r)) {
+                in = typed[top->v];
+                goto convert;
+            }
+        } else if (as_value(top, m, &a)) {
+            /* the generic type's value: unsigned, of the unit's size */
+            if (reinterp || !dwx_convert_int_bits(a, 8u * asz, false, &t, &r)) {
+                in = generic_value(unit, a);
+                goto convert;
+            }
+        } else {
             goto decline;
-        if (dwx_value_convert(ctx, &in, &t,
-                              op == DWX_CODE_reinterpret || op == DWX_CODE_GNU_reinterpret,
-                              &r) != DWEXPR_OK ||
-            r.wide)
+        }
+        goto converted;
+    convert:
+        if (dwx_value_convert(ctx, &in, &t, reinterp, &r) != DWEXPR_OK || r.wide)
             goto decline;
+    converted:
         typed[ntyped] = r;
         top->k = FK_TVAL;
         top->v = ntyped++;

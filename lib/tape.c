@@ -769,6 +769,11 @@ dwexpr_status dwx_tape_run(dwexpr_ctx *ctx, const dwexpr_program *prog, dwexpr_r
             if (dwx_base_type(ctx, set_env(&env, &have_env, unit, p), o->imm, true, &ty) !=
                 DWEXPR_OK)
                 goto decline;
+            /* between integral types inline (dwx_convert_int) */
+            if (o->code == T_CONVERT &&
+                (o->b ? dwx_convert_int(&typed[o->a], &ty, &typed[o->dst])
+                      : dwx_convert_int_bits(r[o->a], 8u * asz, false, &ty, &typed[o->dst])))
+                break;
             if (o->b)
                 in = typed[o->a];
             else

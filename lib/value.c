@@ -28,24 +28,10 @@ bool dwx_type_equal(const dwexpr_type *a, const dwexpr_type *b)
            (a->encoding != DW_ATE_float || float_format(a) == float_format(b));
 }
 
-/* Integral encodings (seed "DWARF Expression Value"). DW_ATE_address is
- * taken as integral (unsigned) so typed addresses can be used as
- * addresses; DW_ATE_UTF characters are unsigned integers. */
+/* Integral encodings: dwx_encoding_integral (lib/evalint.h). */
 bool dwexpr_type_is_integral(const dwexpr_type *t)
 {
-    switch (t->encoding) {
-    case DWEXPR_ATE_GENERIC:
-    case DW_ATE_address:
-    case DW_ATE_boolean:
-    case DW_ATE_signed:
-    case DW_ATE_signed_char:
-    case DW_ATE_unsigned:
-    case DW_ATE_unsigned_char:
-    case DW_ATE_UTF:
-        return true;
-    default:
-        return t->encoding >= DW_ATE_lo_user && t->encoding <= DW_ATE_hi_user;
-    }
+    return dwx_encoding_integral(t->encoding);
 }
 
 static bool is_signed_type(const dwexpr_type *t)
@@ -619,6 +605,8 @@ static DWX_COLD dwexpr_status convert_x87(dwexpr_ctx *ctx, const dwexpr_value *a
 dwexpr_status dwx_value_convert(dwexpr_ctx *ctx, const dwexpr_value *a, const dwexpr_type *t,
                                 bool reinterpret, dwexpr_value *r)
 {
+    if (!reinterpret && dwx_convert_int(a, t, r))
+        return DWEXPR_OK; /* between integral types of up to 64 bits */
     if (a->is_implicit_pointer)
         return dwx_ctx_fail(ctx, DWEXPR_E_IMPLICIT_PTR,
                             "an implicit pointer value cannot be converted");

@@ -1318,6 +1318,72 @@ static void fixed_cases(void)
     }
 }
 
+/* DW_OP_convert's results keep no bits above their type
+ * (dwexpr_value.bits: "zero above type size"; DWARF 5 2.5.1.6: extended
+ * by the source's signedness, cut to the result's size) on every path:
+ * from the bytes, pre-decoded (fast loop or tape), bound. The paths
+ * compared with one another above cannot see a rule they share
+ * (dwx_convert_int); the CLI's output masks by the type. */
+static void convert_bits(void)
+{
+    static const struct {
+        uint8_t b[8];
+        size_t n;
+        uint64_t bits;
+        unsigned tbits;
+        const char *what;
+    } cv[] = {
+        {{0x0b, 0x34, 0x12, 0xa8, 0x50}, 5, 0x34, 8, "const2u 0x1234; convert u8"},
+        {{0x11, 0x7f, 0xa8, 0x10}, 4, 0xffffffff, 32, "consts -1; convert s32"},
+        {{0x11, 0x7f, 0xa8, 0x10, 0xa8, 0x50}, 6, 0xff, 8, "consts -1; convert s32; convert u8"},
+        {{0x08, 0x80, 0xa8, 0x50, 0xa8, 0x10}, 6, 0x80, 32,
+         "const1u 0x80; convert u8; convert s32 (zero-extended)"},
+        {{0x11, 0x7e, 0xa8, 0x10, 0xa8, 0x20}, 6, 0xfffffffffffffffe, 64,
+         "consts -2; convert s32; convert u64 (sign-extended)"},
+        /* bits 0: register 0's low 32 bits (the mock's register is a hash) */
+        {{0x70, 0x00, 0xa8, 0x10}, 4, 0, 32, "breg0 0; convert s32 (a tape's register)"},
+    };
+    variant v;
+    memset(&v, 0, sizeof v);
+    v.size = sizeof(dwexpr_target);
+    v.base_type = true;
+    const dwexpr_target t = make_target(&v);
+    const dwexpr_unit unit = {.addr_size = 8, .offset_size = 4, .version = 5};
+    uint8_t rb[8];
+    const dwexpr_regref r0 = {.regno = 0};
+    uint64_t reg0 = 0;
+    if (t.reg_read(&v, &r0, 0, rb, 8) == DWEXPR_OK)
+        for (int k = 7; k >= 0; k--)
+            reg0 = reg0 << 8 | rb[k];
+    TAP_OK(reg0 >> 32 != 0, "register 0 (0x%llx) has bits above 32 to cut",
+           (unsigned long long)reg0);
+    dwexpr_ctx *ctx;
+    if (dwexpr_ctx_new(NULL, &ctx) != DWEXPR_OK)
+        return;
+    for (size_t i = 0; i < sizeof cv / sizeof cv[0]; i++) {
+        dwexpr_program *prog = NULL;
+        dwexpr_error err;
+        dwexpr_result r[3];
+        dwexpr_status st[3];
+        memset(r, 0, sizeof r);
+        st[0] = dwexpr_eval_bytes(ctx, cv[i].b, cv[i].n, &unit, &t, &v, NULL, &r[0]);
+        st[1] = st[2] = DWEXPR_E_USAGE;
+        if (dwexpr_program_decode(cv[i].b, cv[i].n, &unit, &prog, &err) == DWEXPR_OK) {
+            st[1] = dwexpr_eval(ctx, prog, &t, &v, NULL, &r[1]);
+            if (dwexpr_ctx_bind(ctx, &t, &v, NULL) == DWEXPR_OK)
+                st[2] = dwexpr_eval_bound(ctx, prog, &r[2]);
+        }
+        const uint64_t want = cv[i].bits ? cv[i].bits : reg0 & 0xffffffffu;
+        for (int k = 0; k < 3; k++)
+            TAP_OK(st[k] == DWEXPR_OK && r[k].kind == DWEXPR_RESULT_VALUE &&
+                       r[k].value.bits == want && r[k].value.type.bits == cv[i].tbits,
+                   "%s: 0x%llx, %u bits (%s)", cv[i].what, (unsigned long long)want,
+                   cv[i].tbits, k == 0 ? "from the bytes" : k == 1 ? "pre-decoded" : "bound");
+        dwexpr_program_free(prog);
+    }
+    dwexpr_ctx_free(ctx);
+}
+
 int main(void)
 {
     const char *env = getenv("FASTPATH_CASES");
@@ -1332,6 +1398,7 @@ int main(void)
             return 1;
     make_others();
     fixed_cases();
+    convert_bits();
     static kase c;
     for (unsigned i = 0; i < CASES; i++) {
         random_case(&c, i);
