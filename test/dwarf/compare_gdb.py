@@ -720,7 +720,7 @@ PROGRAMS = [('vars.c', 'probe'), ('types.c', 'probe_t'), ('lists.c', 'step'),
             ('x87.c', 'x87.c:/* STOP */'), ('synth.c', 'probe_s'), ('nocfi.c', 'probe_nc'),
             ('statics.c', 'probe_st'), ('cxx_sort.cc', 'probe'), ('cxx_thunk.cc', 'probe'),
             ('rust_vars.rs', 'rust_vars::probe'), ('cxx_decl.cc', 'probe'),
-            ('cxx_kinds.cc', 'probe')]
+            ('cxx_kinds.cc', 'probe'), ('ckinds.c', 'probe'), ('fkinds.f90', 'probe_fk')]
 # Programs of several units: the other sources each is built with (in
 # the same command, after it). cxx_decl.cc uses classes whose key
 # functions cxx_decl_def.cc defines: its own DWARF declares them
