@@ -324,6 +324,16 @@ def members_of(v, depth=0):
             out.append(d)
         return out
     if t.code == gdb.TYPE_CODE_ARRAY:
+        # an unallocated allocatable or a disassociated pointer array (a
+        # Fortran descriptor's DW_AT_allocated / DW_AT_associated false):
+        # GDB's value has no bytes, and its type's range is the one GDB
+        # left unresolved (it evaluates no bounds of an absent object),
+        # not elements of the object: none
+        try:
+            if v.format_string() in ('<not allocated>', '<not associated>'):
+                return None
+        except Exception:
+            pass
         try:
             lo, hi = t.range()
         except Exception:
