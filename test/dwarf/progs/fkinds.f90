@@ -1,7 +1,10 @@
 ! test/dwarf/progs/fkinds.f90: Fortran shapes no other program has, for
 ! `dwexpr vars` against GDB: derived types with allocatable and pointer
 ! components and a character component, a derived type holding a
-! derived-type array, an array pointer component associated and not,
+! derived-type array, an array of such types, a type with a deferred-length
+! character, an allocatable array of derived type, an allocatable scalar
+! and a derived-type pointer as components, an array pointer component
+! associated and not,
 ! an unallocated allocatable and a disassociated pointer array (GDB's
 ! "<not allocated>" / "<not associated>": no bytes), logical kinds 1, 2,
 ! 4 and 8, complex kinds 4, 8 and 16, integer kinds 1, 2, 8 and 16 at their limits, real(10), a common
@@ -23,6 +26,13 @@ module fkinds_m
     type(label) :: lab
     type(label) :: labs(2)
     logical(1) :: ok
+  end type
+  type :: bag
+    character(len=:), allocatable :: name
+    type(label), allocatable :: items(:)
+    integer, allocatable :: one
+    type(label), pointer :: next => null()
+    real(4), allocatable :: empty(:)
   end type
   integer, volatile :: sink_fk = 0
   type(holder), save :: m_hold
@@ -69,7 +79,9 @@ program fkinds
   real(8), allocatable :: never(:)
   integer, pointer :: nowhere(:)
   type(holder), target :: h
-  type(label) :: labs(3)
+  type(label), target :: labs(3)
+  type(holder) :: hs(2)
+  type(bag) :: bg
   integer :: ca, cb(3)
   real(8) :: cr
   common /blk/ ca, cb, cr
@@ -103,6 +115,15 @@ program fkinds
   h%ok = .true.
   h%parr => tgt(1:2)
   labs = [label('a', 10_2), label('bb', 20_2), label('ccc', 30_2)]
+  hs(1)%n = 1
+  allocate(hs(1)%vals(2))
+  hs(1)%vals = [4d0, 5d0]
+  hs(2)%n = 2
+  bg%name = 'deferred'
+  allocate(bg%items(2), bg%one)
+  bg%items = [label('x', 1_2), label('yy', 2_2)]
+  bg%one = 17
+  bg%next => labs(1)
   ca = 11
   cb = [12, 13, 14]
   cr = 15.5d0
@@ -116,5 +137,6 @@ program fkinds
   call opts(1, a=2, c=labs(2))
   call opts(4)
   print *, allocated(never), associated(nowhere), l1, l2, l4, l8, z4, z8, z16, i1, i2, i8, i16, r10, sect, h%n, h%vals, h%ptr
+  print *, hs(1)%vals, bg%name, bg%items(2)%code, bg%one, bg%next%code
   print *, h%lab%text, labs(3)%text, ca, cb, cr, ev, eparts, m_lab%code, m_l2, m_i16
 end program
