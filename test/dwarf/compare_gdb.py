@@ -48,7 +48,14 @@ completes with the other unit's definitions. cxx_kinds.cc has the C++
 types the others lack (scoped enums of negative and 64-bit values,
 anonymous unions and structures in a class, class bit-fields, std::array
 and std::pair, std::nullptr_t, non-type template arguments of every
-kind). Members include anonymous structure and union members (matched
+kind). ckinds.c has the C types the others lack (long double _Complex,
+_Atomic, vectors, bit-fields across storage units, packed structures,
+enums of negative and 64-bit values, nested anonymous members, a 2-D
+VLA, char16_t/char32_t, __float128; with GCC decimal floats, complex
+integers and a nested function); fkinds.f90 the Fortran ones (derived
+types with allocatable, pointer and character components, every logical,
+complex and integer kind, a common block, equivalence, unallocated and
+disassociated arrays). Members include anonymous structure and union members (matched
 by bit offset) and a class's base classes (named by their type; a
 virtual base where its vtable places it).
 
