@@ -3366,6 +3366,15 @@ static dwexpr_status walk(walker *w, Dwarf_Die parent, const ld_scope *scope, un
             else
                 st = scope_die(w, c, DWEXPR_LIBDWARF_SCOPE_BLOCK, scope, blocks, depth);
             break;
+        case DW_TAG_common_block:
+            /* a Fortran common block (DWARF 5 4.2): its DW_TAG_variable
+             * children, each located in the block's storage, are variables
+             * of the enclosing scope, as GDB reads them (read_common_block
+             * makes each child a symbol of the scope, listed by "info
+             * locals" beside the procedure's own); the block itself is no
+             * variable (GDB's symbol for it is in COMMON_BLOCK_DOMAIN) */
+            st = walk(w, c, scope, blocks, seen, depth + 1);
+            break;
         case DW_TAG_variable:
         case DW_TAG_formal_parameter:
             if (scope->pub.kind == DWEXPR_LIBDWARF_SCOPE_FUNCTION && blocks == 0 &&

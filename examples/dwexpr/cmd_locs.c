@@ -748,6 +748,8 @@ static json_t *read_hex(locs_run *r, dwexpr_ctx *ctx, const dwexpr_loc *loc, uin
 static json_t *members_json(locs_run *r, size_t unit, uint64_t type, const dwexpr_loc *loc,
                             const dwexpr_loc *object, const dwexpr_eval_params *where, int depth,
                             uint64_t bytes);
+static const char *data_absent(locs_run *r, size_t unit, uint64_t dtype, const dwexpr_loc *desc,
+                               const dwexpr_eval_params *where);
 
 /* Why an object's size (a dynamic type's: bounds, counts) could not be
  * computed: the error E as eval --json reports one, with the binding's
@@ -762,18 +764,18 @@ static json_t *size_error_json(locs_run *r, const dwexpr_error *e)
     return j;
 }
 
-/* The type of V (through typedefs and qualifiers) when it has
+/* TYPE of UNIT (through typedefs and qualifiers) when it has
  * DW_AT_data_location, else 0. */
-static uint64_t data_location_type(locs_run *r, const dwexpr_libdwarf_var *v)
+static uint64_t data_location_of(locs_run *r, size_t unit, uint64_t type)
 {
-    uint64_t t = v->type;
+    uint64_t t = type;
     for (int depth = 0; t && depth < 16; depth++) {
         dwexpr_libdwarf_attr a;
-        if (dwexpr_libdwarf_attr_get(r->ld, v->unit, t, 0x50 /* DW_AT_data_location */, &a,
+        if (dwexpr_libdwarf_attr_get(r->ld, unit, t, 0x50 /* DW_AT_data_location */, &a,
                                      NULL) == DWEXPR_OK)
             return t;
         dwexpr_libdwarf_type_info ti;
-        if (dwexpr_libdwarf_type_get(r->ld, v->unit, t, &ti) != DWEXPR_OK)
+        if (dwexpr_libdwarf_type_get(r->ld, unit, t, &ti) != DWEXPR_OK)
             return 0;
         /* typedef, const, volatile */
         if (ti.tag != 0x16 && ti.tag != 0x26 && ti.tag != 0x35)
@@ -781,6 +783,12 @@ static uint64_t data_location_type(locs_run *r, const dwexpr_libdwarf_var *v)
         t = ti.target;
     }
     return 0;
+}
+
+/* The type of V when it has DW_AT_data_location (data_location_of). */
+static uint64_t data_location_type(locs_run *r, const dwexpr_libdwarf_var *v)
+{
+    return data_location_of(r, v->unit, v->type);
 }
 
 /* V's value through DW_AT_data_location of its type DTYPE: the data
@@ -793,6 +801,15 @@ static json_t *read_data(locs_run *r, const dwexpr_libdwarf_var *v, json_t *o, u
     dwexpr_error e;
     uint64_t bytes = 0;
     json_object_set_new(o, "optimized_out", json_false());
+    const char *absent = data_absent(r, v->unit, dtype, desc, where);
+    if (absent) {
+        /* an unallocated allocatable or a disassociated pointer: GDB's
+         * "<not allocated>" / "<not associated>", a value of no bytes */
+        json_object_set_new(o, "bit_size", json_integer(0));
+        json_object_set_new(o, "hex", json_string(""));
+        json_object_set_new(o, "data_absent", json_string(absent));
+        return o;
+    }
     if (dwexpr_libdwarf_eval_data_location(r->b, r->aux, v->unit, dtype, desc, where, &dr, &e)) {
         json_object_set_new(o, "data_location", out_error_from(NULL, &e));
         json_object_set_new(o, "hex", json_null());
@@ -867,6 +884,99 @@ static uint64_t strip_type(locs_run *r, size_t unit, uint64_t type, dwexpr_libdw
 static json_t *implicit_pointer_json(locs_run *r, size_t unit, uint64_t type, const dwexpr_sld *s,
                                      const dwexpr_eval_params *where);
 
+/* Whether the data of an object of type DTYPE (the type holding
+ * DW_AT_data_location) whose descriptor is at DESC exists: false when
+ * DTYPE's DW_AT_allocated or DW_AT_associated (DWARF 5 5.18.1, 5.18.2: a
+ * constant or an expression, DW_OP_push_object_address pushing the
+ * descriptor) is zero, GDB's type_not_allocated / type_not_associated
+ * (an unallocated allocatable, a disassociated pointer array: GDB prints
+ * "<not allocated>" / "<not associated>" and resolves the type to no
+ * bytes, as it does not evaluate the bounds of an absent object): GDB's
+ * words for it, "not allocated" or "not associated". NULL (present) when
+ * neither attribute is there or its value cannot be had. */
+static const char *data_absent(locs_run *r, size_t unit, uint64_t dtype, const dwexpr_loc *desc,
+                               const dwexpr_eval_params *where)
+{
+    static const char *const words[2] = {"not allocated", "not associated"};
+    static const uint16_t ats[2] = {0x4e /* DW_AT_allocated */, 0x4f /* DW_AT_associated */};
+    const dwexpr_libdwarf_unit *lu = dwexpr_libdwarf_unit_get(r->ld, unit);
+    for (int i = 0; i < 2; i++) {
+        dwexpr_libdwarf_attr a;
+        if (dwexpr_libdwarf_attr_get(r->ld, unit, dtype, ats[i], &a, NULL) != DWEXPR_OK)
+            continue;
+        if (a.kind == DWEXPR_LIBDWARF_ATTR_CONST) {
+            if ((a.is_signed ? (uint64_t)a.sconst : a.uconst) == 0)
+                return words[i];
+            continue;
+        }
+        if (a.kind != DWEXPR_LIBDWARF_ATTR_EXPR || !lu)
+            continue;
+        dwexpr_eval_params q = *where;
+        q.result_kind = DWEXPR_RESULT_VALUE;
+        q.object = desc;
+        dwexpr_result v;
+        if (dwexpr_eval_bytes(r->aux, a.data, a.len, &lu->unit, dwexpr_libdwarf_binding_target(r->b),
+                              r->b, &q, &v) == DWEXPR_OK &&
+            v.kind == DWEXPR_RESULT_VALUE && !v.value.is_implicit_pointer && !v.value.wide &&
+            v.value.bits == 0)
+            return words[i];
+    }
+    return NULL;
+}
+
+/* Fill member entry M, of TYPE whose DW_AT_data_location DTYPE has, from
+ * the descriptor at LOC (the member's location): its bit_size computed
+ * from the descriptor (bounds), hex read at the data location (from the
+ * lowest element with a negative stride) and the elements as members;
+ * hex null when the data location, size or bytes cannot be had (an
+ * unallocated or disassociated component: GDB has no contents either). */
+static json_t *member_data(locs_run *r, size_t unit, json_t *m, uint64_t type, uint64_t dtype,
+                           const dwexpr_loc *loc, const dwexpr_eval_params *where, int depth)
+{
+    dwexpr_result dr;
+    dwexpr_error e;
+    uint64_t bytes = 0;
+    dwexpr_loc data, from;
+    const char *absent = data_absent(r, unit, dtype, loc, where);
+    if (absent) {
+        /* GDB's "<not allocated>" member: no bits, empty contents */
+        json_object_set_new(m, "bit_size", json_integer(0));
+        json_object_set_new(m, "hex", json_string(""));
+        json_object_set_new(m, "data_absent", json_string(absent));
+        return m;
+    }
+    if (dwexpr_libdwarf_eval_data_location(r->b, r->aux, unit, dtype, loc, where, &dr, &e) ||
+        dwexpr_libdwarf_loc_copy(&dr.loc, &data) != DWEXPR_OK) {
+        json_object_set_new(m, "bit_size", json_integer(0));
+        json_object_set_new(m, "hex", json_null());
+        return m;
+    }
+    if (dwexpr_libdwarf_type_size(r->b, r->aux2, unit, type, loc, where, &bytes, &e) || !bytes) {
+        json_object_set_new(m, "bit_size", json_integer(0));
+        json_object_set_new(m, "hex", json_null());
+        dwexpr_libdwarf_loc_free(&data);
+        return m;
+    }
+    json_object_set_new(m, "bit_size", json_integer((json_int_t)(8 * bytes)));
+    int64_t start = array_start(r, unit, dtype, loc, where);
+    bool moved = start && dwexpr_libdwarf_loc_copy(&data, &from) == DWEXPR_OK;
+    if (moved)
+        move_bits(&from, start);
+    bool au;
+    dwexpr_status st;
+    json_t *h = read_hex(r, r->aux, moved ? &from : &data, 8 * bytes, &au, &e, &st, NULL);
+    if (moved)
+        dwexpr_libdwarf_loc_free(&from);
+    if (!h)
+        json_object_set_new(m, "read_error", out_error_from(r->c, &e));
+    json_object_set_new(m, "hex", h ? h : json_null());
+    json_t *sub = h && !au ? members_json(r, unit, type, &data, loc, where, depth + 1, bytes) : NULL;
+    if (sub)
+        json_object_set_new(m, "members", sub);
+    dwexpr_libdwarf_loc_free(&data);
+    return m;
+}
+
 /* One member entry: name, type, bit_offset (from the start of the
  * containing object; null when an expression places it), bit_size, hex
  * read through LOC (the member's own location, a copy), and its own
@@ -879,10 +989,20 @@ static json_t *member_entry(locs_run *r, size_t unit, const char *name, uint64_t
     json_object_set_new(m, "name", json_string(name ? name : ""));
     json_object_set_new(m, "type", json_string(type_name ? type_name : "?"));
     json_object_set_new(m, "bit_offset", bit_offset);
-    json_object_set_new(m, "bit_size", json_integer((json_int_t)bit_size));
     bool au;
     dwexpr_error e;
     dwexpr_status st;
+    /* a member whose type has DW_AT_data_location (a Fortran derived
+     * type's allocatable or pointer array component: the member is the
+     * descriptor) is the data the descriptor locates, as a variable of
+     * that type is (read_data): GDB resolves the member's dynamic type
+     * with the member's address as the object address (value_primitive_field
+     * -> resolve_dynamic_type), so its bytes and size are those of the
+     * elements ("vals = (1.5, 2.5, 3.5)", 192 bits), not the descriptor's */
+    uint64_t dtype = data_location_of(r, unit, type);
+    if (dtype)
+        return member_data(r, unit, m, type, dtype, loc, where, depth);
+    json_object_set_new(m, "bit_size", json_integer((json_int_t)bit_size));
     const dwexpr_sld *ip = bit_size ? implicit_part_at(loc, bit_size) : NULL;
     if (ip) {
         /* a member that is an implicit pointer: as a variable that is one */
@@ -1569,6 +1689,9 @@ void locs_human_var(const json_t *v, bool evaluated)
                    ? json_string_value(json_object_get(res, "detail")) : "");
     else if (json_is_true(json_object_get(v, "optimized_out")))
         printf("      <optimized out>\n");
+    else if (json_is_string(json_object_get(v, "data_absent")))
+        /* GDB's words: "<not allocated>", "<not associated>" */
+        printf("      <%s>\n", json_string_value(json_object_get(v, "data_absent")));
     else if (json_is_string(hex))
         printf("      = %s\n", json_string_value(hex));
     else if (json_object_get(v, "implicit_pointer"))

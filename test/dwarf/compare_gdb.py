@@ -48,7 +48,14 @@ completes with the other unit's definitions. cxx_kinds.cc has the C++
 types the others lack (scoped enums of negative and 64-bit values,
 anonymous unions and structures in a class, class bit-fields, std::array
 and std::pair, std::nullptr_t, non-type template arguments of every
-kind). Members include anonymous structure and union members (matched
+kind). ckinds.c has the C types the others lack (long double _Complex,
+_Atomic, vectors, bit-fields across storage units, packed structures,
+enums of negative and 64-bit values, nested anonymous members, a 2-D
+VLA, char16_t/char32_t, __float128; with GCC decimal floats, complex
+integers and a nested function); fkinds.f90 the Fortran ones (derived
+types with allocatable, pointer and character components, every logical,
+complex and integer kind, a common block, equivalence, unallocated and
+disassociated arrays). Members include anonymous structure and union members (matched
 by bit offset) and a class's base classes (named by their type; a
 virtual base where its vtable places it).
 
@@ -324,6 +331,16 @@ def members_of(v, depth=0):
             out.append(d)
         return out
     if t.code == gdb.TYPE_CODE_ARRAY:
+        # an unallocated allocatable or a disassociated pointer array (a
+        # Fortran descriptor's DW_AT_allocated / DW_AT_associated false):
+        # GDB's value has no bytes, and its type's range is the one GDB
+        # left unresolved (it evaluates no bounds of an absent object),
+        # not elements of the object: none
+        try:
+            if v.format_string() in ('<not allocated>', '<not associated>'):
+                return None
+        except Exception:
+            pass
         try:
             lo, hi = t.range()
         except Exception:
@@ -720,7 +737,7 @@ PROGRAMS = [('vars.c', 'probe'), ('types.c', 'probe_t'), ('lists.c', 'step'),
             ('x87.c', 'x87.c:/* STOP */'), ('synth.c', 'probe_s'), ('nocfi.c', 'probe_nc'),
             ('statics.c', 'probe_st'), ('cxx_sort.cc', 'probe'), ('cxx_thunk.cc', 'probe'),
             ('rust_vars.rs', 'rust_vars::probe'), ('cxx_decl.cc', 'probe'),
-            ('cxx_kinds.cc', 'probe')]
+            ('cxx_kinds.cc', 'probe'), ('ckinds.c', 'probe'), ('fkinds.f90', 'probe_fk')]
 # Programs of several units: the other sources each is built with (in
 # the same command, after it). cxx_decl.cc uses classes whose key
 # functions cxx_decl_def.cc defines: its own DWARF declares them
