@@ -649,6 +649,10 @@ dwexpr_status dwx_value_convert(dwexpr_ctx *ctx, const dwexpr_value *a, const dw
                             "DW_OP_convert between %llu-bit and %llu-bit types is not supported",
                             (unsigned long long)from_bits, (unsigned long long)to_bits);
     }
+    /* no value has 0 bits (dwx_base_type refuses such types, a target's
+     * or caller's untyped value is generic): refused, not sign-extended */
+    if (from_bits == 0)
+        return dwx_ctx_fail(ctx, DWEXPR_E_ILL_FORMED, "DW_OP_convert of a value of 0 bits");
     const dwexpr_type *f = &a->type;
     bool f_float = f->encoding == DW_ATE_float, t_float = t->encoding == DW_ATE_float;
     if ((f_float && !is_float_type(f)) || (t_float && !is_float_type(t)))
@@ -678,17 +682,12 @@ dwexpr_status dwx_value_convert(dwexpr_ctx *ctx, const dwexpr_value *a, const dw
             return dwx_ctx_fail(ctx, DWEXPR_E_EVALUATION,
                                 "floating-point value does not fit the %u-bit integer type",
                                 (unsigned)t->bits);
-    } else if (t_float) {
+    } else {
+        /* to a floating-point type (between integral types of 1..64 bits,
+         * dwx_convert_int answered above) */
         uint64_t v = a->bits & dwx_mask(f->bits);
         double d = is_signed_type(f) ? (double)dwx_sext(v, f->bits) : (double)v;
         r->bits = from_double(d, t->bits);
-    } else {
-        /* Integer to integer: extend by the source's signedness (generic
-         * is unsigned here, as GDB's address type), keep the low bits. */
-        uint64_t v = a->bits & dwx_mask(f->bits);
-        if (is_signed_type(f))
-            v = (uint64_t)dwx_sext(v, f->bits);
-        r->bits = v & dwx_mask(t->bits);
     }
     return DWEXPR_OK;
 }
