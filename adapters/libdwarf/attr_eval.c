@@ -420,6 +420,14 @@ dwexpr_status dwexpr_libdwarf_eval_member_location(dwexpr_libdwarf_binding *b, d
     }
     if (st)
         return st;
+    uint64_t disp;
+    if (a.kind == DWEXPR_LIBDWARF_ATTR_EXPR && ld_constant_displacement(a.data, a.len, &disp)) {
+        /* the constant case written as an expression */
+        prog[n++] = 0x10; /* DW_OP_constu */
+        n += put_uleb(prog + n, disp);
+        n += put_llvm(prog + n, DWEXPR_OP_LLVM_offset, u);
+        return run(b, ctx, u, prog, n, &s, where, out, err);
+    }
     if (a.kind == DWEXPR_LIBDWARF_ATTR_CONST) {
         /* seed "DW_AT_data_member_location" case 1: DW_OP_LLVM_offset B */
         prog[n++] = 0x11; /* DW_OP_consts */

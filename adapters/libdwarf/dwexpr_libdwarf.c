@@ -2517,6 +2517,17 @@ dwexpr_status dwexpr_libdwarf_member_get(dwexpr_libdwarf *ld, size_t unit, uint6
     if (ld_die_udata(ld, u->file, d, DW_AT_byte_size, &v))
         out->storage_bytes = v;
     dwarf_dealloc_die(d);
+    dwexpr_libdwarf_attr ml;
+    const dwexpr_status st = dwexpr_libdwarf_attr_get(ld, unit, die, DW_AT_data_member_location,
+                                                      &ml, NULL);
+    if (st == DWEXPR_E_NOT_FOUND) {
+        out->offset_known = true; /* DWARF 5 5.7.6: where the containing entity starts */
+    } else if (st == DWEXPR_OK && ml.kind == DWEXPR_LIBDWARF_ATTR_CONST) {
+        out->offset_known = true;
+        out->offset = ml.uconst;
+    } else if (st == DWEXPR_OK && ml.kind == DWEXPR_LIBDWARF_ATTR_EXPR) {
+        out->offset_known = ld_constant_displacement(ml.data, ml.len, &out->offset);
+    }
     if (out->type) {
         const ld_tinfo *ti = tinfo(ld, unit, out->type);
         out->type_name = ti ? ti->name : "?";

@@ -122,6 +122,17 @@ typedef struct ld_cursor {
 LD_HIDDEN uint64_t ld_get_u(ld_cursor *c, unsigned size);
 LD_HIDDEN uint64_t ld_get_uleb(ld_cursor *c);
 LD_HIDDEN int64_t ld_get_sleb(ld_cursor *c);
+/* Whether the LEN bytes at P, a DW_AT_data_member_location expression,
+ * are a constant displacement, as DWARF 2 (which has no constant form for
+ * the attribute) and producers since write a member at a fixed offset:
+ * DW_OP_plus_uconst N alone (GCC's -gdwarf-2), or DW_OP_constu N /
+ * DW_OP_litN followed by DW_OP_plus; *OFF = N. Such a member is read as
+ * the constant case (seed "DW_AT_data_member_location" 1: DW_OP_LLVM_offset
+ * N), as GDB reads it (decode_locdesc: the field's bit position), so that
+ * a member of an object in registers or in pieces is found: the seed's
+ * DW_OP_plus_uconst takes a value, which a register or composite location
+ * is not (ill-formed). For a memory location the two readings agree. */
+LD_HIDDEN bool ld_constant_displacement(const uint8_t *p, size_t len, uint64_t *off);
 
 /* ---- the files: main ELF and .dwo ---- */
 typedef struct ld_file {

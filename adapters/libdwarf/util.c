@@ -257,3 +257,22 @@ void ld_drop(Dwarf_Debug dbg, Dwarf_Error e)
     if (e)
         dwarf_dealloc_error(dbg, e);
 }
+
+/* See ld_int.h. */
+bool ld_constant_displacement(const uint8_t *p, size_t len, uint64_t *off)
+{
+    if (len < 2)
+        return false;
+    if (p[0] >= 0x30 && p[0] <= 0x4f) { /* DW_OP_lit0..31, DW_OP_plus */
+        *off = (uint64_t)(p[0] - 0x30);
+        return len == 2 && p[1] == 0x22;
+    }
+    if (p[0] != 0x23 && p[0] != 0x10) /* DW_OP_plus_uconst, DW_OP_constu */
+        return false;
+    ld_cursor c = {p + 1, p + len, false, false};
+    const uint64_t v = ld_get_uleb(&c);
+    if (c.bad)
+        return false;
+    *off = v;
+    return p[0] == 0x23 ? c.p == c.end : c.end - c.p == 1 && c.p[0] == 0x22;
+}

@@ -24,7 +24,7 @@ enum { TAG_array = 0x01, TAG_class = 0x02, TAG_structure = 0x13, TAG_union = 0x1
        TAG_member = 0x0d, TAG_subrange = 0x21, TAG_string = 0x12, TAG_variant = 0x19,
        TAG_variant_part = 0x33, TAG_inheritance = 0x1c };
 /* DW_AT_* read for members. */
-enum { AT_data_member_location = 0x38, AT_data_bit_offset = 0x6b, AT_discr = 0x15,
+enum { AT_data_bit_offset = 0x6b, AT_discr = 0x15,
        AT_discr_value = 0x16, AT_discr_list = 0x3d, AT_abstract_origin = 0x31 };
 /* Bounds of the member listing: nesting depth, elements per array. */
 enum { MEMBERS_DEPTH = 4, MEMBERS_ELEMENTS = 64 };
@@ -1054,15 +1054,8 @@ static bool append_member(locs_run *r, size_t unit, uint64_t die, const dwexpr_l
     /* the static bit offset, when the DWARF gives one */
     json_t *bo = json_null();
     dwexpr_libdwarf_attr at;
-    uint64_t bits = 0;
-    bool known = true;
-    if (dwexpr_libdwarf_attr_get(r->ld, unit, die, AT_data_member_location, &at, NULL) ==
-        DWEXPR_OK) {
-        if (at.kind == DWEXPR_LIBDWARF_ATTR_CONST)
-            bits = 8 * at.uconst;
-        else
-            known = false;
-    }
+    uint64_t bits = 8 * m.offset;
+    const bool known = m.offset_known;
     if (dwexpr_libdwarf_attr_get(r->ld, unit, die, AT_data_bit_offset, &at, NULL) ==
             DWEXPR_OK && at.kind == DWEXPR_LIBDWARF_ATTR_CONST)
         bits += at.uconst;

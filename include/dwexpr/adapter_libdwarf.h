@@ -316,6 +316,13 @@ typedef struct dwexpr_libdwarf_member {
     bool has_bit_offset;
     uint64_t bit_offset;
     uint64_t storage_bytes;
+    /* the member's byte offset in its containing entity when it is fixed:
+     * DW_AT_data_member_location absent (0), a constant, or an expression
+     * that is one (DWARF 2's DW_OP_plus_uconst N, which
+     * dwexpr_libdwarf_eval_member_location reads as the constant too);
+     * false for any other expression (a virtual base's) */
+    bool offset_known;
+    uint64_t offset;
 } dwexpr_libdwarf_member;
 
 /* Member DIE of unit UNIT. E_NOT_FOUND. Enumerate a type's members with

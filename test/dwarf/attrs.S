@@ -372,6 +372,12 @@ main:
         ULEB 20; .asciz "m_llvm"; .4byte .Lbt_int - .Lcu1; ULEB 3; .byte 0xe9, 0x05, 2
         /* DW_OP_plus_uconst 12 */
         ULEB 20; .asciz "m_plus"; .4byte .Lbt_int - .Lcu1; ULEB 2; .byte 0x23, 12
+        /* DWARF 2's other constant spellings: DW_OP_constu 4; DW_OP_plus and
+         * DW_OP_lit6; DW_OP_plus; and one that is no constant:
+         * DW_OP_dup; DW_OP_drop; DW_OP_plus_uconst 4 */
+        ULEB 20; .asciz "m_cplus"; .4byte .Lbt_int - .Lcu1; ULEB 3; .byte 0x10, 4, 0x22
+        ULEB 20; .asciz "m_lplus"; .4byte .Lbt_int - .Lcu1; ULEB 2; .byte 0x36, 0x22
+        ULEB 20; .asciz "m_dup"; .4byte .Lbt_int - .Lcu1; ULEB 4; .byte 0x12, 0x13, 0x23, 4
         ULEB 21; .asciz "m_bits"; .4byte .Lbt_int - .Lcu1; .byte 100, 3
         .byte 0
 .Ldesc_arr:

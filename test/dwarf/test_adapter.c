@@ -531,16 +531,52 @@ int main(int argc, char **argv)
     TAP_OK(dwexpr_libdwarf_eval_member_location(b, ctx, U, m_llvm, &rl, &p, &r, &err) == DWEXPR_OK &&
                r.loc.slds[0].kind == DWEXPR_LOC_REGISTER && r.loc.slds[0].byte_offset == 2,
            "member DW_OP_LLVM_offset_uconst 2 on a register (seed: register storage)");
+    /* DWARF 2's constant displacements (DW_OP_plus_uconst N alone,
+     * DW_OP_constu N / DW_OP_litN then DW_OP_plus) are the constant case
+     * (DW_OP_LLVM_offset N), as GDB reads them: a register holds them;
+     * any other expression is evaluated (the seed's plus_uconst takes a
+     * value, a register location is none) */
+    uint64_t m_cplus = die("m_cplus", 0x0d), m_lplus = die("m_lplus", 0x0d);
+    uint64_t m_dup = die("m_dup", 0x0d);
+    dwexpr_libdwarf_member mi;
+    TAP_OK(dwexpr_libdwarf_eval_member_location(b, ctx, U, m_plus, &rl, &p, &r, &err) ==
+               DWEXPR_E_BAD_OFFSET,
+           "member DW_OP_plus_uconst 12 on 8-byte register 3: past its end (an offset)");
+    TAP_OK(dwexpr_libdwarf_eval_member_location(b, ctx, U, m_cplus, &rl, &p, &r, &err) == DWEXPR_OK &&
+               r.loc.slds[0].kind == DWEXPR_LOC_REGISTER && r.loc.slds[0].u.regno == 3 &&
+               r.loc.slds[0].byte_offset == 4,
+           "member DW_OP_constu 4; DW_OP_plus on register 3: byte 4 of the register");
+    TAP_OK(dwexpr_libdwarf_eval_member_location(b, ctx, U, m_lplus, &rl, &p, &r, &err) == DWEXPR_OK &&
+               r.loc.slds[0].kind == DWEXPR_LOC_REGISTER && r.loc.slds[0].byte_offset == 6,
+           "member DW_OP_lit6; DW_OP_plus on register 3: byte 6 of the register");
+    dwexpr_libdwarf_eval_member_location(b, ctx, U, m_lplus, &cl, &p, &r, &err);
+    check_one(&r, DWEXPR_LOC_MEMORY, 0x7006, "member DW_OP_lit6; DW_OP_plus on memory 0x7000");
+    TAP_OK(dwexpr_libdwarf_eval_member_location(b, ctx, U, m_dup, &rl, &p, &r, &err) ==
+               DWEXPR_E_NOT_VALUE && dwexpr_status_class(DWEXPR_E_NOT_VALUE) == DWEXPR_CLASS_ILL_FORMED,
+           "member DW_OP_dup; DW_OP_drop; DW_OP_plus_uconst 4 on a register is ill-formed");
+    dwexpr_libdwarf_eval_member_location(b, ctx, U, m_dup, &cl, &p, &r, &err);
+    check_one(&r, DWEXPR_LOC_MEMORY, 0x7004, "member DW_OP_dup; DW_OP_drop; DW_OP_plus_uconst 4 on memory");
+    TAP_OK(dwexpr_libdwarf_member_get(ld, U, m_plus, &mi) == DWEXPR_OK && mi.offset_known &&
+               mi.offset == 12,
+           "member_get: DW_OP_plus_uconst 12 is offset 12");
+    TAP_OK(dwexpr_libdwarf_member_get(ld, U, m_cplus, &mi) == DWEXPR_OK && mi.offset_known &&
+               mi.offset == 4,
+           "member_get: DW_OP_constu 4; DW_OP_plus is offset 4");
+    TAP_OK(dwexpr_libdwarf_member_get(ld, U, m_dup, &mi) == DWEXPR_OK && !mi.offset_known,
+           "member_get: DW_OP_dup; DW_OP_drop; DW_OP_plus_uconst 4 has no fixed offset");
+    TAP_OK(dwexpr_libdwarf_member_get(ld, U, m_bits, &mi) == DWEXPR_OK && mi.offset_known &&
+               mi.offset == 0,
+           "member_get: DW_AT_data_bit_offset alone: byte offset 0 (the bits come on top)");
     TAP_OK(dwexpr_libdwarf_eval_member_location(b, ctx, U, m_bits, &cl, &p, &r, &err) == DWEXPR_OK &&
                r.loc.slds[0].byte_offset == 0x700c && r.loc.slds[0].bit == 4,
            "member DW_AT_data_bit_offset 100: byte 12, bit 4");
     /* dwexpr_libdwarf_member_get: what a member listing needs */
-    dwexpr_libdwarf_member mi;
     TAP_OK(dwexpr_libdwarf_member_get(ld, U, m_bits, &mi) == DWEXPR_OK && mi.tag == 0x0d &&
                mi.name && strcmp(mi.name, "m_bits") == 0 && mi.bit_field && mi.bit_size == 3 &&
                !mi.has_bit_offset && mi.type && mi.type_name && strcmp(mi.type_name, "int") == 0,
            "member_get: m_bits, int, a 3-bit bit-field");
     TAP_OK(dwexpr_libdwarf_member_get(ld, U, m_const, &mi) == DWEXPR_OK && !mi.bit_field &&
+               mi.offset_known && mi.offset == 4 &&
                mi.bit_size == 32 && mi.storage_bytes == 4,
            "member_get: m_const is a whole int (32 bits, its type's size)");
     TAP_OK(dwexpr_libdwarf_member_get(ld, U, 0x7fffffff, &mi) == DWEXPR_E_NOT_FOUND,
