@@ -5,6 +5,13 @@
 #include <stdlib.h>
 #include "dwx.h"
 #include "dwexpr/elf.h"
+#if defined(__unix__) || defined(__APPLE__)
+#  include <fcntl.h>
+#  include <sys/mman.h>
+#  include <sys/stat.h>
+#  include <unistd.h>
+#  define DWX_ELF_MMAP 1
+#endif
 
 enum { SHT_SYMTAB = 2, SHT_NOTE = 7, SHT_NOBITS = 8, SHT_DYNSYM = 11, PT_LOAD = 1, PT_NOTE = 4,
        STT_FUNC = 2, STT_GNU_IFUNC = 10, NT_FILE = 0x46494c45 };
@@ -13,6 +20,7 @@ struct dwexpr_elf {
     const uint8_t *data;
     size_t size;
     uint8_t *owned;
+    void *mapped; /* dwexpr_elf_open_file's mapping of the file (size bytes) */
     bool is64, big;
     uint16_t type, machine;
     uint64_t shoff, phoff;
@@ -90,10 +98,45 @@ dwexpr_status dwexpr_elf_open_mem(const uint8_t *data, size_t size, dwexpr_elf *
     return DWEXPR_OK;
 }
 
+#if defined(DWX_ELF_MMAP)
+/* PATH mapped read-only: a core's bytes are read where they are wanted,
+ * not copied (a core of a process with large sparse mappings, such as
+ * AddressSanitizer's shadow memory, is terabytes of holes). 1: opened
+ * (*OUT set), 0: not a regular file that maps (read it instead), -1:
+ * failed (ERR set). */
+static int open_mapped(const char *path, dwexpr_elf **out, dwexpr_error *err,
+                       dwexpr_status *st)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return 0; /* fopen reports it */
+    struct stat sb;
+    void *m = MAP_FAILED;
+    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
+        (uint64_t)sb.st_size <= SIZE_MAX)
+        m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (m == MAP_FAILED)
+        return 0;
+    *st = dwexpr_elf_open_mem(m, (size_t)sb.st_size, out, err);
+    if (*st) {
+        munmap(m, (size_t)sb.st_size);
+        return -1;
+    }
+    (*out)->mapped = m;
+    return 1;
+}
+#endif
+
 dwexpr_status dwexpr_elf_open_file(const char *path, dwexpr_elf **out, dwexpr_error *err)
 {
     if (!path || !out)
         return DWEXPR_E_USAGE;
+#if defined(DWX_ELF_MMAP)
+    dwexpr_status st = DWEXPR_OK;
+    if (open_mapped(path, out, err, &st))
+        return st;
+#endif
     FILE *f = fopen(path, "rb");
     if (!f)
         return dwx_fail(err, DWEXPR_E_NOT_FOUND, -1, -1, "cannot open %s", path);
@@ -136,6 +179,10 @@ void dwexpr_elf_free(dwexpr_elf *elf)
 {
     if (!elf)
         return;
+#if defined(DWX_ELF_MMAP)
+    if (elf->mapped)
+        munmap(elf->mapped, elf->size);
+#endif
     free(elf->owned);
     free(elf);
 }

@@ -2,7 +2,15 @@
  * (every DW_CFA_* instruction, every parse error), rows, rules as
  * location descriptions, virtual unwinding on a simulated x86-64 stack,
  * and AMDGPU-style rules on a simulated wavefront. */
+#if defined(__unix__)
+#  define _POSIX_C_SOURCE 200809L
+#  include <sys/stat.h>
+#  include <sys/wait.h>
+#  include <unistd.h>
+#endif
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <dwexpr.h>
 #include "tap.h"
 
@@ -1421,8 +1429,93 @@ static void test_amdgpu(void)
     free(s);
 }
 
-int main(void)
+#if defined(__unix__)
+/* Whether A and B (the same file opened two ways) show the same sections. */
+static bool same_sections(const dwexpr_elf *a, const dwexpr_elf *b)
 {
+    if (dwexpr_elf_section_count(a) != dwexpr_elf_section_count(b) ||
+        dwexpr_elf_section_count(a) < 2)
+        return false;
+    for (size_t i = 0; i < dwexpr_elf_section_count(a); i++) {
+        dwexpr_elf_section x, y;
+        if (dwexpr_elf_get_section(a, i, &x) != DWEXPR_OK ||
+            dwexpr_elf_get_section(b, i, &y) != DWEXPR_OK || strcmp(x.name, y.name) != 0 ||
+            x.size != y.size || (x.data == NULL) != (y.data == NULL) ||
+            (x.data && memcmp(x.data, y.data, (size_t)x.size) != 0))
+            return false;
+    }
+    return true;
+}
+
+/* dwexpr_elf_open_file: a regular file (mapped), a FIFO (read), errors. */
+static void test_elf_open_file(const char *self)
+{
+    /* the test's own executable, mapped, against its bytes read here */
+    FILE *f = fopen(self, "rb");
+    static uint8_t bytes[64 << 20];
+    size_t n = f ? fread(bytes, 1, sizeof bytes, f) : 0;
+    if (f)
+        fclose(f);
+    dwexpr_elf *mem = NULL, *file = NULL, *fifo = NULL;
+    dwexpr_error err;
+    TAP_OK(n > 0 && n < sizeof bytes && dwexpr_elf_open_mem(bytes, n, &mem, &err) == DWEXPR_OK,
+           "elf: the test executable's bytes parse");
+    TAP_OK(mem && dwexpr_elf_open_file(self, &file, &err) == DWEXPR_OK && same_sections(mem, file),
+           "elf: open_file of a regular file gives what its bytes give");
+    /* a FIFO: no size, no mapping; read to its end */
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/dwexpr-test-fifo-%ld", (long)getpid());
+    unlink(path);
+    bool made = mkfifo(path, 0600) == 0;
+    pid_t child = made ? fork() : -1;
+    if (child == 0) {
+        FILE *w = fopen(path, "wb");
+        size_t put = w ? fwrite(bytes, 1, n, w) : 0;
+        if (w)
+            fclose(w);
+        _exit(put == n ? 0 : 1);
+    }
+    TAP_OK(child > 0 && mem && dwexpr_elf_open_file(path, &fifo, &err) == DWEXPR_OK &&
+               same_sections(mem, fifo),
+           "elf: open_file of a FIFO reads it whole");
+    int status = 1;
+    if (child > 0)
+        waitpid(child, &status, 0);
+    TAP_OK(child > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0, "elf: the FIFO's writer wrote it all");
+    if (made)
+        unlink(path);
+    dwexpr_elf_free(fifo);
+    dwexpr_elf_free(file);
+    dwexpr_elf_free(mem);
+    /* errors: no such file; a regular file that is no ELF; an empty one */
+    dwexpr_elf *bad = NULL;
+    TAP_OK(dwexpr_elf_open_file("/nonexistent/dwexpr-elf", &bad, &err) == DWEXPR_E_NOT_FOUND && !bad,
+           "elf: open_file of no file is E_NOT_FOUND");
+    snprintf(path, sizeof path, "/tmp/dwexpr-test-notelf-%ld", (long)getpid());
+    FILE *t = fopen(path, "wb");
+    if (t) {
+        fputs("#!/bin/sh\necho not an ELF file\n", t);
+        fclose(t);
+    }
+    TAP_OK(t && dwexpr_elf_open_file(path, &bad, &err) == DWEXPR_E_ILL_FORMED && !bad,
+           "elf: open_file of a mapped non-ELF file is ill-formed (and unmapped)");
+    t = fopen(path, "wb");
+    if (t)
+        fclose(t);
+    TAP_OK(t && dwexpr_elf_open_file(path, &bad, &err) == DWEXPR_E_ILL_FORMED && !bad,
+           "elf: open_file of an empty file is ill-formed");
+    unlink(path);
+}
+#endif
+
+int main(int argc, char **argv)
+{
+#if defined(__unix__)
+    test_elf_open_file(argc > 0 ? argv[0] : "/proc/self/exe");
+#else
+    (void)argc;
+    (void)argv;
+#endif
     test_versions();
     test_eh_frame();
     test_eh_frame_hdr();

@@ -39,7 +39,11 @@ typedef struct dwexpr_elf_note {
  * does not are reported by dwexpr_elf_get_section with E_TRUNCATED. */
 DWEXPR_API dwexpr_status dwexpr_elf_open_mem(const uint8_t *data, size_t size, dwexpr_elf **out,
                                              dwexpr_error *err);
-/* Read the file PATH into memory (owned by the handle) and parse it. */
+/* Open the file PATH and parse it: on POSIX systems a regular file is
+ * mapped read-only (shared with the page cache: a core's bytes are read
+ * where they are wanted, and a sparse core of terabytes costs nothing;
+ * the file must not shrink while open), anything else is read into
+ * memory owned by the handle. */
 DWEXPR_API dwexpr_status dwexpr_elf_open_file(const char *path, dwexpr_elf **out,
                                               dwexpr_error *err);
 DWEXPR_API void dwexpr_elf_free(dwexpr_elf *elf);
