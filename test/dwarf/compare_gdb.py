@@ -704,7 +704,10 @@ TU_PROGRAMS = {'vars.c', 'types.c', 'cxx.cc', 'cxx_thunk.cc', 'cxx_decl.cc'}
 # (the 14 took 8 builds more of the plain tree's GDB run)
 PROGRAM_VARIANTS = {'ckinds.c': [('gcc', 'O0', 5, False), ('gcc', 'O2', 5, False),
                                  ('gcc', 'O2', 4, False), ('clang', 'O0', 5, False),
-                                 ('clang', 'O2', 5, False), ('gcc', 'O2', 5, True)]}
+                                 ('clang', 'O2', 5, False), ('gcc', 'O2', 5, True)],
+                    # agreed in all 9 C++ variants and 4 flag variants
+                    # when it came (round 22)
+                    'cxx_unwind.cc': [('g++', 'O2', 5, False), ('clang++', 'O2', 5, False)]}
 # 'simple': clang's -gsimple-template-names (a class template's
 # DW_AT_name without its arguments, which GDB rebuilds from the template
 # parameter DIEs), for the C++ programs of TU_PROGRAMS
@@ -736,17 +739,21 @@ NOINLINE_VARIANTS = {'cxx_sort.cc': [('g++', 'O2', 5, 'noinline')],
 # ask for): DWARF 2 has no constant form for DW_AT_data_member_location,
 # so every member's offset is an expression (GCC: DW_OP_plus_uconst N),
 # which GDB reads as the constant (members of objects in registers or in
-# pieces); .debug_loc lists, DW_AT_high_pc as an address. Added to the
-# programs' own variants; all agreed but for GDB's known differences when
-# they came (round 22: 1375 locations, 3512 members, C, C++ and Fortran).
-OLD_DWARF_VARIANTS = {'vars.c': [('gcc', 'O2', 2, False), ('clang', 'O2', 2, False)],
-                      'synth.c': [('gcc', 'O2', 2, False)],
-                      'types.c': [('clang', 'O2', 2, False)],
-                      'lists.c': [('gcc', 'O2', 3, False)],
-                      'cxx.cc': [('g++', 'O2', 2, False)],
-                      'ftypes.f90': [('gfortran', 'O2', 2, False)]}
+# pieces); .debug_loc lists, DW_AT_high_pc as an address. 'dw64': the
+# 64-bit DWARF format (-gdwarf64: 8-byte section offsets, DW_OP_call_ref
+# and implicit_pointer operands). Added to the programs' own variants;
+# when they came (round 22) they agreed in C, C++ and Fortran but for
+# GDB's known differences, once DWARF 2's members were read (30 were not).
+FORMAT_VARIANTS = {'vars.c': [('gcc', 'O2', 2, False), ('clang', 'O2', 2, False),
+                              ('gcc', 'O2', 5, 'dw64')],
+                   'synth.c': [('gcc', 'O2', 2, False)],
+                   'types.c': [('clang', 'O2', 2, False)],
+                   'lists.c': [('gcc', 'O2', 3, False)],
+                   'cxx.cc': [('g++', 'O2', 2, False), ('g++', 'O2', 5, 'dw64')],
+                   'ftypes.f90': [('gfortran', 'O2', 2, False)]}
 # the compiler flag of each such variant
-VARIANT_FLAGS = {'tu': '-fdebug-types-section', 'simple': '-gsimple-template-names',
+VARIANT_FLAGS = {'dw64': '-gdwarf64', 'tu': '-fdebug-types-section',
+                 'simple': '-gsimple-template-names',
                  'noinline': '-fno-inline', 'lto': '-flto'}
 
 # A probe is a function, or FILE:MARK for the line of FILE holding MARK
@@ -757,7 +764,8 @@ PROGRAMS = [('vars.c', 'probe'), ('types.c', 'probe_t'), ('lists.c', 'step'),
             ('x87.c', 'x87.c:/* STOP */'), ('synth.c', 'probe_s'), ('nocfi.c', 'probe_nc'),
             ('statics.c', 'probe_st'), ('cxx_sort.cc', 'probe'), ('cxx_thunk.cc', 'probe'),
             ('rust_vars.rs', 'rust_vars::probe'), ('cxx_decl.cc', 'probe'),
-            ('cxx_kinds.cc', 'probe'), ('ckinds.c', 'probe'), ('fkinds.f90', 'probe_fk')]
+            ('cxx_kinds.cc', 'probe'), ('cxx_unwind.cc', 'probe'), ('ckinds.c', 'probe'),
+            ('fkinds.f90', 'probe_fk')]
 # Programs of several units: the other sources each is built with (in
 # the same command, after it). cxx_decl.cc uses classes whose key
 # functions cxx_decl_def.cc defines: its own DWARF declares them
@@ -1426,7 +1434,8 @@ def variant_tag(prog, cc, opt, ver, split):
     """vars.gcc.O2.dw5, plus .split (-gsplit-dwarf), .dwp (packaged) or
     .debugfile (separate debug files)."""
     suffix = {False: '', True: '.split', 'dwp': '.dwp', 'debugfile': '.debugfile',
-              'tu': '.tu', 'simple': '.simple', 'noinline': '.noinline', 'lto': '.lto'}[split]
+              'tu': '.tu', 'dw64': '.dw64', 'simple': '.simple', 'noinline': '.noinline',
+              'lto': '.lto'}[split]
     return '%s.%s.%s.dw%d%s' % (os.path.splitext(prog)[0], cc, opt, ver, suffix)
 
 
@@ -1914,7 +1923,7 @@ def main():
     for prog, probe in programs:
         tu = (TU_CXX_VARIANTS + SIMPLE_VARIANTS if prog.endswith('.cc') else TU_VARIANTS) \
             if prog in TU_PROGRAMS else []
-        tu = tu + NOINLINE_VARIANTS.get(prog, []) + OLD_DWARF_VARIANTS.get(prog, [])
+        tu = tu + NOINLINE_VARIANTS.get(prog, []) + FORMAT_VARIANTS.get(prog, [])
         for cc, opt, ver, split in (PROGRAM_VARIANTS[prog] if prog in PROGRAM_VARIANTS else
                                     F_VARIANTS + tu if prog.endswith('.f90') else
                                     CXX_VARIANTS + tu if prog.endswith('.cc') else
