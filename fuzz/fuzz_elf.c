@@ -1,7 +1,8 @@
 /* fuzz/fuzz_elf.c: libFuzzer harness for the ELF reader (dwexpr/elf.h).
  * Input: the bytes of an ELF image, opened in memory with
- * dwexpr_elf_open_mem (an exact-size copy). Every query of the API runs:
- * sections (by index and by name), segments, notes, core NT_FILE
+ * dwexpr_elf_open_mem (an exact-size copy), and as a file's head
+ * (dwexpr_elf_open_head). Every query of the API runs:
+ * sections (by index and by name), segments, notes, the build id, core NT_FILE
  * mappings, the CFI sections (then opened and looked up with lib/cfi.c),
  * symbols, load biases and reads by virtual address. Invariants: no
  * crash, leak or undefined behaviour; everything returned that points
@@ -156,7 +157,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     dwexpr_elf *e = NULL;
     dwexpr_error err;
     memset(&err, 0, sizeof err);
+    /* the same bytes as a file's head (dwexpr_elf_open_head): opens
+     * whenever the whole image does; its notes and build id inside */
+    dwexpr_elf *h = NULL;
+    dwexpr_status hs = dwexpr_elf_open_head(buf, size, &h, NULL);
+    FZ_CHECK(hs == DWEXPR_OK || hs == DWEXPR_E_ILL_FORMED || hs == DWEXPR_E_TRUNCATED ||
+                 hs == DWEXPR_E_NOMEM, "elf_open_head: %s", dwexpr_status_name(hs));
+    FZ_CHECK((hs == DWEXPR_OK) == (h != NULL), "open_head: status and handle disagree");
+    if (h) {
+        const uint8_t *hid = NULL;
+        size_t hidn = 0;
+        if (dwexpr_elf_build_id(h, &hid, &hidn) == DWEXPR_OK)
+            FZ_CHECK(hidn > 0 && in_img(&m, hid, hidn), "head: build id outside the image");
+        dwexpr_elf_free(h);
+    }
     dwexpr_status s = dwexpr_elf_open_mem(buf, size, &e, &err);
+    FZ_CHECK(s != DWEXPR_OK || hs == DWEXPR_OK || hs == DWEXPR_E_NOMEM,
+             "open_mem opens what open_head refuses (%s)", dwexpr_status_name(hs));
     if (s) {
         FZ_CHECK(s == DWEXPR_E_ILL_FORMED || s == DWEXPR_E_TRUNCATED || s == DWEXPR_E_NOMEM,
                  "elf_open_mem: %s", dwexpr_status_name(s));
@@ -288,6 +305,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FZ_CHECK(in_img(&m, note.name, note.namesz) && in_img(&m, note.desc, note.descsz),
                  "note %u outside the image", k);
     }
+    /* the build id: inside the image */
+    const uint8_t *bid = NULL;
+    size_t bidn = 0;
+    s = dwexpr_elf_build_id(e, &bid, &bidn);
+    FZ_CHECK(s == DWEXPR_OK || s == DWEXPR_E_NOT_FOUND, "build_id: %s", dwexpr_status_name(s));
+    FZ_CHECK(s || (bidn > 0 && in_img(&m, bid, bidn)), "build id outside the image");
     for (size_t i = 0; i < 16; i++) {
         dwexpr_elf_mapping map;
         s = dwexpr_elf_core_mapping(e, i, &map);

@@ -14,7 +14,7 @@
 #endif
 
 enum { SHT_SYMTAB = 2, SHT_NOTE = 7, SHT_NOBITS = 8, SHT_DYNSYM = 11, PT_LOAD = 1, PT_NOTE = 4,
-       STT_FUNC = 2, STT_GNU_IFUNC = 10, NT_FILE = 0x46494c45 };
+       STT_FUNC = 2, STT_GNU_IFUNC = 10, NT_FILE = 0x46494c45, NT_GNU_BUILD_ID = 3 };
 
 struct dwexpr_elf {
     const uint8_t *data;
@@ -45,8 +45,25 @@ static bool inside(const dwexpr_elf *e, uint64_t off, uint64_t len)
     return off <= e->size && len <= e->size - off;
 }
 
+static dwexpr_status open_image(const uint8_t *data, size_t size, bool head, dwexpr_elf **out,
+                                dwexpr_error *err);
+
 dwexpr_status dwexpr_elf_open_mem(const uint8_t *data, size_t size, dwexpr_elf **out,
                                   dwexpr_error *err)
+{
+    return open_image(data, size, false, out, err);
+}
+
+dwexpr_status dwexpr_elf_open_head(const uint8_t *data, size_t size, dwexpr_elf **out,
+                                   dwexpr_error *err)
+{
+    return open_image(data, size, true, out, err);
+}
+
+/* dwexpr_elf_open_mem; HEAD: the image may be the file's first bytes
+ * only (dwexpr_elf_open_head): section headers past them are dropped. */
+static dwexpr_status open_image(const uint8_t *data, size_t size, bool head, dwexpr_elf **out,
+                                dwexpr_error *err)
 {
     if (!data || !out)
         return DWEXPR_E_USAGE;
@@ -86,6 +103,8 @@ dwexpr_status dwexpr_elf_open_mem(const uint8_t *data, size_t size, dwexpr_elf *
     }
     if (e->shstrndx == 0xffff && e->shoff && inside(e, e->shoff, want_sh))
         e->shstrndx = (uint32_t)rd(e, e->shoff + (e->is64 ? 44 : 28), 4);
+    if (head && e->shnum && !inside(e, e->shoff, (uint64_t)e->shnum * e->shentsize))
+        e->shnum = 0;
     if ((e->shnum && (e->shentsize < want_sh ||
                       !inside(e, e->shoff, (uint64_t)e->shnum * e->shentsize))) ||
         (e->phnum && (e->phentsize < want_ph ||
@@ -331,6 +350,44 @@ dwexpr_status dwexpr_elf_note_next(const dwexpr_elf *e, uint64_t *iter, dwexpr_e
         *iter = ((uint64_t)k << 44) | (pos + 12 + nameal + descal);
         return DWEXPR_OK;
     }
+}
+
+dwexpr_status dwexpr_elf_build_id(const dwexpr_elf *e, const uint8_t **id, size_t *len)
+{
+    if (!e || !id || !len)
+        return DWEXPR_E_USAGE;
+    /* the note sections first: a separate debug file's program headers
+     * need not describe its contents */
+    for (size_t i = 0; i < e->shnum; i++) {
+        dwexpr_elf_section sec;
+        if (dwexpr_elf_get_section(e, i, &sec) != DWEXPR_OK || sec.type != SHT_NOTE || !sec.data)
+            continue;
+        /* gABI "Note Section", as dwexpr_elf_note_next reads it */
+        for (uint64_t pos = 0; pos + 12 <= sec.size;) {
+            const uint64_t p = sec.offset + pos;
+            uint64_t namesz = rd(e, p, 4), descsz = rd(e, p + 4, 4);
+            uint64_t nameal = (namesz + 3) & ~(uint64_t)3, descal = (descsz + 3) & ~(uint64_t)3;
+            if (12 + nameal + descal > sec.size - pos)
+                break;
+            if (rd(e, p + 8, 4) == NT_GNU_BUILD_ID && namesz == 4 &&
+                memcmp(e->data + p + 12, "GNU", 4) == 0 && descsz > 0) {
+                *id = e->data + p + 12 + nameal;
+                *len = (size_t)descsz;
+                return DWEXPR_OK;
+            }
+            pos += 12 + nameal + descal;
+        }
+    }
+    uint64_t it = 0;
+    dwexpr_elf_note nt;
+    while (dwexpr_elf_note_next(e, &it, &nt) == DWEXPR_OK)
+        if (nt.type == NT_GNU_BUILD_ID && nt.namesz == 4 && memcmp(nt.name, "GNU", 4) == 0 &&
+            nt.descsz > 0) {
+            *id = nt.desc;
+            *len = (size_t)nt.descsz;
+            return DWEXPR_OK;
+        }
+    return DWEXPR_E_NOT_FOUND;
 }
 
 dwexpr_status dwexpr_elf_cfi_section(const dwexpr_elf *e, dwexpr_cfi_format format, uint64_t bias,

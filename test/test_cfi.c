@@ -1484,6 +1484,22 @@ static void test_elf_open_file(const char *self)
     TAP_OK(child > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0, "elf: the FIFO's writer wrote it all");
     if (made)
         unlink(path);
+    /* the build id, from the whole file and from its first page alone
+     * (what a core holds of a mapped file: dwexpr_elf_open_head) */
+    const uint8_t *id = NULL, *hid = NULL;
+    size_t idn = 0, hidn = 0;
+    dwexpr_elf *head = NULL, *page = NULL;
+    TAP_OK(mem && dwexpr_elf_build_id(mem, &id, &idn) == DWEXPR_OK && idn >= 8,
+           "elf: the test executable has a build id (ld --build-id)");
+    TAP_OK(n > 4096 && dwexpr_elf_open_mem(bytes, 4096, &page, &err) == DWEXPR_E_TRUNCATED && !page,
+           "elf: open_mem of the first page alone: the section headers are outside");
+    TAP_OK(n > 4096 && dwexpr_elf_open_head(bytes, 4096, &head, &err) == DWEXPR_OK &&
+               dwexpr_elf_section_count(head) == 0 &&
+               dwexpr_elf_build_id(head, &hid, &hidn) == DWEXPR_OK && hidn == idn &&
+               memcmp(hid, id, idn) == 0,
+           "elf: open_head of the first page: no sections, the same build id (PT_NOTE)");
+    dwexpr_elf_free(head);
+    TAP_OK(dwexpr_elf_build_id(NULL, &hid, &hidn) == DWEXPR_E_USAGE, "elf: build_id of NULL is E_USAGE");
     dwexpr_elf_free(fifo);
     dwexpr_elf_free(file);
     dwexpr_elf_free(mem);

@@ -10,7 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/ptrace.h>
+#include <sys/stat.h>
 #include <sys/user.h>
 #include <sys/types.h>
 #include <sys/uio.h>
@@ -51,6 +54,7 @@ typedef struct umod {
     const char *path;              /* owned by the mapping list */
     uint8_t *bytes;
     size_t size;
+    bool mapped;                   /* bytes: mmap'd (else malloc'd) */
     dwexpr_elf *elf;
     uint64_t bias, lo, hi;
 } umod;
@@ -92,6 +96,7 @@ struct dwexpr_unw {
     uint64_t tls_vaddr, tls_memsz; /* its PT_TLS */
     bool have_tls;
     const umod *main_mod;          /* the main executable's module, or NULL */
+    char warning[512];             /* dwexpr_unw_warning ("" none) */
     /* glibc's libthread_db layout descriptors (dwexpr_unw_tls_address),
      * looked for once: 1 found, -1 not */
     int td_state;
@@ -151,9 +156,26 @@ static dwexpr_status add_map(dwexpr_unw *u, uint64_t start, uint64_t end, uint64
     return DWEXPR_OK;
 }
 
-/* Read a whole file (NULL on failure). */
-static uint8_t *slurp(const char *path, size_t *size)
+/* A whole file's bytes (NULL on failure): a regular file mapped
+ * read-only (*MAPPED; a process maps libraries of hundreds of megabytes,
+ * of which a few pages are read), anything else read. */
+static uint8_t *slurp(const char *path, size_t *size, bool *mapped)
 {
+    *mapped = false;
+    int fd = open(path, O_RDONLY);
+    if (fd >= 0) {
+        struct stat sb;
+        void *m = MAP_FAILED;
+        if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
+            (uint64_t)sb.st_size <= SIZE_MAX)
+            m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        close(fd);
+        if (m != MAP_FAILED) {
+            *mapped = true;
+            *size = (size_t)sb.st_size;
+            return m;
+        }
+    }
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
@@ -180,6 +202,15 @@ static uint8_t *slurp(const char *path, size_t *size)
     return b;
 }
 
+/* Give back slurp's bytes. */
+static void release(uint8_t *b, size_t size, bool mapped)
+{
+    if (mapped)
+        munmap(b, size);
+    else
+        free(b);
+}
+
 /* One module per distinct mapped file. */
 static void load_mods(dwexpr_unw *u)
 {
@@ -195,24 +226,25 @@ static void load_mods(dwexpr_unw *u)
             continue;
         }
         size_t size;
-        uint8_t *b = slurp(m->path, &size);
+        bool mapped;
+        uint8_t *b = slurp(m->path, &size, &mapped);
         dwexpr_elf *elf;
         uint64_t bias;
         if (!b)
             continue;
         if (dwexpr_elf_open_mem(b, size, &elf, NULL)) {
-            free(b);
+            release(b, size, mapped);
             continue;
         }
         if (dwexpr_elf_load_bias(elf, m->start, m->file_offset, 4096, &bias)) {
             dwexpr_elf_free(elf);
-            free(b);
+            release(b, size, mapped);
             continue;
         }
         umod *nm = realloc(u->mods, (u->nmods + 1) * sizeof *nm);
         if (!nm) {
             dwexpr_elf_free(elf);
-            free(b);
+            release(b, size, mapped);
             return;
         }
         u->mods = nm;
@@ -220,6 +252,7 @@ static void load_mods(dwexpr_unw *u)
         md->path = m->path;
         md->bytes = b;
         md->size = size;
+        md->mapped = mapped;
         md->elf = elf;
         md->bias = dwexpr_elf_type(elf) == 2 ? 0 : bias;
         md->lo = m->start;
@@ -581,6 +614,47 @@ static dwexpr_status walk(dwexpr_unw *u, uint32_t max, dwexpr_error *err)
     return DWEXPR_OK;
 }
 
+/* Whether EXE, standing for the core's main executable PATH (its first
+ * mapped file), is that file: a build id in the core's copy of its first
+ * page (its ELF headers and notes, which Linux and GDB's gcore write) that
+ * EXE does not have is a core of another program (GDB: "core file may
+ * not match specified executable file"), whose variables would be read
+ * at the wrong places: U's warning says so. */
+static void check_exe(dwexpr_unw *u, const char *exe, const char *path)
+{
+    uint8_t head[4096];
+    dwexpr_elf *in_core = NULL, *file = NULL;
+    const uint8_t *want, *have = NULL;
+    size_t nwant, nhave = 0;
+    if (!u->nmaps || u->maps[0].file_offset != 0 ||
+        dwexpr_elf_read_vaddr(u->core_elf, u->maps[0].start, head, sizeof head) ||
+        dwexpr_elf_open_head(head, sizeof head, &in_core, NULL))
+        return; /* no first page in the core: nothing to check */
+    if (dwexpr_elf_build_id(in_core, &want, &nwant) == DWEXPR_OK &&
+        dwexpr_elf_open_file(exe, &file, NULL) == DWEXPR_OK) {
+        if (dwexpr_elf_build_id(file, &have, &nhave) != DWEXPR_OK)
+            nhave = 0;
+        if (nhave != nwant || memcmp(have, want, nwant) != 0) {
+            char hw[41] = "", hh[41] = "(none)";
+            for (size_t k = 0; k < nwant && k < 20; k++)
+                snprintf(hw + 2 * k, 3, "%02x", want[k]);
+            for (size_t k = 0; k < nhave && k < 20; k++)
+                snprintf(hh + 2 * k, 3, "%02x", have[k]);
+            snprintf(u->warning, sizeof u->warning,
+                     "%s may not be the program the core was made of (%s): its build id %s "
+                     "is not the core's %s",
+                     exe, path, hh, hw);
+        }
+    }
+    dwexpr_elf_free(file);
+    dwexpr_elf_free(in_core);
+}
+
+const char *dwexpr_unw_warning(const dwexpr_unw *u)
+{
+    return u && u->warning[0] ? u->warning : NULL;
+}
+
 dwexpr_status dwexpr_unw_open_core(const char *core, const char *exe, uint32_t max_frames,
                                    dwexpr_unw **out, dwexpr_error *err)
 {
@@ -650,6 +724,8 @@ dwexpr_status dwexpr_unw_open_core_thread(const char *core, const char *exe, uin
         if ((s = add_map(u, m.start, m.end, m.file_offset, path)))
             goto bad;
     }
+    if (exe && first)
+        check_exe(u, exe, first);
     core_extra_regs(u, thread);
     if ((s = walk(u, max_frames, err)))
         goto bad;
@@ -765,7 +841,7 @@ void dwexpr_unw_close(dwexpr_unw *u)
     }
     for (size_t k = 0; k < u->nmods; k++) {
         dwexpr_elf_free(u->mods[k].elf);
-        free(u->mods[k].bytes);
+        release(u->mods[k].bytes, u->mods[k].size, u->mods[k].mapped);
     }
     free(u->mods);
     for (size_t i = 0; i < u->nmaps; i++)

@@ -221,8 +221,11 @@ dwexpr_status frames_unwinder_new(dwexpr_unw *u, const dwexpr_arch *arch,
 dwexpr_status frames_open(const char *core, const char *binary, int pid, uint64_t tid,
                           uint32_t max, dwexpr_unw **u, dwexpr_error *err)
 {
-    return core ? dwexpr_unw_open_core_thread(core, binary, max, tid, u, err)
-                : dwexpr_unw_open_pid(pid, max, u, err);
+    dwexpr_status st = core ? dwexpr_unw_open_core_thread(core, binary, max, tid, u, err)
+                            : dwexpr_unw_open_pid(pid, max, u, err);
+    if (st == DWEXPR_OK && dwexpr_unw_warning(*u))
+        fprintf(stderr, "dwexpr: warning: %s\n", dwexpr_unw_warning(*u));
+    return st;
 }
 
 void frames_threads_out(dwexpr_unw *u, json_t *top)
@@ -241,6 +244,12 @@ void frames_threads_out(dwexpr_unw *u, json_t *top)
             json_array_append_new(a, json_integer((json_int_t)(all ? all : first)[i]));
         json_object_set_new(top, "thread", json_integer((json_int_t)tid));
         json_object_set_new(top, "threads", a);
+        if (dwexpr_unw_warning(u)) {
+            /* (stderr has it too: frames_open) */
+            json_t *w = json_array();
+            json_array_append_new(w, json_string(dwexpr_unw_warning(u)));
+            json_object_set_new(top, "warnings", w);
+        }
     } else if (n > 1) {
         printf("thread %" PRIu64 " (threads:", tid);
         for (size_t i = 0; i < n; i++)

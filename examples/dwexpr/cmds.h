@@ -47,11 +47,14 @@ void frames_func_name(frames_modules *ms, uint64_t addr, char *buf, size_t cap);
 dwexpr_status frames_unwinder_new(dwexpr_unw *u, const dwexpr_arch *arch,
                                   const frames_modules *ms, uint32_t max, dwexpr_unwinder **out);
 /* --core CORE [--thread TID]: U for the core's thread TID (0: its first),
- * or U for process PID (TID must be 0: the thread is the --pid given). */
+ * or U for process PID (TID must be 0: the thread is the --pid given).
+ * U's warning (dwexpr_unw_warning: a core of another program) goes to
+ * stderr. */
 dwexpr_status frames_open(const char *core, const char *binary, int pid, uint64_t tid,
                           uint32_t max, dwexpr_unw **u, dwexpr_error *err);
 /* The JSON members "thread" (the id of the thread U reads) and "threads"
- * (the core's, in its order) into TOP; TOP NULL (the human form): when
+ * (the core's, in its order) and U's warning ("warnings": [TEXT]) into
+ * TOP; TOP NULL (the human form): when
  * the core has more than one thread, the line "thread TID (threads: A B
  * ...)" on stdout. */
 void frames_threads_out(dwexpr_unw *u, json_t *top);

@@ -15,9 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define SHT_NOTE 7
 #define SHT_NOBITS 8
-#define NT_GNU_BUILD_ID 3
 
 bool debugfile_has_dwarf(const dwexpr_elf *elf)
 {
@@ -39,49 +37,10 @@ static uint32_t word(const dwexpr_elf *elf, const uint8_t *p)
     return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
 }
 
-/* The GNU build id in the notes at DATA (N bytes): *ID, *LEN. */
-static bool build_id_in(const dwexpr_elf *elf, const uint8_t *data, uint64_t n,
-                        const uint8_t **id, size_t *len)
-{
-    uint64_t off = 0;
-    while (off + 12 <= n) {
-        uint32_t namesz = word(elf, data + off), descsz = word(elf, data + off + 4),
-                 type = word(elf, data + off + 8);
-        uint64_t name = off + 12, desc = name + ((namesz + 3ull) & ~3ull);
-        if (desc > n || descsz > n - desc)
-            return false;
-        if (type == NT_GNU_BUILD_ID && namesz == 4 && memcmp(data + name, "GNU", 4) == 0 &&
-            descsz > 0) {
-            *id = data + desc;
-            *len = descsz;
-            return true;
-        }
-        off = desc + ((descsz + 3ull) & ~3ull);
-    }
-    return false;
-}
-
-/* The build id of ELF (its NT_GNU_BUILD_ID note): from the note sections
- * (a debug file's program headers may not describe its contents), else
- * the PT_NOTE segments. */
+/* The build id of ELF (dwexpr_elf_build_id). */
 static bool build_id(const dwexpr_elf *elf, const uint8_t **id, size_t *len)
 {
-    for (size_t i = 0; i < dwexpr_elf_section_count(elf); i++) {
-        dwexpr_elf_section s;
-        if (dwexpr_elf_get_section(elf, i, &s) == DWEXPR_OK && s.type == SHT_NOTE && s.data &&
-            build_id_in(elf, s.data, s.size, id, len))
-            return true;
-    }
-    uint64_t it = 0;
-    dwexpr_elf_note nt;
-    while (dwexpr_elf_note_next(elf, &it, &nt) == DWEXPR_OK)
-        if (nt.type == NT_GNU_BUILD_ID && nt.namesz == 4 && memcmp(nt.name, "GNU", 4) == 0 &&
-            nt.descsz > 0) {
-            *id = nt.desc;
-            *len = (size_t)nt.descsz;
-            return true;
-        }
-    return false;
+    return dwexpr_elf_build_id(elf, id, len) == DWEXPR_OK;
 }
 
 /* CRC-32 of the file PATH as GDB's gnu_debuglink_crc32 computes it (the

@@ -39,6 +39,12 @@ typedef struct dwexpr_elf_note {
  * does not are reported by dwexpr_elf_get_section with E_TRUNCATED. */
 DWEXPR_API dwexpr_status dwexpr_elf_open_mem(const uint8_t *data, size_t size, dwexpr_elf **out,
                                              dwexpr_error *err);
+/* dwexpr_elf_open_mem of the first SIZE bytes of an ELF file only (its
+ * headers, as a core holds the first page of each mapped file): section
+ * headers that lie past them are dropped (no sections); the program
+ * headers must be there. For the notes of a loaded image (its build id). */
+DWEXPR_API dwexpr_status dwexpr_elf_open_head(const uint8_t *data, size_t size, dwexpr_elf **out,
+                                              dwexpr_error *err);
 /* Open the file PATH and parse it: on POSIX systems a regular file is
  * mapped read-only (shared with the page cache: a core's bytes are read
  * where they are wanted, and a sparse core of terabytes costs nothing;
@@ -67,6 +73,13 @@ DWEXPR_API dwexpr_status dwexpr_elf_get_segment(const dwexpr_elf *elf, size_t i,
  * program headers), in order: *ITER starts at 0. E_NOT_FOUND at the end. */
 DWEXPR_API dwexpr_status dwexpr_elf_note_next(const dwexpr_elf *elf, uint64_t *iter,
                                               dwexpr_elf_note *out);
+
+/* The GNU build id of the image (its NT_GNU_BUILD_ID note; the note
+ * sections first, a separate debug file's program headers need not
+ * describe its contents, else the PT_NOTE segments): *ID (inside the
+ * image), *LEN bytes. E_NOT_FOUND when it has none. */
+DWEXPR_API dwexpr_status dwexpr_elf_build_id(const dwexpr_elf *elf, const uint8_t **id,
+                                             size_t *len);
 
 /* The CFI section FORMAT of the image, ready for dwexpr_cfi_open: data,
  * addresses (section address, .eh_frame_hdr, .text and .got bases) and

@@ -821,6 +821,20 @@ def core_file(dw, src, work, gdb):
     p = mem.get('p', {})
     ok([m['hex'] for m in p.get('members', [])] == ['01000000', '02000000'],
        'g_rec.p: nested members x = 1, y = 2', p)
+    ok('warnings' not in res and 'warning' not in r.stderr,
+       'vars --core with its own program: no warning', r.stderr)
+    # the core of vars.c -O2 with another program (vars.c -O1: another
+    # build id): a warning, not silent answers from the wrong places
+    other = os.path.join(work, 'vars-O1-other')
+    b = run(['gcc', '-g', '-O1', '-o', other, os.path.join(src, 'vars.c')])
+    r = run(dw + ['vars', '--core', core, '--json', other])
+    w = json.loads(r.stdout).get('warnings', []) if r.stdout.startswith('{') else []
+    ok(b.returncode == 0 and len(w) == 1 and 'may not be the program the core was made of' in w[0]
+       and 'build id' in w[0] and 'dwexpr: warning: ' + other in r.stderr,
+       'vars --core with another program: "warnings" and stderr say so', (b.stderr, w, r.stderr))
+    r = run(dw + ['frames', '--core', core, '--json', other])
+    w = json.loads(r.stdout).get('warnings', []) if r.stdout.startswith('{') else []
+    ok(len(w) == 1 and 'build id' in w[0], 'frames --core with another program: "warnings"', w)
     split_tls(dw, src, work, gdb)
     clang_dwp(dw, src, work, gdb)
     wide_ints(dw, src, work, gdb)

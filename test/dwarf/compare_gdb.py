@@ -55,7 +55,9 @@ VLA, char16_t/char32_t, __float128; with GCC decimal floats, complex
 integers and a nested function); fkinds.f90 the Fortran ones (derived
 types with allocatable, pointer and character components, every logical,
 complex and integer kind, a common block, equivalence, unallocated and
-disassociated arrays). Members include anonymous structure and union members (matched
+disassociated arrays). cxx_unwind.cc stops in a destructor that the
+unwinder runs while an exception propagates (frames through libgcc's
+_Unwind_RaiseException and __cxa_throw). Members include anonymous structure and union members (matched
 by bit offset) and a class's base classes (named by their type; a
 virtual base where its vtable places it).
 

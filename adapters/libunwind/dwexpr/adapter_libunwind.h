@@ -42,6 +42,11 @@ DWEXPR_API dwexpr_status dwexpr_unw_open_core(const char *core, const char *exe,
 DWEXPR_API dwexpr_status dwexpr_unw_open_core_thread(const char *core, const char *exe,
                                                      uint32_t max_frames, uint64_t tid,
                                                      dwexpr_unw **out, dwexpr_error *err);
+/* A warning about what U read, NULL when none: a core opened with an
+ * executable whose build id is not the one the core's copy of the main
+ * executable's headers holds (another program's, whose variables would
+ * be read at the wrong places). */
+DWEXPR_API const char *dwexpr_unw_warning(const dwexpr_unw *u);
 /* The id of the thread U reads (a process: the id it was opened with). */
 DWEXPR_API uint64_t dwexpr_unw_thread_id(const dwexpr_unw *u);
 /* The ids of the threads of U's core in its order (a process: the one
