@@ -111,8 +111,12 @@ void ld_elf_close(ld_elf *e)
 
 /* Inflate compressed section I (SIZE bytes at DATA: the compression
  * header, then the zlib stream) into E's cache; false when it cannot be
- * (another algorithm, a bad stream, no zlib in this build). */
-static bool inflate_section(const ld_elf *e, unsigned i, const uint8_t *data, uint64_t size)
+ * (another algorithm, a bad stream, no zlib in this build). GNU: a
+ * .zdebug_* section (GCC's -gz=zlib-gnu, binutils' older
+ * --compress-debug-sections): "ZLIB", the inflated size in 8 big-endian
+ * bytes, then the zlib stream; else SHF_COMPRESSED's ELF header. */
+static bool inflate_section(const ld_elf *e, unsigned i, const uint8_t *data, uint64_t size,
+                            bool gnu)
 {
     ld_inflated *z = &e->inflated[i];
     if (z->tried)
@@ -121,14 +125,23 @@ static bool inflate_section(const ld_elf *e, unsigned i, const uint8_t *data, ui
 #ifdef LD_HAVE_ZLIB
     /* gABI Elf64_Chdr: ch_type, ch_reserved, ch_size, ch_addralign;
      * Elf32_Chdr: ch_type, ch_size, ch_addralign */
-    unsigned hdr = e->is64 ? 24 : 12;
+    unsigned hdr = gnu ? 12 : e->is64 ? 24 : 12;
     if (size < hdr)
         return false;
-    ld_cursor c = {data, data + size, e->big, false};
-    uint32_t type = (uint32_t)ld_get_u(&c, 4);
-    if (e->is64)
-        ld_get_u(&c, 4);
-    uint64_t out = ld_get_u(&c, e->is64 ? 8 : 4);
+    ld_cursor c = {data, data + size, gnu || e->big, false};
+    uint32_t type = ELFCOMPRESS_ZLIB;
+    uint64_t out;
+    if (gnu) {
+        if (memcmp(data, "ZLIB", 4) != 0)
+            return false;
+        c.p += 4;
+        out = ld_get_u(&c, 8);
+    } else {
+        type = (uint32_t)ld_get_u(&c, 4);
+        if (e->is64)
+            ld_get_u(&c, 4);
+        out = ld_get_u(&c, e->is64 ? 8 : 4);
+    }
     if (c.bad || type != ELFCOMPRESS_ZLIB || out > LD_MAX_INFLATED || size - hdr > ULONG_MAX ||
         out / LD_MAX_RATIO > size - hdr)
         return false;
@@ -144,6 +157,7 @@ static bool inflate_section(const ld_elf *e, unsigned i, const uint8_t *data, ui
 #else
     (void)data;
     (void)size;
+    (void)gnu;
     return false;
 #endif
 }
@@ -166,8 +180,9 @@ static void shdr(const ld_elf *e, unsigned i, uint64_t *name, uint64_t *flags, u
     }
 }
 
-/* Look NAME up in the section header string table. */
-static ld_section find_section(const ld_elf *e, const char *name)
+/* Look NAME up in the section header string table; GNU: NAME is a
+ * .zdebug_* section (inflate_section). */
+static ld_section find_named(const ld_elf *e, const char *name, bool gnu)
 {
     ld_section s;
     memset(&s, 0, sizeof s);
@@ -196,14 +211,27 @@ static ld_section find_section(const ld_elf *e, const char *name)
             return s; /* truncated file: present, no bytes */
         s.data = e->map + off;
         s.size = size;
-        if (fl & SHF_COMPRESSED_FLAG) {
-            s.compressed = !inflate_section(e, i, s.data, size);
+        if ((fl & SHF_COMPRESSED_FLAG) || gnu) {
+            s.compressed = !inflate_section(e, i, s.data, size, gnu && !(fl & SHF_COMPRESSED_FLAG));
             if (!s.compressed) {
                 s.data = e->inflated[i].data;
                 s.size = e->inflated[i].size;
             }
         }
         return s;
+    }
+    return s;
+}
+
+/* Section NAME: itself, else for a .debug_* name its GNU-compressed
+ * .zdebug_* twin (read inflated, as libdwarf reads the others). */
+static ld_section find_section(const ld_elf *e, const char *name)
+{
+    ld_section s = find_named(e, name, false);
+    char z[64];
+    if (!s.present && strncmp(name, ".debug_", 7) == 0 && strlen(name) + 2 < sizeof z) {
+        snprintf(z, sizeof z, ".zdebug_%s", name + 7);
+        s = find_named(e, z, true);
     }
     return s;
 }
