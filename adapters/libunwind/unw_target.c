@@ -782,7 +782,7 @@ dwexpr_status dwexpr_unw_open_pid(int pid, uint32_t max_frames, dwexpr_unw **out
     snprintf(mp, sizeof mp, "/proc/%d/maps", pid);
     FILE *f = fopen(mp, "r");
     if (f) {
-        char line[4096];
+        char line[4096], gone[4096] = "", instead[96] = "";
         while (fgets(line, sizeof line, f)) {
             unsigned long long a, b, off;
             char perms[8];
@@ -792,6 +792,23 @@ dwexpr_status dwexpr_unw_open_pid(int pid, uint32_t max_frames, dwexpr_unw **out
                 continue;
             char *path = line + pos;
             path[strcspn(path, "\n")] = 0;
+            /* a file deleted (or replaced) since the process mapped it:
+             * the process's own copy, through the mapping's entry in
+             * /proc/PID/map_files (the first mapping's, for every mapping
+             * of that file: one module) */
+            const size_t len = strlen(path);
+            static const char deleted[] = " (deleted)";
+            if (path[0] == '/' && len > sizeof deleted - 1 &&
+                strcmp(path + len - (sizeof deleted - 1), deleted) == 0) {
+                if (strcmp(path, gone) != 0) {
+                    snprintf(gone, sizeof gone, "%s", path);
+                    snprintf(instead, sizeof instead, "/proc/%d/map_files/%llx-%llx", pid, a, b);
+                }
+                /* (else the name as it is, " (deleted)" and all: no file
+                 * of that name is the process's) */
+                if (access(instead, R_OK) == 0)
+                    path = instead;
+            }
             if (path[0] == '/' && (s = add_map(u, a, b, off, path))) {
                 fclose(f);
                 goto bad;
@@ -814,6 +831,14 @@ dwexpr_status dwexpr_unw_open_pid(int pid, uint32_t max_frames, dwexpr_unw **out
         real[n] = 0;
         find_main_tls(u, real);
     }
+    /* an executable deleted since it started: its module is the process's
+     * copy (its map_files entry), the same file as /proc/PID/exe */
+    struct stat se, sm;
+    for (size_t k = 0; !u->main_mod && k < u->nmods && stat(exe, &se) == 0; k++)
+        if (stat(u->mods[k].path, &sm) == 0 && sm.st_dev == se.st_dev && sm.st_ino == se.st_ino) {
+            u->main_mod = &u->mods[k];
+            main_tls(u, u->mods[k].elf);
+        }
     *out = u;
     return DWEXPR_OK;
 bad:

@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd_locs.h"
 #include "cmds.h"
@@ -255,6 +257,15 @@ static void frames_append(vars_frames *vf, frames_modules *ms, uint32_t l, uint6
 static const frames_module *binary_module(const frames_modules *ms, const char *binary)
 {
     char want[PATH_MAX], have[PATH_MAX];
+    /* the same file (a process's copy of an executable deleted since it
+     * started, /proc/PID/map_files/..., is /proc/PID/exe), else the same
+     * name */
+    struct stat sb, sm;
+    if (stat(binary, &sb) == 0)
+        for (size_t k = 0; k < ms->n; k++)
+            if (stat(ms->m[k].path, &sm) == 0 && sm.st_dev == sb.st_dev &&
+                sm.st_ino == sb.st_ino)
+                return &ms->m[k];
     if (!realpath(binary, want))
         return NULL;
     for (size_t k = 0; k < ms->n; k++)
@@ -804,9 +815,27 @@ static int run_vars(const vars_opts *o, dwexpr_unw *u, dwexpr_libdwarf *binary_l
     }
     /* BINARY's DWARF is open already: its module's, or on its own */
     const frames_module *bm = binary_module(&r.ms, o->binary);
-    if (!bm)
-        fprintf(stderr, "dwexpr vars: %s is not mapped in the process: no frame is its own\n",
-                o->binary);
+    if (!bm) {
+        /* a process whose executable was replaced runs the old one:
+         * /proc/PID/exe names it (readlink: "PATH (deleted)") */
+        char exe[64], real[PATH_MAX], want[PATH_MAX];
+        ssize_t n = -1;
+        if (o->pid > 0) {
+            snprintf(exe, sizeof exe, "/proc/%d/exe", o->pid);
+            n = readlink(exe, real, sizeof real - 1);
+        }
+        static const char deleted[] = " (deleted)";
+        const size_t dl = sizeof deleted - 1;
+        if (n > (ssize_t)dl && (real[n] = 0, strcmp(real + n - dl, deleted) == 0) &&
+            realpath(o->binary, want) && (real[n - dl] = 0, strcmp(real, want) == 0))
+            fprintf(stderr,
+                    "dwexpr vars: %s is not mapped in the process: it was replaced since the "
+                    "process started, which runs the file it was then (%s is that file)\n",
+                    o->binary, exe);
+        else
+            fprintf(stderr, "dwexpr vars: %s is not mapped in the process: no frame is its own\n",
+                    o->binary);
+    }
     r.binary = bm ? &r.mods[bm - r.ms.m] : &r.unmapped;
     r.binary->path = bm ? bm->path : o->binary;
     r.binary->tried = r.binary->borrowed = true;

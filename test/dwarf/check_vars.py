@@ -285,6 +285,40 @@ def live_process(dw, src, work):
             p.wait()
 
 
+def replaced_executable(dw, src, work):
+    """`dwexpr vars --pid` on a process whose executable was replaced
+    (deleted, rebuilt) since it started: the process's own copy (its
+    /proc/PID/map_files entry) unwinds and describes its frames; BINARY
+    the new file is said to be another one (/proc/PID/exe named as the
+    one to give), and BINARY /proc/PID/exe is the process's executable."""
+    p, exe = build_stopped(work, src, 'stopper.c', ['-O0'], 'stopper-replaced')
+    if p is None:
+        return
+    try:
+        os.unlink(exe)
+        b = run(['gcc', '-g', '-O2', '-o', exe, os.path.join(src, 'stopper.c')])
+        r = run(dw + ['vars', '--pid', str(p.pid), '--json', exe])
+        res = json.loads(r.stdout) if r.stdout.startswith('{') else {'frames': []}
+        f = frame_named(res, 'stop_here')
+        x = var_named(f, 'x') if f else None
+        ok(b.returncode == 0 and f is not None and x and x['hex'] == '15000000' and
+           frame_named(res, 'main') is not None,
+           'replaced executable: its frames from the process\'s copy (stop_here: x = 21, main)',
+           [y['function'] for y in res['frames']])
+        ok('was replaced since the process started' in r.stderr and
+           '/proc/%d/exe' % p.pid in r.stderr,
+           'replaced executable: BINARY, the new file, is said to be another (stderr)', r.stderr)
+        r = run(dw + ['vars', '--pid', str(p.pid), '--json', '/proc/%d/exe' % p.pid])
+        res = json.loads(r.stdout) if r.stdout.startswith('{') else {'frames': []}
+        g = glob(res, 'g_stop')
+        ok('not mapped' not in r.stderr and g and g['hex'] == '05000000',
+           'replaced executable: BINARY /proc/PID/exe is its executable (global g_stop = 5)',
+           (r.stderr, g))
+    finally:
+        p.kill()
+        p.wait()
+
+
 def libc_declared_callee(dw, src, work):
     """glibc's raise(SIGSTOP) read with libc's DWARF (libc6-dbg, glibc
     2.34 and later): raise's call names the declaration __pthread_kill,
@@ -1876,6 +1910,7 @@ def main():
               'attrs': lambda: args.attrs and attrs_entries(dw, os.path.abspath(args.attrs),
                                                             work),
               'live': lambda: live_process(dw, src, work),
+              'replaced': lambda: replaced_executable(dw, src, work),
               'libc_declared': lambda: libc_declared_callee(dw, src, work),
               'statics_live': lambda: statics_live(dw, src, work),
               'library_frames': lambda: library_frames(dw, src, work),
@@ -1900,7 +1935,7 @@ def main():
     order = ['library_tls', 'signal_frames', 'core', 'rust', 'threads', 'errors', 'recursion',
              'frame_names', 'nested', 'library_frames', 'libc_declared', 'long_doubles',
              'declared_callees', 'attrs', 'fortran_sizes', 'lto_globals', 'dlopen_tls', 'avx',
-             'library_tail_call', 'live', 'statics_live', 'no_gdb']
+             'library_tail_call', 'live', 'statics_live', 'replaced', 'no_gdb']
     assert set(checks) <= set(order), set(checks) - set(order)
     checks = [checks[k] for k in order if k in checks]
     share, shares = (int(x) for x in args.part.split('/'))
