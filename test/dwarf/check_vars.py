@@ -1014,6 +1014,20 @@ def recursion_entry_values(dw, src, work, gdb):
            not lu.get('disagreements') and 'error' not in res,
            'recursion.c 1500 deep: frames lists all 1501 frames of rec, libunwind agreeing',
            'exit %d, %d rec frames, %r %s' % (r.returncode, nrec, lu, r.stderr[-300:]))
+        # every frame's n through entry values 1500 callers deep: vars
+        # evaluates the outermost frames first, so each chain is one
+        # frame long (innermost first, the chains hit the nesting limit
+        # past a depth: "the target could not give the entry value")
+        r = run(dw + ['vars', '--core', built[1], '--json', built[0]])
+        res = json.loads(r.stdout or '{"frames": []}')
+        bad = ['frame %d n = %s' % (f['index'], v.get('hex'))
+               for f in res['frames'] if f['function'] == 'rec'
+               for v in f['vars'] if v['name'] == 'n' and
+               v.get('hex') != (f['index'] - 1).to_bytes(4, 'little').hex()]
+        nrec = sum(1 for f in res['frames'] if f.get('function') == 'rec')
+        ok(r.returncode == 0 and nrec == 1501 and not bad,
+           'recursion.c 1500 deep: vars reads n of all 1501 frames of rec (entry values)',
+           '%d rec frames; %s' % (nrec, '; '.join(bad[:5])))
     # --max N: the first N frames, then the unwinding error (exit status 1)
     r = run(dw + ['vars', '--core', core, '--json', '--max', '50', exe])
     res = json.loads(r.stdout or '{"frames": []}')
