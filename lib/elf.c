@@ -206,6 +206,12 @@ void dwexpr_elf_free(dwexpr_elf *elf)
     free(elf);
 }
 
+const uint8_t *dwexpr_elf_image(const dwexpr_elf *elf, size_t *size)
+{
+    *size = elf->size;
+    return elf->data;
+}
+
 bool dwexpr_elf_is64(const dwexpr_elf *elf) { return elf->is64; }
 bool dwexpr_elf_big_endian(const dwexpr_elf *elf) { return elf->big; }
 uint16_t dwexpr_elf_type(const dwexpr_elf *elf) { return elf->type; }

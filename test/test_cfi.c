@@ -1467,6 +1467,7 @@ static void test_elf_open_file(const char *self)
     snprintf(path, sizeof path, "/tmp/dwexpr-test-fifo-%ld", (long)getpid());
     unlink(path);
     bool made = mkfifo(path, 0600) == 0;
+    fflush(stdout); /* the child must not write our buffered TAP lines again */
     pid_t child = made ? fork() : -1;
     if (child == 0) {
         FILE *w = fopen(path, "wb");

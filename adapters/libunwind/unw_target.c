@@ -10,8 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/user.h>
@@ -52,9 +50,8 @@ typedef struct ufr {
  * its .eh_frame_hdr), load bias and address range. */
 typedef struct umod {
     const char *path;              /* owned by the mapping list */
-    uint8_t *bytes;
+    const uint8_t *bytes;          /* the file's (ELF's image) */
     size_t size;
-    bool mapped;                   /* bytes: mmap'd (else malloc'd) */
     dwexpr_elf *elf;
     uint64_t bias, lo, hi;
 } umod;
@@ -156,61 +153,6 @@ static dwexpr_status add_map(dwexpr_unw *u, uint64_t start, uint64_t end, uint64
     return DWEXPR_OK;
 }
 
-/* A whole file's bytes (NULL on failure): a regular file mapped
- * read-only (*MAPPED; a process maps libraries of hundreds of megabytes,
- * of which a few pages are read), anything else read. */
-static uint8_t *slurp(const char *path, size_t *size, bool *mapped)
-{
-    *mapped = false;
-    int fd = open(path, O_RDONLY);
-    if (fd >= 0) {
-        struct stat sb;
-        void *m = MAP_FAILED;
-        if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
-            (uint64_t)sb.st_size <= SIZE_MAX)
-            m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-        close(fd);
-        if (m != MAP_FAILED) {
-            *mapped = true;
-            *size = (size_t)sb.st_size;
-            return m;
-        }
-    }
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, n = 0;
-    uint8_t *b = malloc(cap);
-    while (b) {
-        if (n == cap) {
-            uint8_t *nb = realloc(b, cap * 2);
-            if (!nb) {
-                free(b);
-                b = NULL;
-                break;
-            }
-            b = nb;
-            cap *= 2;
-        }
-        size_t r = fread(b + n, 1, cap - n, f);
-        if (!r)
-            break;
-        n += r;
-    }
-    fclose(f);
-    *size = n;
-    return b;
-}
-
-/* Give back slurp's bytes. */
-static void release(uint8_t *b, size_t size, bool mapped)
-{
-    if (mapped)
-        munmap(b, size);
-    else
-        free(b);
-}
-
 /* One module per distinct mapped file. */
 static void load_mods(dwexpr_unw *u)
 {
@@ -225,34 +167,25 @@ static void load_mods(dwexpr_unw *u)
             have->hi = m->end > have->hi ? m->end : have->hi;
             continue;
         }
-        size_t size;
-        bool mapped;
-        uint8_t *b = slurp(m->path, &size, &mapped);
+        /* (mapped, not read: a process maps libraries of hundreds of
+         * megabytes, of which a few pages are read) */
         dwexpr_elf *elf;
         uint64_t bias;
-        if (!b)
+        if (dwexpr_elf_open_file(m->path, &elf, NULL))
             continue;
-        if (dwexpr_elf_open_mem(b, size, &elf, NULL)) {
-            release(b, size, mapped);
-            continue;
-        }
         if (dwexpr_elf_load_bias(elf, m->start, m->file_offset, 4096, &bias)) {
             dwexpr_elf_free(elf);
-            release(b, size, mapped);
             continue;
         }
         umod *nm = realloc(u->mods, (u->nmods + 1) * sizeof *nm);
         if (!nm) {
             dwexpr_elf_free(elf);
-            release(b, size, mapped);
             return;
         }
         u->mods = nm;
         umod *md = &u->mods[u->nmods++];
         md->path = m->path;
-        md->bytes = b;
-        md->size = size;
-        md->mapped = mapped;
+        md->bytes = dwexpr_elf_image(elf, &md->size);
         md->elf = elf;
         md->bias = dwexpr_elf_type(elf) == 2 ? 0 : bias;
         md->lo = m->start;
@@ -866,7 +799,6 @@ void dwexpr_unw_close(dwexpr_unw *u)
     }
     for (size_t k = 0; k < u->nmods; k++) {
         dwexpr_elf_free(u->mods[k].elf);
-        release(u->mods[k].bytes, u->mods[k].size, u->mods[k].mapped);
     }
     free(u->mods);
     for (size_t i = 0; i < u->nmaps; i++)

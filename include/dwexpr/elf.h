@@ -54,6 +54,8 @@ DWEXPR_API dwexpr_status dwexpr_elf_open_file(const char *path, dwexpr_elf **out
                                               dwexpr_error *err);
 DWEXPR_API void dwexpr_elf_free(dwexpr_elf *elf);
 
+/* The image's bytes (*SIZE of them): the file's, as opened. */
+DWEXPR_API const uint8_t *dwexpr_elf_image(const dwexpr_elf *elf, size_t *size);
 DWEXPR_API bool dwexpr_elf_is64(const dwexpr_elf *elf);
 DWEXPR_API bool dwexpr_elf_big_endian(const dwexpr_elf *elf);
 /* e_type (ET_EXEC 2, ET_DYN 3, ET_CORE 4) and e_machine (EM_X86_64 62). */
