@@ -1462,6 +1462,11 @@ static void test_elf_open_file(const char *self)
            "elf: the test executable's bytes parse");
     TAP_OK(mem && dwexpr_elf_open_file(self, &file, &err) == DWEXPR_OK && same_sections(mem, file),
            "elf: open_file of a regular file gives what its bytes give");
+    size_t isz = 0, fsz = 0;
+    const uint8_t *img = mem ? dwexpr_elf_image(mem, &isz) : NULL;
+    const uint8_t *fimg = file ? dwexpr_elf_image(file, &fsz) : NULL;
+    TAP_OK(img == bytes && isz == n && fimg && fsz == n && memcmp(fimg, bytes, n) == 0,
+           "elf: image: open_mem's bytes themselves, open_file's the file's");
     /* a FIFO: no size, no mapping; read to its end */
     char path[64];
     snprintf(path, sizeof path, "/tmp/dwexpr-test-fifo-%ld", (long)getpid());
