@@ -94,6 +94,9 @@ struct dwexpr_unw {
     bool have_tls;
     const umod *main_mod;          /* the main executable's module, or NULL */
     char warning[512];             /* dwexpr_unw_warning ("" none) */
+    uint64_t vdso_base;            /* the vDSO's address (0: none known) */
+    uint8_t *vdso;                 /* its image, read from the target (dwexpr_unw_vdso) */
+    size_t vdso_size;
     /* glibc's libthread_db layout descriptors (dwexpr_unw_tls_address),
      * looked for once: 1 found, -1 not */
     int td_state;
@@ -547,6 +550,72 @@ static dwexpr_status walk(dwexpr_unw *u, uint32_t max, dwexpr_error *err)
     return DWEXPR_OK;
 }
 
+static bool rd(dwexpr_unw *u, uint64_t addr, void *buf, size_t len);
+
+/* The vDSO's address in core U: the auxiliary vector's AT_SYSINFO_EHDR
+ * (33) in its NT_AUXV note (the vDSO maps no file: NT_FILE has none). */
+static void core_vdso_base(dwexpr_unw *u)
+{
+    uint64_t it = 0;
+    dwexpr_elf_note n;
+    while (dwexpr_elf_note_next(u->core_elf, &it, &n) == DWEXPR_OK) {
+        if (n.type != 6 /* NT_AUXV */ || n.namesz < 4 || memcmp(n.name, "CORE", 4) != 0)
+            continue;
+        for (uint64_t k = 0; k + 16 <= n.descsz; k += 16) {
+            uint64_t type, val;
+            memcpy(&type, n.desc + k, 8);
+            memcpy(&val, n.desc + k + 8, 8);
+            if (type == 33) {
+                u->vdso_base = val;
+                return;
+            }
+            if (type == 0)
+                return;
+        }
+    }
+}
+
+/* The vDSO's image, read from the target at vdso_base (the kernel's code
+ * for clock_gettime and friends, where a program that polls the time is
+ * often stopped): an ELF file whose headers say how long it is. Its CFI
+ * unwinds its frames (dwexpr_unw_vdso); libunwind reads it the same way. */
+static void load_vdso(dwexpr_unw *u)
+{
+    uint8_t h[64];
+    if (!u->vdso_base || u->vdso || !rd(u, u->vdso_base, h, sizeof h) ||
+        memcmp(h, "\177ELF", 4) != 0 || h[4] != 2 /* ELFCLASS64 */ || h[5] != 1 /* LSB */)
+        return;
+    uint64_t phoff, shoff;
+    uint16_t phentsize, phnum, shentsize, shnum;
+    memcpy(&phoff, h + 0x20, 8);
+    memcpy(&shoff, h + 0x28, 8);
+    memcpy(&phentsize, h + 0x36, 2);
+    memcpy(&phnum, h + 0x38, 2);
+    memcpy(&shentsize, h + 0x3a, 2);
+    memcpy(&shnum, h + 0x3c, 2);
+    uint64_t size = phoff + (uint64_t)phentsize * phnum;
+    if (shoff + (uint64_t)shentsize * shnum > size)
+        size = shoff + (uint64_t)shentsize * shnum;
+    if (size < sizeof h || size > (1u << 20)) /* a few pages; no more than 1 MB */
+        return;
+    uint8_t *img = malloc((size_t)size);
+    if (!img || !rd(u, u->vdso_base, img, (size_t)size)) {
+        free(img);
+        return;
+    }
+    u->vdso = img;
+    u->vdso_size = (size_t)size;
+}
+
+const uint8_t *dwexpr_unw_vdso(const dwexpr_unw *u, uint64_t *base, size_t *size)
+{
+    if (!u || !u->vdso)
+        return NULL;
+    *base = u->vdso_base;
+    *size = u->vdso_size;
+    return u->vdso;
+}
+
 /* Whether EXE, standing for the core's main executable PATH (its first
  * mapped file), is that file: a build id in the core's copy of its first
  * page (its ELF headers and notes, which Linux and GDB's gcore write) that
@@ -659,9 +728,11 @@ dwexpr_status dwexpr_unw_open_core_thread(const char *core, const char *exe, uin
     }
     if (exe && first)
         check_exe(u, exe, first);
+    core_vdso_base(u);
     core_extra_regs(u, thread);
     if ((s = walk(u, max_frames, err)))
         goto bad;
+    load_vdso(u);
     find_main_tls(u, u->nmaps ? u->maps[0].path : NULL);
     *out = u;
     return DWEXPR_OK;
@@ -742,6 +813,8 @@ dwexpr_status dwexpr_unw_open_pid(int pid, uint32_t max_frames, dwexpr_unw **out
                 if (access(instead, R_OK) == 0)
                     path = instead;
             }
+            if (strcmp(path, "[vdso]") == 0)
+                u->vdso_base = a;
             if (path[0] == '/' && (s = add_map(u, a, b, off, path))) {
                 fclose(f);
                 goto bad;
@@ -757,6 +830,7 @@ dwexpr_status dwexpr_unw_open_pid(int pid, uint32_t max_frames, dwexpr_unw **out
     if ((s = walk(u, max_frames, err)))
         goto bad;
     ptrace_extra_regs(u);
+    load_vdso(u);
     char exe[64], real[4096];
     snprintf(exe, sizeof exe, "/proc/%d/exe", pid);
     ssize_t n = readlink(exe, real, sizeof real - 1);
@@ -783,6 +857,7 @@ void dwexpr_unw_close(dwexpr_unw *u)
 {
     if (!u)
         return;
+    free(u->vdso);
     if (u->as)
         unw_destroy_addr_space(u->as);
     if (u->ui)
@@ -1489,6 +1564,13 @@ dwexpr_status dwexpr_unw_crosscheck(dwexpr_unw *u, dwexpr_unwinder *uw, char *re
                 (unsigned long long)f.pc, (unsigned long long)u->frames[i].pub.pc);
         if (f.guessed && i + 1 >= u->nframes) {
             i++; /* no CFI at the pc: libunwind stops, dwexpr's frameless guess goes on */
+            break;
+        }
+        if (cfi_unseen(u, f.cfi)) {
+            /* frame i is unwound by CFI libunwind does not read (the
+             * vDSO's, read from memory): libunwind's caller frames are its
+             * guesses from here, not compared */
+            i = u->nframes > i ? (uint32_t)u->nframes : i + 1;
             break;
         }
         if (i + 1 < u->nframes) {

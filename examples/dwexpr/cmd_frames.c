@@ -60,8 +60,55 @@ static const dwexpr_elf *module_symfile(module *m, const char *dirs)
     return m->symfile;
 }
 
+/* The vDSO of U as a module "[vdso]" of MS (its image from the target:
+ * no file holds it) with its .eh_frame: frames stopped in clock_gettime
+ * unwind through it, as GDB's and libunwind's do. */
+static void load_vdso_module(dwexpr_unw *u, const dwexpr_arch *arch, frames_modules *ms)
+{
+    uint64_t base, bias;
+    size_t size;
+    const uint8_t *img = dwexpr_unw_vdso(u, &base, &size);
+    dwexpr_elf *elf;
+    dwexpr_error e;
+    uint8_t *copy = img ? malloc(size) : NULL;
+    if (!copy)
+        return;
+    memcpy(copy, img, size);
+    if (dwexpr_elf_open_mem(copy, size, &elf, &e)) {
+        free(copy);
+        return;
+    }
+    module *nm = realloc(ms->m, (ms->n + 1) * sizeof *nm);
+    if (dwexpr_elf_load_bias(elf, base, 0, 4096, &bias) || !nm) {
+        if (nm)
+            ms->m = nm;
+        dwexpr_elf_free(elf);
+        free(copy);
+        return;
+    }
+    ms->m = nm;
+    module *m = &ms->m[ms->n++];
+    memset(m, 0, sizeof *m);
+    m->path = strdup("[vdso]");
+    m->elf = elf;
+    m->image = copy;
+    m->bias = bias;
+    m->lo = base;
+    m->hi = base + size;
+    dwexpr_cfi_section s;
+    if (dwexpr_elf_cfi_section(elf, DWEXPR_CFI_EH_FRAME, m->bias, arch, &s) == DWEXPR_OK &&
+        dwexpr_cfi_open(&s, &m->eh, &e))
+        fprintf(stderr, "dwexpr: [vdso]: .eh_frame: %s (at 0x%llx)\n", e.message,
+                (unsigned long long)e.offset);
+    /* libunwind 1.6 does not find the vDSO's CFI (its frames there
+     * disagree with GDB's, which dwexpr's agree with): not cross-checked */
+    if (m->eh)
+        dwexpr_unw_cfi_unseen(u, m->eh);
+}
+
 void frames_load_modules(dwexpr_unw *u, const dwexpr_arch *arch, frames_modules *ms)
 {
+    load_vdso_module(u, arch, ms);
     for (size_t i = 0; i < dwexpr_unw_mapping_count(u); i++) {
         const dwexpr_unw_mapping *mp = dwexpr_unw_mapping_at(u, i);
         module *have = NULL;
@@ -128,6 +175,7 @@ void frames_free_modules(frames_modules *ms)
         dwexpr_cfi_free(ms->m[k].dbg);
         dwexpr_elf_free(ms->m[k].elf);
         dwexpr_elf_free(ms->m[k].symfile);
+        free(ms->m[k].image);
         free(ms->m[k].path);
     }
     free(ms->m);

@@ -25,6 +25,7 @@ typedef struct frames_module {
     dwexpr_cfi *eh, *dbg;
     dwexpr_elf *symfile;         /* its separate debug file (frames_func_name), or NULL */
     bool symfile_tried;
+    uint8_t *image;              /* the bytes ELF reads when no file holds them (the vDSO's) */
 } frames_module;
 
 typedef struct frames_modules {

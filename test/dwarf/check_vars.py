@@ -285,6 +285,54 @@ def live_process(dw, src, work):
             p.wait()
 
 
+VDSO_GDB = r"""
+import gdb
+gdb.execute('set pagination off')
+gdb.execute('break clock_gettime')
+gdb.execute('run')
+def in_vdso(pc):
+    for line in gdb.execute('info proc mappings', to_string=True).splitlines():
+        f = line.split()
+        if f and f[-1] == '[vdso]':
+            return int(f[0], 16) <= pc < int(f[1], 16)
+    return False
+for _ in range(400):
+    if in_vdso(int(gdb.parse_and_eval('$pc'))):
+        break
+    gdb.execute('stepi', to_string=True)
+f, out = gdb.newest_frame(), []
+while f is not None and len(out) < 4:
+    out.append('0x%x' % f.pc())
+    f = f.older()
+print('FRAMES ' + ' '.join(out))
+gdb.execute('gcore ' + CORE)
+"""
+
+
+def vdso_frames(dw, src, work, gdb):
+    """progs/vdso.c stopped inside the vDSO (GDB steps from libc's
+    clock_gettime into the kernel's, then writes a core): the vDSO maps no
+    file, so its CFI comes from its image in the core (AT_SYSINFO_EHDR);
+    the first four frames' pcs are GDB's (the vDSO's function, libc's
+    clock_gettime, spin, main)."""
+    exe = os.path.join(work, 'vdso')
+    core = exe + '.core'
+    b = run(['gcc', '-g', '-O0', '-o', exe, os.path.join(src, 'vdso.c')])
+    script = os.path.join(work, 'vdso_gdb.py')
+    with open(script, 'w') as fp:
+        fp.write('CORE = %r\n' % core + VDSO_GDB)
+    g = run([gdb, '-nx', '-batch', '-x', script, exe])
+    want = next((l.split()[1:] for l in g.stdout.splitlines() if l.startswith('FRAMES ')), [])
+    r = run(dw + ['frames', '--core', core, '--json', exe])
+    res = json.loads(r.stdout) if r.stdout.startswith('{') else {'frames': []}
+    got = [f['pc'] for f in res['frames'][:4]]
+    names = [f['function'] for f in res['frames'][:4]]
+    ok(b.returncode == 0 and len(want) == 4 and got == want and names[2:] == ['spin', 'main'] and
+       r.returncode == 0,
+       'a core stopped in the vDSO: frames through it as GDB has them (its CFI from the core)',
+       (want, got, names, r.stderr[-400:]))
+
+
 def replaced_executable(dw, src, work):
     """`dwexpr vars --pid` on a process whose executable was replaced
     (deleted, rebuilt) since it started: the process's own copy (its
@@ -1943,13 +1991,14 @@ def main():
                        'long_doubles': lambda: long_doubles(dw, src, work, gdb),
                        'fortran_sizes': lambda: fortran_sizes(dw, src, work, gdb),
                        'library_tls': lambda: library_tls(dw, src, work, gdb),
-                       'dlopen_tls': lambda: dlopen_tls(dw, work, gdb)})
+                       'dlopen_tls': lambda: dlopen_tls(dw, work, gdb),
+                       'vdso': lambda: vdso_frames(dw, src, work, gdb)})
     else:
         checks['no_gdb'] = lambda: ok(True, 'core file checks # SKIP gdb not installed')
     order = ['library_tls', 'signal_frames', 'core', 'rust', 'threads', 'errors', 'recursion',
              'frame_names', 'nested', 'library_frames', 'libc_declared', 'long_doubles',
              'declared_callees', 'attrs', 'fortran_sizes', 'lto_globals', 'dlopen_tls', 'avx',
-             'library_tail_call', 'live', 'statics_live', 'replaced', 'no_gdb']
+             'library_tail_call', 'live', 'statics_live', 'replaced', 'vdso', 'no_gdb']
     assert set(checks) <= set(order), set(checks) - set(order)
     checks = [checks[k] for k in order if k in checks]
     share, shares = (int(x) for x in args.part.split('/'))

@@ -47,6 +47,11 @@ DWEXPR_API dwexpr_status dwexpr_unw_open_core_thread(const char *core, const cha
  * executable's headers holds (another program's, whose variables would
  * be read at the wrong places). */
 DWEXPR_API const char *dwexpr_unw_warning(const dwexpr_unw *u);
+/* The vDSO of U's process (the kernel's ELF image the process runs
+ * clock_gettime and friends in; it maps no file), read from the process
+ * or the core: its bytes (*SIZE, owned by U) and its address (*BASE);
+ * NULL when there is none or it cannot be read. */
+DWEXPR_API const uint8_t *dwexpr_unw_vdso(const dwexpr_unw *u, uint64_t *base, size_t *size);
 /* The id of the thread U reads (a process: the id it was opened with). */
 DWEXPR_API uint64_t dwexpr_unw_thread_id(const dwexpr_unw *u);
 /* The ids of the threads of U's core in its order (a process: the one
