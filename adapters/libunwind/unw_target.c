@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/user.h>
 #include <sys/types.h>
 #include <sys/uio.h>
@@ -788,22 +789,26 @@ dwexpr_status dwexpr_unw_open_pid(int pid, uint32_t max_frames, dwexpr_unw **out
     if (f) {
         char line[4096], gone[4096] = "", instead[96] = "";
         while (fgets(line, sizeof line, f)) {
-            unsigned long long a, b, off;
+            unsigned long long a, b, off, ino = 0;
+            unsigned dmaj = 0, dmin = 0;
             char perms[8];
             int pos = 0;
-            if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &a, &b, perms, &off, &pos) < 4 ||
+            if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &a, &b, perms, &off, &dmaj,
+                       &dmin, &ino, &pos) < 7 ||
                 !pos)
                 continue;
             char *path = line + pos;
             path[strcspn(path, "\n")] = 0;
-            /* a file deleted (or replaced) since the process mapped it:
-             * the process's own copy, through the mapping's entry in
+            /* a file that is not the one the process mapped (deleted or
+             * replaced since: "PATH (deleted)"; another file at that name
+             * in the debugger's view, as for a process in a container):
+             * the process's own, through the mapping's entry in
              * /proc/PID/map_files (the first mapping's, for every mapping
              * of that file: one module) */
-            const size_t len = strlen(path);
-            static const char deleted[] = " (deleted)";
-            if (path[0] == '/' && len > sizeof deleted - 1 &&
-                strcmp(path + len - (sizeof deleted - 1), deleted) == 0) {
+            struct stat ps;
+            if (path[0] == '/' &&
+                (stat(path, &ps) != 0 || (unsigned long long)ps.st_ino != ino ||
+                 major(ps.st_dev) != dmaj || minor(ps.st_dev) != dmin)) {
                 if (strcmp(path, gone) != 0) {
                     snprintf(gone, sizeof gone, "%s", path);
                     snprintf(instead, sizeof instead, "/proc/%d/map_files/%llx-%llx", pid, a, b);

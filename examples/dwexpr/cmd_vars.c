@@ -256,21 +256,16 @@ static void frames_append(vars_frames *vf, frames_modules *ms, uint32_t l, uint6
 /* The module of MS that is the file BINARY (same real path), or NULL. */
 static const frames_module *binary_module(const frames_modules *ms, const char *binary)
 {
-    char want[PATH_MAX], have[PATH_MAX];
-    /* the same file (a process's copy of an executable deleted since it
-     * started, /proc/PID/map_files/..., is /proc/PID/exe), else the same
-     * name */
+    /* the same file, not the same name: a process's copy of a file
+     * replaced since it started or seen under that name only inside its
+     * container (/proc/PID/map_files/..., which names the original path)
+     * is /proc/PID/exe, not the file at that path now */
     struct stat sb, sm;
     if (stat(binary, &sb) == 0)
         for (size_t k = 0; k < ms->n; k++)
             if (stat(ms->m[k].path, &sm) == 0 && sm.st_dev == sb.st_dev &&
                 sm.st_ino == sb.st_ino)
                 return &ms->m[k];
-    if (!realpath(binary, want))
-        return NULL;
-    for (size_t k = 0; k < ms->n; k++)
-        if (realpath(ms->m[k].path, have) && strcmp(have, want) == 0)
-            return &ms->m[k];
     return NULL;
 }
 
@@ -816,8 +811,10 @@ static int run_vars(const vars_opts *o, dwexpr_unw *u, dwexpr_libdwarf *binary_l
     /* BINARY's DWARF is open already: its module's, or on its own */
     const frames_module *bm = binary_module(&r.ms, o->binary);
     if (!bm) {
-        /* a process whose executable was replaced runs the old one:
-         * /proc/PID/exe names it (readlink: "PATH (deleted)") */
+        /* a process whose executable was replaced since it started, or
+         * that sees another file at that name (a container), runs a file
+         * that is not BINARY at the name it gave: /proc/PID/exe is it
+         * (readlink: the name, with " (deleted)" when it was replaced) */
         char exe[64], real[PATH_MAX], want[PATH_MAX];
         ssize_t n = -1;
         if (o->pid > 0) {
@@ -826,11 +823,16 @@ static int run_vars(const vars_opts *o, dwexpr_unw *u, dwexpr_libdwarf *binary_l
         }
         static const char deleted[] = " (deleted)";
         const size_t dl = sizeof deleted - 1;
-        if (n > (ssize_t)dl && (real[n] = 0, strcmp(real + n - dl, deleted) == 0) &&
-            realpath(o->binary, want) && (real[n - dl] = 0, strcmp(real, want) == 0))
+        if (n > 0) {
+            real[n] = 0;
+            if ((size_t)n > dl && strcmp(real + n - dl, deleted) == 0)
+                real[n - dl] = 0;
+        }
+        if (n > 0 && realpath(o->binary, want) && strcmp(real, want) == 0)
             fprintf(stderr,
-                    "dwexpr vars: %s is not mapped in the process: it was replaced since the "
-                    "process started, which runs the file it was then (%s is that file)\n",
+                    "dwexpr vars: %s is not mapped in the process: it is not the file the "
+                    "process runs under that name (replaced since it started, or another "
+                    "file in the process's view; %s is that file)\n",
                     o->binary, exe);
         else
             fprintf(stderr, "dwexpr vars: %s is not mapped in the process: no frame is its own\n",

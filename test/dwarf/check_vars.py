@@ -353,7 +353,7 @@ def replaced_executable(dw, src, work):
            frame_named(res, 'main') is not None,
            'replaced executable: its frames from the process\'s copy (stop_here: x = 21, main)',
            [y['function'] for y in res['frames']])
-        ok('was replaced since the process started' in r.stderr and
+        ok('it is not the file the process runs under that name' in r.stderr and
            '/proc/%d/exe' % p.pid in r.stderr,
            'replaced executable: BINARY, the new file, is said to be another (stderr)', r.stderr)
         r = run(dw + ['vars', '--pid', str(p.pid), '--json', '/proc/%d/exe' % p.pid])
@@ -362,6 +362,42 @@ def replaced_executable(dw, src, work):
         ok('not mapped' not in r.stderr and g and g['hex'] == '05000000',
            'replaced executable: BINARY /proc/PID/exe is its executable (global g_stop = 5)',
            (r.stderr, g))
+    finally:
+        p.kill()
+        p.wait()
+
+
+def container_executable(dw, src, work):
+    """`dwexpr vars --pid` on a process that sees another file at its
+    executable's name than the debugger does (a container: here a mount
+    namespace that binds stopper.c -O0 over the name of a build of
+    another program): the mapping's device and inode are not the file's
+    at that name, so the process's own file is read (its map_files
+    entry): its frames are stopper.c's; BINARY, that name, is said to be
+    another file."""
+    real, name = os.path.join(work, 'ns-real'), os.path.join(work, 'ns-name')
+    b1 = run(['gcc', '-g', '-O0', '-o', real, os.path.join(src, 'stopper.c')])
+    b2 = run(['gcc', '-g', '-O2', '-o', name, os.path.join(src, 'vdso.c')])
+    p = subprocess.Popen(['unshare', '-m', '--propagation', 'private', 'sh', '-c',
+                          'mount --bind "$0" "$1" && exec "$1"', real, name])
+    state = ''
+    for _ in range(200):
+        try:
+            state = open('/proc/%d/stat' % p.pid).read().split(')')[-1].split()[0]
+        except OSError:
+            break
+        if state == 'T':
+            break
+        time.sleep(0.02)
+    try:
+        r = run(dw + ['vars', '--pid', str(p.pid), '--json', name])
+        res = json.loads(r.stdout) if r.stdout.startswith('{') else {'frames': []}
+        names = [f['function'] for f in res['frames']]
+        ok(b1.returncode == 0 and b2.returncode == 0 and state == 'T' and
+           'stop_here' in names and 'main' in names and 'spin' not in names and
+           'it is not the file the process runs under that name' in r.stderr,
+           'a process seeing another file at its name (mount namespace): its own file read',
+           (state, names, r.stderr[-400:]))
     finally:
         p.kill()
         p.wait()
@@ -1973,6 +2009,7 @@ def main():
                                                             work),
               'live': lambda: live_process(dw, src, work),
               'replaced': lambda: replaced_executable(dw, src, work),
+              'container': lambda: container_executable(dw, src, work),
               'libc_declared': lambda: libc_declared_callee(dw, src, work),
               'statics_live': lambda: statics_live(dw, src, work),
               'library_frames': lambda: library_frames(dw, src, work),
@@ -1998,7 +2035,8 @@ def main():
     order = ['library_tls', 'signal_frames', 'core', 'rust', 'threads', 'errors', 'recursion',
              'frame_names', 'nested', 'library_frames', 'libc_declared', 'long_doubles',
              'declared_callees', 'attrs', 'fortran_sizes', 'lto_globals', 'dlopen_tls', 'avx',
-             'library_tail_call', 'live', 'statics_live', 'replaced', 'vdso', 'no_gdb']
+             'library_tail_call', 'live', 'statics_live', 'replaced', 'vdso', 'container',
+             'no_gdb']
     assert set(checks) <= set(order), set(checks) - set(order)
     checks = [checks[k] for k in order if k in checks]
     share, shares = (int(x) for x in args.part.split('/'))
