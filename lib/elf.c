@@ -121,22 +121,27 @@ static dwexpr_status open_image(const uint8_t *data, size_t size, bool head, dwe
 /* PATH mapped read-only: a core's bytes are read where they are wanted,
  * not copied (a core of a process with large sparse mappings, such as
  * AddressSanitizer's shadow memory, is terabytes of holes). 1: opened
- * (*OUT set), 0: not a regular file that maps (read it instead), -1:
- * failed (ERR set). */
+ * (*OUT set), 0: not a regular file that maps (*REST: the file opened
+ * for reading, or NULL: fopen reports why), -1: failed (ERR set). The
+ * file is opened once: a FIFO's writer must not lose its reader. */
 static int open_mapped(const char *path, dwexpr_elf **out, dwexpr_error *err,
-                       dwexpr_status *st)
+                       dwexpr_status *st, FILE **rest)
 {
+    *rest = NULL;
     int fd = open(path, O_RDONLY);
     if (fd < 0)
-        return 0; /* fopen reports it */
+        return 0;
     struct stat sb;
     void *m = MAP_FAILED;
     if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
         (uint64_t)sb.st_size <= SIZE_MAX)
         m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    close(fd);
-    if (m == MAP_FAILED)
+    if (m == MAP_FAILED) {
+        if (!(*rest = fdopen(fd, "rb")))
+            close(fd);
         return 0;
+    }
+    close(fd);
     *st = dwexpr_elf_open_mem(m, (size_t)sb.st_size, out, err);
     if (*st) {
         munmap(m, (size_t)sb.st_size);
@@ -151,12 +156,14 @@ dwexpr_status dwexpr_elf_open_file(const char *path, dwexpr_elf **out, dwexpr_er
 {
     if (!path || !out)
         return DWEXPR_E_USAGE;
+    FILE *f = NULL;
 #if defined(DWX_ELF_MMAP)
     dwexpr_status st = DWEXPR_OK;
-    if (open_mapped(path, out, err, &st))
+    if (open_mapped(path, out, err, &st, &f))
         return st;
 #endif
-    FILE *f = fopen(path, "rb");
+    if (!f)
+        f = fopen(path, "rb");
     if (!f)
         return dwx_fail(err, DWEXPR_E_NOT_FOUND, -1, -1, "cannot open %s", path);
     size_t cap = 1 << 16, n = 0;
